@@ -1,0 +1,59 @@
+"""`cass-cc`: the project's tool for everything that is not a drop-in compiler or runner."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from . import __version__
+from .errors import CassError
+
+# Subcommand -> "module:attribute" of a click command; imported only when used, so
+# `cass-cc doctor` works even when a heavy dependency of another subcommand is missing.
+SUBCOMMANDS = {
+    "doctor": "cass_cc.doctor:doctor",
+    "toolchain-file": "cass_cc.driver.cmake:toolchain_file",
+    "extract": "cass_cc.translate:extract",
+    "translate": "cass_cc.translate:translate",
+    "bench": "cass_cc.bench.cli:bench",
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = SUBCOMMANDS.get(name)
+        if target is None:
+            return None
+        module, attr = target.split(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cass-cc")
+def cli() -> None:
+    """cass-cc: CUDA programs for AMD GPUs.
+
+    The compiler itself is cass-nvcc (a drop-in nvcc) and programs run with cass-run; this tool
+    checks the installation, translates and inspects binaries, and runs the benchmark.
+    """
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return cli.main(args=argv, prog_name="cass-cc", standalone_mode=False) or 0
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Abort:
+        sys.stderr.write("cass-cc: interrupted\n")
+        return 130
+    except CassError as e:
+        sys.stderr.write(f"cass-cc: error: {e.message}\n")
+        return e.exit_code

@@ -1,0 +1,37 @@
+"""Running a list of passes over a KernelUnit, with timing, dumps and refusals."""
+
+from __future__ import annotations
+
+import sys
+import time
+from types import ModuleType
+from typing import Callable, Sequence
+
+from .errors import Refusal
+from .unit import KernelUnit
+
+Pass = ModuleType  # a module with NAME: str and run(unit) -> unit
+
+
+def run_pipeline(unit: KernelUnit, passes: Sequence[Pass], dump_after: str | None = None,
+                 dump: Callable[[str, KernelUnit], None] | None = None) -> KernelUnit:
+    """Run `passes` in order. A pass refusing the kernel (Refusal) stops the pipeline and marks
+    the unit failed with the reason; the caller decides on a fallback."""
+    for p in passes:
+        start = time.perf_counter()
+        try:
+            unit = p.run(unit)
+        except Refusal as r:
+            unit.status = "failed"
+            unit.reasons.append(f"{p.NAME}: {r.message}")
+            unit.seconds[p.NAME] = time.perf_counter() - start
+            return unit
+        unit.seconds[p.NAME] = time.perf_counter() - start
+        if dump_after == p.NAME:
+            (dump or _dump_to_stderr)(p.NAME, unit)
+    return unit
+
+
+def _dump_to_stderr(name: str, unit: KernelUnit) -> None:
+    artifact = {"disasm": unit.sass_text, "lift": unit.llvm_ir, "codegen": unit.asm}.get(name, repr(unit))
+    sys.stderr.write(f"*** {unit.name} after {name} ***\n{artifact}\n")

@@ -1,0 +1,257 @@
+"""Finding the external tools: nvcc, nvdisasm, cuobjdump, LLVM (llvm-mc, ld.lld, llvm-objdump,
+llvm-objcopy), hipcc and the ROCm device libraries.
+
+The ground floor: the driver, the passes, the runtime and the bench use this module, and it
+uses none of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import CassError, ToolMissing
+
+LLVM_VERSIONS = (22, 21, 20)
+DEBIAN_PACKAGES = "llvm-22 lld-22 hipcc libamdhip64-dev rocm-device-libs"
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    path: str
+    how_to_get: str
+
+    def version(self) -> str:
+        """First line of the tool's own version text."""
+        flag = "-version" if self.name == "nvdisasm-legacy" else "--version"
+        try:
+            out = subprocess.run([self.path, flag], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return f"unknown ({e})"
+        lines = [l.strip() for l in (out.stdout + out.stderr).splitlines() if l.strip()]
+        for line in lines:
+            if any(w in line.lower() for w in ("version", "release", "hip")):
+                return line
+        return lines[0] if lines else "unknown"
+
+
+HOW_TO_GET = {
+    "nvcc": "install the CUDA toolkit (nvcc 12 or 13) and put its bin/ on PATH or set CUDA_HOME",
+    "nvdisasm": "pip install nvidia-cuda-nvdisasm (or the CUDA toolkit's nvdisasm)",
+    "cuobjdump": "pip install nvidia-cuda-cuobjdump (or the CUDA toolkit's cuobjdump)",
+    "llvm-mc": "apt-get install llvm-22 (any LLVM >= 17 with the AMDGPU target), or set ROCM_PATH",
+    "llvm-objdump": "apt-get install llvm-22, or set ROCM_PATH",
+    "llvm-objcopy": "apt-get install llvm-22, or set ROCM_PATH",
+    "llvm-as": "apt-get install llvm-22, or set ROCM_PATH",
+    "ld.lld": "apt-get install lld-22, or set ROCM_PATH",
+    "hipcc": "apt-get install hipcc libamdhip64-dev rocm-device-libs, or set ROCM_PATH",
+    "clang-offload-bundler": "apt-get install hipcc (ROCm's clang ships it), or set ROCM_PATH",
+    "cc": "apt-get install gcc",
+}
+
+
+def _rocm_path() -> str | None:
+    return os.environ.get("ROCM_PATH") or None
+
+
+def _cuda_home() -> str | None:
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            return os.environ[var]
+    nvcc = shutil.which("nvcc")
+    if nvcc and os.path.isdir(os.path.join(Path(os.path.realpath(nvcc)).parent.parent, "include", "crt")):
+        return str(Path(os.path.realpath(nvcc)).parent.parent)
+    return "/usr/local/cuda" if os.path.isdir("/usr/local/cuda") else None
+
+
+def _candidates(name: str) -> list[str]:
+    """Paths and PATH names to try for a tool, best first."""
+    rocm = _rocm_path()
+    cuda = _cuda_home()
+    if name in ("nvcc", "cuobjdump", "nvdisasm"):
+        found = [os.path.join(cuda, "bin", name)] if cuda else []
+        found.append(name)
+        wheel_dir = {"nvdisasm": "cuda_nvdisasm", "cuobjdump": "cuda_cuobjdump"}.get(name)
+        if wheel_dir:
+            for entry in sys.path:
+                found.extend(sorted(glob.glob(os.path.join(entry, "nvidia", wheel_dir, "bin", name))))
+                found.extend(sorted(glob.glob(os.path.join(entry, "nvidia", "cu*", "bin", name))))
+        return found
+    if name == "hipcc":
+        return ([os.path.join(rocm, "bin", "hipcc")] if rocm else []) + ["hipcc"]
+    if name == "clang-offload-bundler":
+        found = [os.path.join(rocm, "llvm", "bin", name)] if rocm else []
+        found += sorted(glob.glob("/usr/lib/llvm-*/bin/clang-offload-bundler"), reverse=True)
+        return found + [name]
+    if name == "cc":
+        return [os.environ.get("CC", "cc"), "gcc", "clang"]
+    # LLVM tools: ROCm's own, then versioned Debian names (llvm-mc-22 rejects nothing LLVM 22 emits).
+    found = [os.path.join(rocm, "llvm", "bin", name)] if rocm else []
+    for v in LLVM_VERSIONS:
+        found.append(f"/usr/lib/llvm-{v}/bin/{name}")
+        found.append(f"{name}-{v}")
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def find(name: str) -> Tool:
+    """The tool called `name`, or ToolMissing saying how to get it."""
+    for cand in _candidates(name):
+        path = cand if os.path.isabs(cand) else shutil.which(cand)
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return Tool(name, path, HOW_TO_GET.get(name, ""))
+    raise ToolMissing(f"{name} not found: {HOW_TO_GET.get(name, 'install it and put it on PATH')}")
+
+
+def path(name: str) -> str:
+    return find(name).path
+
+
+# --- ROCm ------------------------------------------------------------------------------------
+
+def rocm_bitcode_dirs() -> list[str]:
+    """Folders that hold ROCm's device-library bitcode (ocml.bc, ockl.bc, oclc_*.bc)."""
+    dirs = []
+    rocm = _rocm_path()
+    if rocm:
+        dirs += [os.path.join(rocm, "amdgcn", "bitcode"), os.path.join(rocm, "lib", "amdgcn", "bitcode")]
+    dirs += ["/usr/lib/x86_64-linux-gnu/amdgcn/bitcode", "/opt/rocm/amdgcn/bitcode",
+             "/usr/lib/amdgcn/bitcode"]
+    return [d for d in dirs if os.path.isfile(os.path.join(d, "ockl.bc"))]
+
+
+def cache_root() -> Path:
+    """$CASS_CACHE_DIR, or ~/.cache/cass-cc."""
+    root = os.environ.get("CASS_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "cass-cc")
+    path_ = Path(root)
+    path_.mkdir(parents=True, exist_ok=True)
+    return path_
+
+
+def isa_version(offload_arch: str) -> int:
+    """gfx1100 -> 11000, gfx90a -> 9010: the value of __oclc_ISA_version."""
+    digits = offload_arch.removeprefix("gfx")
+    major = int(digits[:-2])
+    minor = int(digits[-2], 16)
+    stepping = int(digits[-1], 16)
+    return major * 1000 + minor * 100 + stepping
+
+
+def rocm_device_lib_path(offload_arch: str) -> str:
+    """A folder with ROCm's device libraries that also has oclc_isa_version_<N>.bc for the arch.
+
+    Debian's ROCm 5.2 lacks the gfx11 file; it is one constant, so it is generated into the
+    cache next to links to the installed libraries.
+    """
+    dirs = rocm_bitcode_dirs()
+    if not dirs:
+        raise ToolMissing("ROCm device libraries (ockl.bc) not found: apt-get install rocm-device-libs, "
+                          "or set ROCM_PATH")
+    installed = dirs[0]
+    isa = isa_version(offload_arch)
+    name = f"oclc_isa_version_{_isa_file_suffix(offload_arch)}.bc"
+    if os.path.isfile(os.path.join(installed, name)):
+        return installed
+    target = cache_root() / "device-libs" / f"{offload_arch}-{abs(hash(installed)) & 0xffffffff:08x}"
+    if (target / name).is_file():
+        return str(target)
+    tmp = Path(str(target) + f".tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for bc in os.listdir(installed):
+        os.symlink(os.path.join(installed, bc), tmp / bc)
+    (tmp / "isa.ll").write_text(_isa_version_ir(installed, isa))
+    proc = subprocess.run([_rocm_llvm_tool("llvm-as"), str(tmp / "isa.ll"), "-o", str(tmp / name)],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CassError(f"could not generate {name}: {proc.stderr.strip()}")
+    (tmp / "isa.ll").unlink()
+    try:
+        os.rename(tmp, target)
+    except OSError:  # another build made it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(target)
+
+
+def _isa_file_suffix(offload_arch: str) -> str:
+    """gfx1100 -> '1100', gfx90a -> '910' (the device libraries' file naming)."""
+    isa = isa_version(offload_arch)
+    major, rest = divmod(isa, 1000)
+    minor, stepping = divmod(rest, 100)
+    return f"{major}{minor}{stepping}"
+
+
+def _isa_version_ir(installed: str, isa: int) -> str:
+    """IR for oclc_isa_version_<isa>: an installed sibling with its constant replaced, so the data
+    layout and linkage are those the installed clang expects."""
+    siblings = sorted(glob.glob(os.path.join(installed, "oclc_isa_version_*.bc")))
+    if not siblings:
+        raise ToolMissing(f"no oclc_isa_version_*.bc in {installed}: reinstall rocm-device-libs")
+    proc = subprocess.run([_rocm_llvm_tool("llvm-dis"), siblings[-1], "-o", "-"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CassError(f"could not read {siblings[-1]}: {proc.stderr.strip()}")
+    lines = []
+    for line in proc.stdout.splitlines():
+        if line.startswith("@__oclc_ISA_version"):
+            line = line.rsplit("i32", 1)[0] + f"i32 {isa}, align 4"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def _rocm_llvm_tool(name: str) -> str:
+    """An LLVM tool of the clang that hipcc drives, so bitcode it writes is readable by that clang."""
+    hipcc_clang = _hipcc_clang()
+    if hipcc_clang:
+        cand = os.path.join(os.path.dirname(hipcc_clang), name)
+        if os.path.isfile(cand):
+            return cand
+    return path(name)
+
+
+@functools.lru_cache(maxsize=None)
+def _hipcc_clang() -> str | None:
+    rocm = _rocm_path()
+    cands = ([os.path.join(rocm, "llvm", "bin", "clang")] if rocm else [])
+    cands += ["/usr/lib/llvm-15/bin/clang", "/usr/lib/llvm-17/bin/clang"]
+    for c in cands:
+        if os.path.isfile(c):
+            return c
+    return None
+
+
+def libamdhip64() -> str:
+    """Path of ROCm's libamdhip64.so (the real one)."""
+    rocm = _rocm_path()
+    cands = ([os.path.join(rocm, "lib", "libamdhip64.so")] if rocm else []) + [
+        "/usr/lib/x86_64-linux-gnu/libamdhip64.so", "/opt/rocm/lib/libamdhip64.so"]
+    for c in cands:
+        if os.path.exists(c):
+            return c
+    raise ToolMissing("libamdhip64.so not found: apt-get install libamdhip64-dev, or set ROCM_PATH")
+
+
+def hip_include_dir() -> str:
+    """Folder holding hip/hip_runtime_api.h."""
+    rocm = _rocm_path()
+    cands = ([os.path.join(rocm, "include")] if rocm else []) + ["/usr/include", "/opt/rocm/include"]
+    for c in cands:
+        if os.path.isfile(os.path.join(c, "hip", "hip_runtime_api.h")):
+            return c
+    raise ToolMissing("HIP headers not found: apt-get install libamdhip64-dev, or set ROCM_PATH")
+
+
+def hip_environment() -> dict[str, str]:
+    """Environment for hipcc: Debian's hipcc picks the NVIDIA platform when nvcc is on PATH."""
+    env = dict(os.environ)
+    env["HIP_PLATFORM"] = "amd"
+    env.setdefault("HIP_COMPILER", "clang")
+    env.setdefault("HIP_RUNTIME", "rocclr")
+    return env
