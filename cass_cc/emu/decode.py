@@ -1,0 +1,223 @@
+"""Decoding: llvm-objdump-22's disassembly of a code object, parsed by the grammar in asm.lark,
+into Instr objects (one per instruction, keyed by device address). Decoded once per code object."""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Transformer, v_args
+from lark.exceptions import LarkError
+
+from .. import toolchain
+from .fault import EmuFault
+
+# gfx11 scalar operand numbers of the named registers
+SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
+                 "exec_lo": 126, "exec_hi": 127, "exec": 126}
+APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
+# instructions with no architectural effect in a functional emulator
+NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg\w*|s_setprio|s_sleep|"
+                    r"s_icache_inv|s_set_inst_prefetch_distance|s_inst_prefetch|s_ttracedata\w*|"
+                    r"buffer_gl[01]_inv|buffer_wbinvl1\w*|s_dcache_inv|s_gl1_inv|s_wait_idle|"
+                    r"s_waitcnt_depctr|s_version|s_code_end|s_denorm_mode|s_round_mode|"
+                    r"s_trap_nop|s_sethalt_nop)$")
+
+
+@dataclass
+class Operand:
+    """One operand. kind: "v" (VGPR), "s" (SGPR incl. vcc/m0/exec/null), "imm" (inline constant or
+    literal: `value` is the printed number, `is_float` when printed as a float), "scc", "aperture",
+    "off", "call" (hwreg(...), value holds the args)."""
+    kind: str
+    reg: int = 0
+    count: int = 1
+    value: object = None
+    is_float: bool = False
+    neg: bool = False
+    abs: bool = False
+    hi: bool | None = None     # true16 half: .h -> True, .l -> False, not printed -> None
+    name: str = ""
+
+
+@dataclass
+class Instr:
+    pc: int
+    size: int
+    text: str
+    mnemonic: str
+    operands: list[Operand] = field(default_factory=list)
+    mods: dict = field(default_factory=dict)
+    dual: tuple["Instr", "Instr"] | None = None   # VOPD halves
+    target: int | None = None                     # branch target (device address)
+    function: str = ""                            # symbol the instruction belongs to
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(Path(__file__).with_name("asm.lark").read_text(), parser="lalr")
+
+
+class _ToOperands(Transformer):
+    def start(self, items):
+        ops = [i for i in items if isinstance(i, Operand)]
+        mods = dict(i for i in items if isinstance(i, tuple))
+        return ops, mods
+
+    def name(self, items):
+        return _named(str(items[0]))
+
+    def reg_range(self, items):
+        kind, lo, hi = str(items[0]), int(items[1]), int(items[2])
+        if kind not in ("v", "s", "ttmp"):
+            raise ValueError(f"unknown register range {kind}[{lo}:{hi}]")
+        base = 108 + lo if kind == "ttmp" else lo
+        return Operand("v" if kind == "v" else "s", base, hi - lo + 1)
+
+    def half(self, items):
+        op = _named(str(items[0]))
+        op.hi = str(items[1]) == "h"
+        return op
+
+    def int(self, items):
+        return Operand("imm", value=int(items[0]))
+
+    def hex(self, items):
+        return Operand("imm", value=int(str(items[0]), 16))
+
+    def float(self, items):
+        return Operand("imm", value=float(items[0]), is_float=True)
+
+    def string(self, items):
+        return Operand("imm", value=str(items[0])[1:-1])
+
+    def neg(self, items):
+        op = items[-1]
+        if op.kind == "imm" and not isinstance(op.value, str):
+            op.value = -op.value
+        else:
+            op.neg = not op.neg
+        return op
+
+    def abs(self, items):
+        op = items[-1]
+        op.abs = True
+        return op
+
+    def neg_abs(self, items):
+        op = items[-1]
+        op.abs = True
+        op.neg = True
+        return op
+
+    def call(self, items):
+        fn = str(items[0])
+        args = [a for a in items[1:] if a is not None]
+        if fn == "lit":
+            return args[0]
+        return Operand("call", value=[a.value if isinstance(a, Operand) and a.kind == "imm" else
+                                      (a.name or a) for a in args], name=fn)
+
+    def list(self, items):
+        return [i.value for i in items]
+
+    def flag(self, items):
+        return (str(items[0]), True)
+
+    def keyed(self, items):
+        value = items[1]
+        if isinstance(value, Operand):
+            value = value if value.kind == "call" else (value.value if value.kind == "imm" else value.name)
+        return (str(items[0]), value)
+
+
+def _named(name: str) -> Operand:
+    m = re.fullmatch(r"([vs])(\d+)", name)
+    if m:
+        return Operand(m.group(1), int(m.group(2)), 1, name=name)
+    m = re.fullmatch(r"ttmp(\d+)", name)
+    if m:
+        return Operand("s", 108 + int(m.group(1)), 1, name=name)
+    if name in SPECIAL_SGPRS:
+        return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec") else 1, name=name)
+    if name == "scc":
+        return Operand("scc", name=name)
+    if name in APERTURE_REGS:
+        return Operand("aperture", name=name)
+    if name == "off":
+        return Operand("off", name=name)
+    return Operand("sym", name=name)
+
+
+_LINE = re.compile(r"^\s+(?P<asm>.*?)\s*//\s*(?P<addr>[0-9A-Fa-f]+):\s*(?P<words>(?:[0-9A-Fa-f]{8}\s?)+)"
+                   r"(?:\s*<(?P<label>[^>]*)>)?\s*$")
+_FUNC = re.compile(r"^[0-9a-fA-F]+ <(?P<name>[^>]+)>:$")
+
+
+def parse_instruction(asm: str, pc: int, size: int) -> Instr:
+    """One instruction's text -> Instr (raises EmuFault(kind="decode") on text it cannot read)."""
+    asm = asm.strip()
+    if "::" in asm:
+        halves = [parse_instruction(part, pc, size) for part in asm.split("::")]
+        return Instr(pc, size, asm, "v_dual", dual=(halves[0], halves[1]))
+    mnemonic, _, rest = asm.partition(" ")
+    if NO_OPS.match(mnemonic):
+        return Instr(pc, size, asm, mnemonic)
+    try:
+        ops, mods = _ToOperands().transform(_parser().parse(rest))
+    except (LarkError, ValueError) as e:
+        raise EmuFault("decode", f"cannot read operands: {str(e).splitlines()[0]}", pc=pc,
+                       instruction=asm) from None
+    return Instr(pc, size, asm, mnemonic, ops, mods)
+
+
+def disassemble(data: bytes) -> str:
+    """llvm-objdump-22 -d --mcpu=gfx1100 text of a code object."""
+    tmp = tempfile.mkdtemp(prefix="cass-emu-")
+    path = os.path.join(tmp, "code.hsaco")
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+        proc = subprocess.run([toolchain.path("llvm-objdump"), "-d", "--mcpu=gfx1100", path],
+                              capture_output=True, text=True)
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+        os.rmdir(tmp)
+    if proc.returncode != 0:
+        raise EmuFault("decode", f"llvm-objdump failed: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+def decode(data: bytes, base: int) -> dict[int, Instr]:
+    """Every instruction of the code object's .text, keyed by device address (base + vaddr)."""
+    program: dict[int, Instr] = {}
+    function = ""
+    for line in disassemble(data).splitlines():
+        fm = _FUNC.match(line)
+        if fm:
+            function = fm.group("name")
+            continue
+        m = _LINE.match(line)
+        if not m:
+            continue
+        vaddr = int(m.group("addr"), 16)
+        size = 4 * len(m.group("words").split())
+        pc = base + vaddr
+        asm = m.group("asm")
+        if asm.startswith("<unknown>") or asm.startswith(".long"):
+            program[pc] = Instr(pc, size, asm, "<unknown>", function=function)
+            continue
+        instr = parse_instruction(asm, pc, size)
+        instr.function = function
+        if instr.mnemonic.startswith(("s_branch", "s_cbranch")) and instr.operands:
+            simm = instr.operands[0].value & 0xFFFF
+            simm = simm - 0x10000 if simm & 0x8000 else simm
+            instr.target = pc + 4 + 4 * simm
+        program[pc] = instr
+    return program
