@@ -1,0 +1,71 @@
+/* The interface between libcassrt's two halves.
+ *
+ * CUDA's and HIP's headers cannot be included in one translation unit (their vector types
+ * clash), so the files that export the CUDA runtime API (cuda_*.c, compiled against CUDA's
+ * headers) reach HIP only through the functions declared here, and hip_*.c (compiled against
+ * HIP's headers) implement them. Only plain C types cross this line; HIP's error codes are
+ * returned as int (they have CUDA's numeric values, which hip_errors.c checks at compile time).
+ */
+#ifndef CASSRT_H
+#define CASSRT_H
+
+#include <stddef.h>
+
+/* A kernel registered by __cudaRegisterFunction; the CUDA side sees it as cudaKernel_t. */
+struct cassrt_kernel;
+
+/* Device facts for cudaGetDeviceProperties/cudaDeviceGetAttribute, read from hipDeviceProp_t. */
+struct cassrt_device_info {
+    char name[256];
+    char arch[256];                 /* gcnArchName, e.g. "gfx1100" */
+    size_t total_global_mem, shared_mem_per_block, total_const_mem, mem_pitch;
+    size_t texture_alignment, texture_pitch_alignment, shared_mem_per_multiprocessor;
+    int regs_per_block, warp_size, max_threads_per_block, max_threads_dim[3], max_grid_size[3];
+    int clock_rate_khz, memory_clock_rate_khz, memory_bus_width, multiprocessor_count;
+    int l2_cache_size, max_threads_per_multiprocessor, compute_mode, concurrent_kernels;
+    int pci_domain_id, pci_bus_id, pci_device_id, is_multi_gpu_board, can_map_host_memory;
+    int integrated, cooperative_launch, ecc_enabled, managed_memory, concurrent_managed_access;
+    int pageable_memory_access, direct_managed_mem_access_from_host, max_texture_1d;
+    int max_texture_2d[2], max_texture_3d[3];
+};
+
+/* Launch geometry as CUDA's dim3 holds it. */
+struct cassrt_dim { unsigned x, y, z; };
+
+/* --- registration (hip_registry.c) -------------------------------------------------------- */
+void **cassrt_register_image(const void *fatbin_wrapper);
+void cassrt_unregister_image(void **handle);
+void cassrt_register_kernel(void **handle, const void *host_fun, const char *device_name);
+void cassrt_register_var(void **handle, const void *host_var, const char *device_name, size_t size,
+                         void **managed_host_ptr);
+int cassrt_init_managed(void **handle);
+struct cassrt_kernel *cassrt_kernel_of(const void *host_fun);
+const char *cassrt_kernel_name(const struct cassrt_kernel *kernel);
+
+/* --- kernels (hip_launch.c) --------------------------------------------------------------- */
+int cassrt_launch(struct cassrt_kernel *kernel, struct cassrt_dim grid, struct cassrt_dim block,
+                  void **args, size_t shared_mem, void *stream);
+struct cassrt_function_info {
+    size_t shared_size, const_size, local_size;
+    int max_threads_per_block, num_regs, max_dynamic_shared;
+};
+int cassrt_function_info(struct cassrt_kernel *kernel, struct cassrt_function_info *info);
+int cassrt_set_max_dynamic_shared(struct cassrt_kernel *kernel, int bytes);
+int cassrt_launch_host_func(void *stream, void (*fn)(void *), void *data);
+int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynamic_shared, int *blocks);
+
+/* --- symbols (hip_registry.c) ------------------------------------------------------------- */
+int cassrt_symbol_address(const void *host_var, void **device_ptr, size_t *size);
+int cassrt_symbol_copy(const void *host_var, void *host_buf, size_t count, size_t offset, int kind,
+                       int to_device, void *stream, int async);
+
+/* --- device (hip_device.c) ---------------------------------------------------------------- */
+int cassrt_device_info(int device, struct cassrt_device_info *info);
+
+/* --- errors (cuda_errors.c) --------------------------------------------------------------- */
+/* Records a HIP error code (numerically CUDA's) as the thread's last error; returns it. */
+int cassrt_result(int hip_error);
+/* Prints "libcassrt: <what>" once per distinct text (on stderr). */
+void cassrt_note_once(const char *what);
+
+#endif

@@ -1,0 +1,189 @@
+/* Device management and queries: properties in the layout of the CUDA headers libcassrt was
+ * built with, attributes, versions, limits and cache hints. */
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cassrt.h"
+
+/* Kernels are translated from sm_80 code: the device presents itself as compute capability 8.0,
+ * so programs choosing code paths by capability take the one that was translated. */
+enum { CAPABILITY_MAJOR = 8, CAPABILITY_MINOR = 0 };
+
+cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device)
+{
+    struct cassrt_device_info d;
+    int e = cassrt_result(cassrt_device_info(device, &d));
+    if (e != cudaSuccess)
+        return (cudaError_t)e;
+    memset(prop, 0, sizeof *prop);
+    memcpy(prop->name, d.name, sizeof prop->name);
+    prop->totalGlobalMem = d.total_global_mem;
+    prop->sharedMemPerBlock = d.shared_mem_per_block;
+    prop->regsPerBlock = d.regs_per_block;
+    prop->warpSize = d.warp_size;
+    prop->memPitch = d.mem_pitch;
+    prop->maxThreadsPerBlock = d.max_threads_per_block;
+    memcpy(prop->maxThreadsDim, d.max_threads_dim, sizeof prop->maxThreadsDim);
+    memcpy(prop->maxGridSize, d.max_grid_size, sizeof prop->maxGridSize);
+    prop->totalConstMem = d.total_const_mem;
+    prop->major = CAPABILITY_MAJOR;
+    prop->minor = CAPABILITY_MINOR;
+    prop->textureAlignment = d.texture_alignment;
+    prop->texturePitchAlignment = d.texture_pitch_alignment;
+    prop->multiProcessorCount = d.multiprocessor_count;
+    prop->integrated = d.integrated;
+    prop->canMapHostMemory = d.can_map_host_memory;
+    prop->maxTexture1D = d.max_texture_1d;
+    memcpy(prop->maxTexture2D, d.max_texture_2d, sizeof prop->maxTexture2D);
+    memcpy(prop->maxTexture3D, d.max_texture_3d, sizeof prop->maxTexture3D);
+    prop->concurrentKernels = d.concurrent_kernels;
+    prop->ECCEnabled = d.ecc_enabled;
+    prop->pciBusID = d.pci_bus_id;
+    prop->pciDeviceID = d.pci_device_id;
+    prop->pciDomainID = d.pci_domain_id;
+    prop->asyncEngineCount = 1;
+    prop->unifiedAddressing = 1;
+    prop->memoryBusWidth = d.memory_bus_width;
+    prop->l2CacheSize = d.l2_cache_size;
+    prop->maxThreadsPerMultiProcessor = d.max_threads_per_multiprocessor;
+    prop->sharedMemPerMultiprocessor = d.shared_mem_per_multiprocessor;
+    prop->regsPerMultiprocessor = d.regs_per_block;
+    prop->managedMemory = d.managed_memory;
+    prop->isMultiGpuBoard = d.is_multi_gpu_board;
+    prop->pageableMemoryAccess = d.pageable_memory_access;
+    prop->concurrentManagedAccess = d.concurrent_managed_access;
+    prop->cooperativeLaunch = d.cooperative_launch;
+    prop->sharedMemPerBlockOptin = d.shared_mem_per_block;
+    prop->directManagedMemAccessFromHost = d.direct_managed_mem_access_from_host;
+    prop->maxBlocksPerMultiProcessor = d.max_threads_per_multiprocessor / (d.warp_size ? d.warp_size : 32);
+    prop->hostRegisterSupported = 1;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    struct cassrt_device_info d;
+    int e = cassrt_result(cassrt_device_info(device, &d));
+    if (e != cudaSuccess)
+        return (cudaError_t)e;
+    switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = d.max_threads_per_block; break;
+    case cudaDevAttrMaxBlockDimX: *value = d.max_threads_dim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = d.max_threads_dim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = d.max_threads_dim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = d.max_grid_size[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = d.max_grid_size[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = d.max_grid_size[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock:
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)d.shared_mem_per_block; break;
+    case cudaDevAttrTotalConstantMemory: *value = (int)d.total_const_mem; break;
+    case cudaDevAttrWarpSize: *value = d.warp_size; break;
+    case cudaDevAttrMaxPitch: *value = (int)(d.mem_pitch > 0x7fffffff ? 0x7fffffff : d.mem_pitch); break;
+    case cudaDevAttrMaxRegistersPerBlock:
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = d.regs_per_block; break;
+    case cudaDevAttrClockRate: *value = d.clock_rate_khz; break;
+    case cudaDevAttrMemoryClockRate: *value = d.memory_clock_rate_khz; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = d.memory_bus_width; break;
+    case cudaDevAttrTextureAlignment: *value = (int)d.texture_alignment; break;
+    case cudaDevAttrTexturePitchAlignment: *value = (int)d.texture_pitch_alignment; break;
+    case cudaDevAttrMultiProcessorCount: *value = d.multiprocessor_count; break;
+    case cudaDevAttrIntegrated: *value = d.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = d.can_map_host_memory; break;
+    case cudaDevAttrComputeMode: *value = d.compute_mode; break;
+    case cudaDevAttrConcurrentKernels: *value = d.concurrent_kernels; break;
+    case cudaDevAttrEccEnabled: *value = d.ecc_enabled; break;
+    case cudaDevAttrPciBusId: *value = d.pci_bus_id; break;
+    case cudaDevAttrPciDeviceId: *value = d.pci_device_id; break;
+    case cudaDevAttrPciDomainId: *value = d.pci_domain_id; break;
+    case cudaDevAttrL2CacheSize: *value = d.l2_cache_size; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = d.max_threads_per_multiprocessor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)d.shared_mem_per_multiprocessor; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor:
+        *value = d.max_threads_per_multiprocessor / (d.warp_size ? d.warp_size : 32);
+        break;
+    case cudaDevAttrComputeCapabilityMajor: *value = CAPABILITY_MAJOR; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = CAPABILITY_MINOR; break;
+    case cudaDevAttrManagedMemory: *value = d.managed_memory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = d.concurrent_managed_access; break;
+    case cudaDevAttrPageableMemoryAccess: *value = d.pageable_memory_access; break;
+    case cudaDevAttrDirectManagedMemAccessFromHost: *value = d.direct_managed_mem_access_from_host; break;
+    case cudaDevAttrCooperativeLaunch: *value = d.cooperative_launch; break;
+    case cudaDevAttrIsMultiGpuBoard: *value = d.is_multi_gpu_board; break;
+    case cudaDevAttrUnifiedAddressing:
+    case cudaDevAttrHostRegisterSupported:
+    case cudaDevAttrAsyncEngineCount:
+    case cudaDevAttrStreamPrioritiesSupported: *value = 1; break;
+    case cudaDevAttrKernelExecTimeout:
+    case cudaDevAttrTccDriver:
+    case cudaDevAttrClusterLaunch:
+    case cudaDevAttrMemoryPoolsSupported: *value = 0; break;
+    default:
+        cassrt_note_once("cudaDeviceGetAttribute: an attribute without an AMD counterpart was asked for");
+        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+    }
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
+{
+    (void)prop;
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags)
+{
+    (void)deviceFlags, (void)flags;
+    return cudaSetDevice(device);
+}
+
+/* The CUDA version the program was compiled for; a HIP driver runs it. */
+cudaError_t CUDARTAPI cudaDriverGetVersion(int *driverVersion)
+{
+    *driverVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *runtimeVersion)
+{
+    *runtimeVersion = CUDART_VERSION;
+    return cudaSuccess;
+}
+
+/* Limits are recorded and read back; HIP sizes stacks and the printf buffer itself. */
+static size_t limits[16] = {
+    [cudaLimitStackSize] = 1024,
+    [cudaLimitPrintfFifoSize] = 1 << 20,
+    [cudaLimitMallocHeapSize] = 8 << 20,
+};
+
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+        return (cudaError_t)cassrt_result(cudaErrorUnsupportedLimit);
+    limits[limit] = value;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit)
+{
+    if ((unsigned)limit >= sizeof limits / sizeof limits[0])
+        return (cudaError_t)cassrt_result(cudaErrorUnsupportedLimit);
+    *pValue = limits[limit];
+    return cudaSuccess;
+}
+
+static enum cudaFuncCache cache_config = cudaFuncCachePreferNone;
+
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig)
+{
+    cache_config = cacheConfig; /* a hint */
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
+{
+    *pCacheConfig = cache_config;
+    return cudaSuccess;
+}

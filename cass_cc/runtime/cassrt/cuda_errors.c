@@ -1,0 +1,78 @@
+/* Errors with CUDA's codes and strings; the thread's last error; one-time notes. */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cassrt.h"
+
+#define ERR(name, value, message) _Static_assert(name == value, "errors.def is out of date: " #name);
+#include "errors.def"
+#undef ERR
+
+struct error_entry { int code; const char *name, *message; };
+
+static const struct error_entry errors[] = {
+#define ERR(name, value, message) {value, #name, message},
+#include "errors.def"
+#undef ERR
+};
+
+static const struct error_entry *find_error(int code)
+{
+    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+        if (errors[i].code == code)
+            return &errors[i];
+    return NULL;
+}
+
+static __thread cudaError_t last_error = cudaSuccess;
+
+/* HIP's codes have CUDA's values (hip_errors.c checks the ones HIP shares); a HIP code CUDA
+ * lacks becomes cudaErrorUnknown. */
+int cassrt_result(int hip_error)
+{
+    cudaError_t e = find_error(hip_error) ? (cudaError_t)hip_error : cudaErrorUnknown;
+    if (e != cudaSuccess)
+        last_error = e;
+    return e;
+}
+
+void cassrt_note_once(const char *what)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char seen[64][128];
+    static int nseen;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < nseen; i++)
+        if (strncmp(seen[i], what, sizeof seen[i] - 1) == 0) {
+            pthread_mutex_unlock(&lock);
+            return;
+        }
+    if (nseen < 64)
+        snprintf(seen[nseen++], sizeof seen[0], "%s", what);
+    pthread_mutex_unlock(&lock);
+    fprintf(stderr, "libcassrt: %s\n", what);
+}
+
+cudaError_t CUDARTAPI cudaGetLastError(void)
+{
+    cudaError_t e = last_error;
+    last_error = cudaSuccess;
+    return e;
+}
+
+cudaError_t CUDARTAPI cudaPeekAtLastError(void) { return last_error; }
+
+const char *CUDARTAPI cudaGetErrorString(cudaError_t error)
+{
+    const struct error_entry *e = find_error(error);
+    return e ? e->message : "unrecognized error code";
+}
+
+const char *CUDARTAPI cudaGetErrorName(cudaError_t error)
+{
+    const struct error_entry *e = find_error(error);
+    return e ? e->name : "unrecognized error code";
+}

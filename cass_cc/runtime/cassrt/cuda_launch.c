@@ -1,0 +1,204 @@
+/* Registration entry points that nvcc's host code calls, kernel launches (<<<>>> and
+ * cudaLaunchKernel), and per-kernel attributes and occupancy. */
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cassrt.h"
+
+/* nvcc's generated code declares these in crt/host_runtime.h and crt/device_functions.h; only
+ * CUDA's compiler sees those, so they are declared here with the same types. */
+void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin);
+void CUDARTAPI __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle);
+void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                      dim3 *bDim, dim3 *gDim, int *wSize);
+void CUDARTAPI __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                                 const char *deviceName, int ext, size_t size, int constant, int global);
+void CUDARTAPI __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                                        const char *deviceName, int ext, size_t size, int constant,
+                                        int global);
+char CUDARTAPI __cudaInitModule(void **fatCubinHandle);
+unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                               struct CUstream_st *stream);
+cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                                 void *stream);
+cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun);
+cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream);
+cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                              size_t sharedMem, cudaStream_t stream);
+
+void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin) { return cassrt_register_image(fatCubin); }
+
+void CUDARTAPI __cudaRegisterFatBinaryEnd(void **fatCubinHandle) { (void)fatCubinHandle; }
+
+void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle) { cassrt_unregister_image(fatCubinHandle); }
+
+void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
+                                      const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
+                                      dim3 *bDim, dim3 *gDim, int *wSize)
+{
+    (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
+    cassrt_register_kernel(fatCubinHandle, hostFun, deviceName);
+}
+
+void CUDARTAPI __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
+                                 const char *deviceName, int ext, size_t size, int constant, int global)
+{
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    cassrt_register_var(fatCubinHandle, hostVar, deviceName, size, NULL);
+}
+
+void CUDARTAPI __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress,
+                                        const char *deviceName, int ext, size_t size, int constant,
+                                        int global)
+{
+    (void)deviceAddress, (void)ext, (void)constant, (void)global;
+    cassrt_register_var(fatCubinHandle, hostVarPtrAddress, deviceName, size, hostVarPtrAddress);
+}
+
+char CUDARTAPI __cudaInitModule(void **fatCubinHandle) { return (char)cassrt_init_managed(fatCubinHandle); }
+
+/* <<<grid, block, shared, stream>>> pushes a configuration that the kernel's stub pops; the
+ * launch's argument expressions may launch kernels themselves, hence a stack. */
+#define MAX_NESTED_CONFIGS 16
+struct call_config { dim3 grid, block; size_t shared_mem; struct CUstream_st *stream; };
+static __thread struct call_config configs[MAX_NESTED_CONFIGS];
+static __thread int nconfigs;
+
+unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem,
+                                               struct CUstream_st *stream)
+{
+    if (nconfigs == MAX_NESTED_CONFIGS)
+        return (unsigned)cassrt_result(cudaErrorInvalidConfiguration);
+    configs[nconfigs++] = (struct call_config){gridDim, blockDim, sharedMem, stream};
+    return 0;
+}
+
+cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem,
+                                                 void *stream)
+{
+    if (nconfigs == 0)
+        return (cudaError_t)cassrt_result(cudaErrorMissingConfiguration);
+    struct call_config *c = &configs[--nconfigs];
+    *gridDim = c->grid;
+    *blockDim = c->block;
+    *sharedMem = c->shared_mem;
+    *(struct CUstream_st **)stream = c->stream;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *hostFun)
+{
+    struct cassrt_kernel *k = cassrt_kernel_of(hostFun);
+    *kernel = (cudaKernel_t)k;
+    return k ? cudaSuccess : (cudaError_t)cassrt_result(cudaErrorInvalidDeviceFunction);
+}
+
+static cudaError_t launch(struct cassrt_kernel *k, dim3 grid, dim3 block, void **args, size_t shared,
+                          cudaStream_t stream)
+{
+    struct cassrt_dim g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    return (cudaError_t)cassrt_result(cassrt_launch(k, g, b, args, shared, stream));
+}
+
+cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                         size_t sharedMem, cudaStream_t stream)
+{
+    return launch((struct cassrt_kernel *)kernel, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
+                                              size_t sharedMem, cudaStream_t stream)
+{
+    return launch((struct cassrt_kernel *)kernel, gridDim, blockDim, args, sharedMem,
+                  stream ? stream : cudaStreamPerThread);
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                       size_t sharedMem, cudaStream_t stream)
+{
+    return launch(cassrt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    if (config->numAttrs != 0) {
+        cassrt_note_once("cudaLaunchKernelEx with launch attributes is not supported");
+        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+    }
+    return launch(cassrt_kernel_of(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                  config->stream);
+}
+
+cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
+{
+    return (cudaError_t)cassrt_result(cassrt_launch_host_func(stream, fn, userData));
+}
+
+cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+    struct cassrt_function_info info;
+    int e = cassrt_function_info(cassrt_kernel_of(func), &info);
+    if (e != cudaSuccess)
+        return (cudaError_t)cassrt_result(e);
+    memset(attr, 0, sizeof *attr);
+    attr->sharedSizeBytes = info.shared_size;
+    attr->constSizeBytes = info.const_size;
+    attr->localSizeBytes = info.local_size;
+    attr->maxThreadsPerBlock = info.max_threads_per_block;
+    attr->numRegs = info.num_regs;
+    attr->ptxVersion = 80;    /* the kernels were translated from sm_80 code */
+    attr->binaryVersion = 80;
+    attr->maxDynamicSharedSizeBytes = info.max_dynamic_shared;
+    attr->preferredShmemCarveout = -1;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value)
+{
+    struct cassrt_kernel *k = cassrt_kernel_of(func);
+    if (!k)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidDeviceFunction);
+    if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+        return cudaSuccess; /* a hint */
+    if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) {
+        cassrt_note_once("cudaFuncSetAttribute: only the dynamic shared memory size and carveout are supported");
+        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+    }
+    struct cassrt_device_info d;
+    int device = 0, e = cudaGetDevice(&device);
+    if (e == cudaSuccess)
+        e = cassrt_result(cassrt_device_info(device, &d));
+    if (e != cudaSuccess)
+        return (cudaError_t)e;
+    /* The AMD kernel can use up to the device's LDS without opting in. */
+    if (value < 0 || (size_t)value > d.shared_mem_per_block)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig)
+{
+    (void)cacheConfig; /* a hint; RDNA3's L1/LDS split is fixed */
+    return cassrt_kernel_of(func) ? cudaSuccess : (cudaError_t)cassrt_result(cudaErrorInvalidDeviceFunction);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                            int blockSize,
+                                                                            size_t dynamicSMemSize,
+                                                                            unsigned int flags)
+{
+    (void)flags;
+    return (cudaError_t)cassrt_result(cassrt_occupancy(cassrt_kernel_of(func), blockSize, dynamicSMemSize,
+                                                       numBlocks));
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                                    int blockSize, size_t dynamicSMemSize)
+{
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                  0);
+}

@@ -1,0 +1,54 @@
+/* Device facts for cudaGetDeviceProperties and cudaDeviceGetAttribute, from HIP's properties. */
+#include <string.h>
+
+#include "cassrt.h"
+#include "hip_internal.h"
+
+int cassrt_device_info(int device, struct cassrt_device_info *d)
+{
+    hipDeviceProp_t p;
+    hipError_t e = hipGetDeviceProperties(&p, device);
+    if (e != hipSuccess)
+        return e;
+    memset(d, 0, sizeof *d);
+    memcpy(d->name, p.name, sizeof d->name);
+    d->name[sizeof d->name - 1] = 0;
+    memcpy(d->arch, p.gcnArchName, sizeof d->arch);
+    d->arch[sizeof d->arch - 1] = 0;
+    d->total_global_mem = p.totalGlobalMem;
+    d->shared_mem_per_block = p.sharedMemPerBlock;
+    d->total_const_mem = p.totalConstMem;
+    d->mem_pitch = p.memPitch;
+    d->texture_alignment = p.textureAlignment;
+    d->texture_pitch_alignment = p.texturePitchAlignment;
+    d->shared_mem_per_multiprocessor = p.maxSharedMemoryPerMultiProcessor;
+    d->regs_per_block = p.regsPerBlock;
+    d->warp_size = p.warpSize;
+    d->max_threads_per_block = p.maxThreadsPerBlock;
+    memcpy(d->max_threads_dim, p.maxThreadsDim, sizeof d->max_threads_dim);
+    memcpy(d->max_grid_size, p.maxGridSize, sizeof d->max_grid_size);
+    d->clock_rate_khz = p.clockRate;
+    d->memory_clock_rate_khz = p.memoryClockRate;
+    d->memory_bus_width = p.memoryBusWidth;
+    d->multiprocessor_count = p.multiProcessorCount;
+    d->l2_cache_size = p.l2CacheSize;
+    d->max_threads_per_multiprocessor = p.maxThreadsPerMultiProcessor;
+    d->compute_mode = p.computeMode;
+    d->concurrent_kernels = p.concurrentKernels;
+    d->pci_domain_id = p.pciDomainID;
+    d->pci_bus_id = p.pciBusID;
+    d->pci_device_id = p.pciDeviceID;
+    d->is_multi_gpu_board = p.isMultiGpuBoard;
+    d->can_map_host_memory = p.canMapHostMemory;
+    d->integrated = p.integrated;
+    d->cooperative_launch = p.cooperativeLaunch;
+    d->ecc_enabled = p.ECCEnabled;
+    d->managed_memory = p.managedMemory;
+    d->concurrent_managed_access = p.concurrentManagedAccess;
+    d->pageable_memory_access = p.pageableMemoryAccess;
+    d->direct_managed_mem_access_from_host = p.directManagedMemAccessFromHost;
+    d->max_texture_1d = p.maxTexture1D;
+    memcpy(d->max_texture_2d, p.maxTexture2D, sizeof d->max_texture_2d);
+    memcpy(d->max_texture_3d, p.maxTexture3D, sizeof d->max_texture_3d);
+    return hipSuccess;
+}

@@ -1,0 +1,30 @@
+/* libcassrt passes HIP's error codes on as CUDA's (cuda_errors.c): check, at compile time, that
+ * the codes HIP and CUDA share have the same values in the HIP headers used to build. */
+#include <hip/hip_runtime_api.h>
+
+#define SAME(hip, cuda_value) _Static_assert(hip == cuda_value, #hip " differs from CUDA's code");
+SAME(hipSuccess, 0)
+SAME(hipErrorInvalidValue, 1)
+SAME(hipErrorOutOfMemory, 2)
+SAME(hipErrorInitializationError, 3)
+SAME(hipErrorInvalidConfiguration, 9)
+SAME(hipErrorInvalidPitchValue, 12)
+SAME(hipErrorInvalidSymbol, 13)
+SAME(hipErrorInvalidDevicePointer, 17)
+SAME(hipErrorInvalidMemcpyDirection, 21)
+SAME(hipErrorMissingConfiguration, 52)
+SAME(hipErrorInvalidDeviceFunction, 98)
+SAME(hipErrorNoDevice, 100)
+SAME(hipErrorInvalidDevice, 101)
+SAME(hipErrorInvalidImage, 200)
+SAME(hipErrorNoBinaryForGpu, 209)
+SAME(hipErrorInvalidHandle, 400)
+SAME(hipErrorNotFound, 500)
+SAME(hipErrorNotReady, 600)
+SAME(hipErrorIllegalAddress, 700)
+SAME(hipErrorLaunchOutOfResources, 701)
+SAME(hipErrorLaunchTimeOut, 702)
+SAME(hipErrorAssert, 710)
+SAME(hipErrorLaunchFailure, 719)
+SAME(hipErrorNotSupported, 801)
+SAME(hipErrorUnknown, 999)

@@ -1,0 +1,13 @@
+/* Shared by the hip_*.c files (HIP's headers only). */
+#ifndef CASSRT_HIP_INTERNAL_H
+#define CASSRT_HIP_INTERNAL_H
+
+#include <hip/hip_runtime_api.h>
+
+/* CUDA's special stream handles (cudaStreamLegacy, cudaStreamPerThread) as HIP streams. */
+hipStream_t cassrt_hip_stream(void *cuda_stream);
+
+/* The HIP function of a registered kernel, loading its image's code objects on first use. */
+hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *fn);
+
+#endif

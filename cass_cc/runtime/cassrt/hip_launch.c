@@ -1,0 +1,82 @@
+/* Launching registered kernels and the per-kernel queries (attributes, occupancy). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cassrt.h"
+#include "hip_internal.h"
+
+int cassrt_launch(struct cassrt_kernel *kernel, struct cassrt_dim grid, struct cassrt_dim block,
+                  void **args, size_t shared_mem, void *stream)
+{
+    hipFunction_t fn;
+    hipError_t e = cassrt_kernel_function(kernel, &fn);
+    if (e != hipSuccess)
+        return e;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+        return hipErrorInvalidConfiguration;
+    /* The code object's metadata declares CUDA's parameter layout, so CUDA's argument pointers
+     * go to HIP unchanged. */
+    return hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
+                                 (unsigned)shared_mem, cassrt_hip_stream(stream), args, NULL);
+}
+
+static hipError_t attribute(int *value, hipFunction_attribute which, hipFunction_t fn)
+{
+    return hipFuncGetAttribute(value, which, fn);
+}
+
+int cassrt_function_info(struct cassrt_kernel *kernel, struct cassrt_function_info *info)
+{
+    hipFunction_t fn;
+    hipError_t e = cassrt_kernel_function(kernel, &fn);
+    if (e != hipSuccess)
+        return e;
+    int shared = 0, konst = 0, local = 0, threads = 0, regs = 0, dynamic = 0;
+    if ((e = attribute(&shared, HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) != hipSuccess ||
+        (e = attribute(&konst, HIP_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, fn)) != hipSuccess ||
+        (e = attribute(&local, HIP_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn)) != hipSuccess ||
+        (e = attribute(&threads, HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn)) != hipSuccess ||
+        (e = attribute(&regs, HIP_FUNC_ATTRIBUTE_NUM_REGS, fn)) != hipSuccess ||
+        (e = attribute(&dynamic, HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn)) != hipSuccess)
+        return e;
+    memset(info, 0, sizeof *info);
+    info->shared_size = (size_t)shared;
+    info->const_size = (size_t)konst;
+    info->local_size = (size_t)local;
+    info->max_threads_per_block = threads;
+    info->num_regs = regs;
+    info->max_dynamic_shared = dynamic;
+    return hipSuccess;
+}
+
+int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynamic_shared, int *blocks)
+{
+    hipFunction_t fn;
+    hipError_t e = cassrt_kernel_function(kernel, &fn);
+    if (e != hipSuccess)
+        return e;
+    return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block_size, dynamic_shared);
+}
+
+/* cudaLaunchHostFunc: HIP 5.2's library lacks hipLaunchHostFunc, so a stream callback calls it. */
+struct host_call { void (*fn)(void *); void *data; };
+
+static void run_host_call(hipStream_t stream, hipError_t status, void *arg)
+{
+    struct host_call call = *(struct host_call *)arg;
+    (void)stream, (void)status;
+    free(arg);
+    call.fn(call.data);
+}
+
+int cassrt_launch_host_func(void *stream, void (*fn)(void *), void *data)
+{
+    struct host_call *call = malloc(sizeof *call);
+    if (!call)
+        return hipErrorOutOfMemory;
+    *call = (struct host_call){fn, data};
+    hipError_t e = hipStreamAddCallback(cassrt_hip_stream(stream), run_host_call, call, 0);
+    if (e != hipSuccess)
+        free(call);
+    return e;
+}
