@@ -1,0 +1,51 @@
+"""cass-cc's CUDA->HIP source translator.
+
+    res = translate(text, filename)
+    res.text, res.diagnostics, res.compat_header, res.kernels
+
+It rewrites tokens, never text inside strings or comments, from data tables by API family
+(hipify/tables); what it cannot translate becomes a `file:line: warning: ...` diagnostic.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import checks, rewrite, tables
+from .lexer import IDENT, LexError
+from .result import Diagnostic, HipifyResult
+from .source import Source
+
+__all__ = ["translate", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
+
+COMPAT_HEADER = str(Path(__file__).resolve().parent / "cass_hip_compat.h")
+
+
+def translate(text: str, filename: str) -> HipifyResult:
+    """The HIP translation of the CUDA source `text` (named `filename` in diagnostics)."""
+    try:
+        src = Source(text, filename)
+    except LexError as e:
+        return HipifyResult(text, [Diagnostic(filename, e.line, e.column, "warning",
+                                              f"{e}; the file is left untranslated")])
+    new_text, _ = rewrite.apply(src)
+    return HipifyResult(new_text, _diagnostics(src), COMPAT_HEADER if _needs_compat(src) else None,
+                        src.kernels())
+
+
+def _diagnostics(src: Source) -> list[Diagnostic]:
+    own = src.own_names()
+    seen, found = set(), []
+    for check in checks.CHECKS:
+        for index, message in check(src, own):
+            tok = src.tokens[index]
+            if (tok.line, message) not in seen:
+                seen.add((tok.line, message))
+                found.append(Diagnostic(src.filename, tok.line, tok.column, "warning", message))
+    return sorted(found, key=lambda d: (d.line, d.column))
+
+
+def _needs_compat(src: Source) -> bool:
+    """The TU names something only the compatibility header provides."""
+    return any(src.tokens[i].kind == IDENT and src.tokens[i].text in tables.COMPAT
+               and not src.is_member(i) for i in src.code)

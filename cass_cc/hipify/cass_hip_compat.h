@@ -1,0 +1,241 @@
+/* cass_hip_compat.h: CUDA device functions that HIP 5.2 lacks, for AMD wave32 targets
+ * (gfx10, gfx11), where a CUDA warp and an AMD wavefront are both 32 lanes wide.
+ *
+ * cass-cc's hipify passes this header with `-include` when a translation unit uses one of
+ * the names below: the CUDA 9 `_sync` warp functions, __activemask, __syncwarp, match and
+ * reduce, cache-hint loads and stores, __nanosleep, __trap, __dp4a, __hmax/__hmin,
+ * bfloat16 conversions, and cooperative_groups::reduce with its operators.
+ *
+ * Lane masks are 32 bits, as in CUDA. HIP runs all active lanes of a wavefront together, so
+ * the masks select lanes for votes and reductions; they never split a wavefront.
+ */
+#ifndef CASS_HIP_COMPAT_H
+#define CASS_HIP_COMPAT_H
+
+#include <hip/hip_runtime.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_cooperative_groups.h>
+
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32
+#error "cass_hip_compat.h: CUDA's 32-lane warp functions need a wave32 target (gfx10/gfx11, e.g. --offload-arch=gfx1100)"
+#endif
+
+namespace cass_compat {
+
+/* Moves a value of any trivially copyable type through a 32-bit lane operation, word by word. */
+template <typename T, typename Move>
+__device__ inline T move_words(T value, Move move) {
+  constexpr int words = (sizeof(T) + 3) / 4;
+  int buffer[words] = {};
+  __builtin_memcpy(buffer, &value, sizeof(T));
+  for (int i = 0; i < words; ++i) buffer[i] = move(buffer[i]);
+  T result;
+  __builtin_memcpy(&result, buffer, sizeof(T));
+  return result;
+}
+
+/* CUDA's match functions compare bit patterns. */
+template <typename T>
+__device__ inline bool same_bits(const T& a, const T& b) {
+  const unsigned char* x = reinterpret_cast<const unsigned char*>(&a);
+  const unsigned char* y = reinterpret_cast<const unsigned char*>(&b);
+  for (unsigned i = 0; i < sizeof(T); ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
+
+}  // namespace cass_compat
+
+/* ---- votes and the active mask ---------------------------------------------------------- */
+
+__device__ inline unsigned __activemask() {
+  return static_cast<unsigned>(__builtin_amdgcn_read_exec());
+}
+
+__device__ inline unsigned __ballot_sync(unsigned mask, int predicate) {
+  return static_cast<unsigned>(__ballot(predicate)) & mask;
+}
+
+__device__ inline int __any_sync(unsigned mask, int predicate) {
+  return __ballot_sync(mask, predicate) != 0;
+}
+
+__device__ inline int __all_sync(unsigned mask, int predicate) {
+  return __ballot_sync(mask, predicate) == (mask & __activemask());
+}
+
+__device__ inline int __uni_sync(unsigned mask, int predicate) {
+  unsigned votes = __ballot_sync(mask, predicate);
+  return votes == 0 || votes == (mask & __activemask());
+}
+
+/* A wavefront runs in lockstep; __syncwarp still orders memory among its lanes. */
+__device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  (void)mask;
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+
+/* ---- shuffles ----------------------------------------------------------------------------- */
+
+template <typename T>
+__device__ inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  (void)mask;
+  return cass_compat::move_words(var, [=](int w) { return __shfl(w, src_lane, width); });
+}
+
+template <typename T>
+__device__ inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  (void)mask;
+  return cass_compat::move_words(var, [=](int w) { return __shfl_up(w, delta, width); });
+}
+
+template <typename T>
+__device__ inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  (void)mask;
+  return cass_compat::move_words(var, [=](int w) { return __shfl_down(w, delta, width); });
+}
+
+template <typename T>
+__device__ inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  (void)mask;
+  return cass_compat::move_words(var, [=](int w) { return __shfl_xor(w, lane_mask, width); });
+}
+
+/* ---- match and reduce --------------------------------------------------------------------- */
+
+template <typename T>
+__device__ inline unsigned __match_any_sync(unsigned mask, T value) {
+  unsigned remaining = __ballot_sync(mask, 1);
+  unsigned result = 0;
+  while (remaining) {
+    T leader = __shfl_sync(mask, value, __ffs(remaining) - 1);
+    bool same = cass_compat::same_bits(value, leader);
+    unsigned group = __ballot_sync(remaining, same);
+    if (same) result = group;
+    remaining &= ~group;
+  }
+  return result;
+}
+
+template <typename T>
+__device__ inline unsigned __match_all_sync(unsigned mask, T value, int* pred) {
+  unsigned active = __ballot_sync(mask, 1);
+  T leader = __shfl_sync(mask, value, __ffs(active) - 1);
+  bool all = __ballot_sync(mask, cass_compat::same_bits(value, leader)) == active;
+  *pred = all;
+  return all ? mask : 0u;
+}
+
+namespace cass_compat {
+
+template <typename T, typename Op>
+__device__ inline T reduce_lanes(unsigned mask, T value, Op op) {
+  unsigned lanes = __ballot_sync(mask, 1);
+  T total = __shfl(value, __ffs(lanes) - 1);
+  for (lanes &= lanes - 1; lanes; lanes &= lanes - 1) total = op(total, __shfl(value, __ffs(lanes) - 1));
+  return total;
+}
+
+}  // namespace cass_compat
+
+#define CASS_COMPAT_REDUCE(NAME, TYPE, EXPR)                                              \
+  __device__ inline TYPE NAME(unsigned mask, TYPE value) {                               \
+    return cass_compat::reduce_lanes(mask, value, [](TYPE a, TYPE b) { return EXPR; }); \
+  }
+CASS_COMPAT_REDUCE(__reduce_add_sync, unsigned, a + b)
+CASS_COMPAT_REDUCE(__reduce_add_sync, int, a + b)
+CASS_COMPAT_REDUCE(__reduce_min_sync, unsigned, a < b ? a : b)
+CASS_COMPAT_REDUCE(__reduce_min_sync, int, a < b ? a : b)
+CASS_COMPAT_REDUCE(__reduce_max_sync, unsigned, a > b ? a : b)
+CASS_COMPAT_REDUCE(__reduce_max_sync, int, a > b ? a : b)
+CASS_COMPAT_REDUCE(__reduce_and_sync, unsigned, a & b)
+CASS_COMPAT_REDUCE(__reduce_or_sync, unsigned, a | b)
+CASS_COMPAT_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
+#undef CASS_COMPAT_REDUCE
+
+/* ---- loads and stores with cache hints (the hint is dropped) -------------------------------- */
+
+template <typename T> __device__ inline T __ldlu(const T* p) { return *p; }
+template <typename T> __device__ inline T __ldcv(const T* p) { return *p; }
+template <typename T> __device__ inline void __stcs(T* p, T v) { *p = v; }
+template <typename T> __device__ inline void __stcg(T* p, T v) { *p = v; }
+template <typename T> __device__ inline void __stwt(T* p, T v) { *p = v; }
+template <typename T> __device__ inline void __stwb(T* p, T v) { *p = v; }
+
+/* ---- miscellaneous -------------------------------------------------------------------------- */
+
+/* Sleeps for about `ns` shader clock ticks (CUDA only promises an approximate delay). */
+__device__ inline void __nanosleep(unsigned ns) {
+  unsigned long long start = clock64();
+  while (clock64() - start < ns) __builtin_amdgcn_s_sleep(1);
+}
+
+__device__ inline void __trap() { __builtin_trap(); }
+
+__device__ inline int __dp4a(int a, int b, int c) {
+  for (int i = 0; i < 32; i += 8)
+    c += static_cast<signed char>(a >> i) * static_cast<signed char>(b >> i);
+  return c;
+}
+
+__device__ inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
+  for (int i = 0; i < 32; i += 8) c += ((a >> i) & 0xffu) * ((b >> i) & 0xffu);
+  return c;
+}
+
+/* ---- half and bfloat16 ---------------------------------------------------------------------- */
+
+/* CUDA returns the other operand when one is NaN. */
+__device__ inline __half __hmax(__half a, __half b) {
+  return __hisnan(a) ? b : __hisnan(b) ? a : __hgt(a, b) ? a : b;
+}
+__device__ inline __half __hmin(__half a, __half b) {
+  return __hisnan(a) ? b : __hisnan(b) ? a : __hlt(a, b) ? a : b;
+}
+__device__ inline __half2 __hmax2(__half2 a, __half2 b) {
+  return __halves2half2(__hmax(__low2half(a), __low2half(b)), __hmax(__high2half(a), __high2half(b)));
+}
+__device__ inline __half2 __hmin2(__half2 a, __half2 b) {
+  return __halves2half2(__hmin(__low2half(a), __low2half(b)), __hmin(__high2half(a), __high2half(b)));
+}
+
+__host__ __device__ inline hip_bfloat16 __float2bfloat16(float f) { return hip_bfloat16(f); }
+__host__ __device__ inline float __bfloat162float(hip_bfloat16 b) { return static_cast<float>(b); }
+
+/* ---- cooperative_groups::reduce (CUDA 11's cooperative_groups/reduce.h) --------------------- */
+
+namespace cooperative_groups {
+
+template <typename T> struct plus {
+  __device__ T operator()(const T& a, const T& b) const { return a + b; }
+};
+template <typename T> struct less {
+  __device__ T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+};
+template <typename T> struct greater {
+  __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+};
+template <typename T> struct bit_and {
+  __device__ T operator()(const T& a, const T& b) const { return a & b; }
+};
+template <typename T> struct bit_or {
+  __device__ T operator()(const T& a, const T& b) const { return a | b; }
+};
+template <typename T> struct bit_xor {
+  __device__ T operator()(const T& a, const T& b) const { return a ^ b; }
+};
+
+/* Every lane of a power-of-two tile gets the result (a butterfly over shfl_xor). */
+template <typename Group, typename T, typename Op>
+__device__ inline T reduce(const Group& group, T value, Op op) {
+  for (unsigned offset = group.size() / 2; offset > 0; offset /= 2)
+    value = op(value, group.shfl_xor(value, offset));
+  return value;
+}
+
+}  // namespace cooperative_groups
+
+#endif  // CASS_HIP_COMPAT_H

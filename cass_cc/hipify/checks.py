@@ -1,0 +1,186 @@
+"""What the translator cannot translate, reported as `file:line: warning: ...`: inline PTX, CUDA
+names it does not know, texture references, warp-size assumptions, __CUDA_ARCH__ tests.
+Each check reads the original tokens and yields (token index, message)."""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterator
+
+from . import tables
+from .lexer import IDENT, NUMBER
+from .rewrite import is_defined_test
+from .source import Source
+
+Check = Callable[[Source, set], Iterator[tuple[int, str]]]
+
+# Names that claim to be CUDA's: runtime (cuda*), driver (cu*, CU*, CUDA_*), NVIDIA types (__nv_*).
+_CUDA_NAME = re.compile(r"^(cuda[A-Z_0-9]|cu[A-Z]|CU[a-z]|CU_|CUDA_|CUDART_|__nv_|nv_bfloat|__cuda)")
+_LIBRARY_NAME = re.compile(r"^(cublas|CUBLAS_|curand|CURAND_|cufft|CUFFT_|cusparse|CUSPARSE_|"
+                           r"cusolver|CUSOLVER_|cudnn|CUDNN_|nvrtc|NVRTC_|nccl)")
+_LANE_MASK_FUNCS = frozenset("__ballot_sync __activemask __match_any_sync __match_all_sync".split())
+_SHUFFLES = frozenset("__shfl_sync __shfl_up_sync __shfl_down_sync __shfl_xor_sync".split())
+
+
+def inline_asm(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    for index in src.code:
+        tok = src.tokens[index]
+        if tok.is_ident("asm", "__asm__", "__asm"):
+            yield index, ("inline assembly (PTX) cannot be translated to AMD GPU code; rewrite "
+                          "it in C++ or with HIP intrinsics")
+
+
+def unknown_names(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    """CUDA-looking names in no table (and not the TU's own)."""
+    for index in src.code:
+        tok = src.tokens[index]
+        name = tok.text
+        if (tok.kind != IDENT or name in own or src.is_member(index)
+                or src.qualifier(index) not in (None, "")):
+            continue
+        if name in tables.UNSUPPORTED:
+            yield index, f"'{name}' has no HIP equivalent: {tables.UNSUPPORTED[name]}"
+            continue
+        known = (name in tables.RENAMES or name in tables.KEEP or name in tables.COMPAT
+                 or name == tables.DEVICE_PASS_MACRO[0])
+        if known:
+            continue
+        if _LIBRARY_NAME.match(name):
+            why = next((w for p, w in tables.LIBRARY_UNSUPPORTED.items() if name.startswith(p)),
+                       None)
+            if why:
+                yield index, f"'{name}' is not translated: {why}"
+            continue
+        if _CUDA_NAME.match(name):
+            yield index, f"'{name}' is not in the CUDA->HIP tables; it is left unchanged"
+
+
+def texture_references(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    for index in src.code:
+        tok = src.tokens[index]
+        after = src.next(index)
+        if (tok.is_ident("texture", "surface") and not src.is_member(index)
+                and after is not None and after.is_punct("<")):
+            yield index, (f"{tok.text} reference: HIP on AMD does not support {tok.text} "
+                          f"references reliably; use {tok.text} objects "
+                          f"(cuda{tok.text.capitalize()}Object_t)")
+
+
+def cuda_arch(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    name, replacement = tables.DEVICE_PASS_MACRO
+    for index in src.code:
+        if not src.tokens[index].is_ident(name):
+            continue
+        if is_defined_test(src, index):
+            yield index, (f"{name} test rewritten to {replacement}: it selects device code, "
+                          f"but no NVIDIA architecture")
+        else:
+            yield index, (f"{name} is not defined by hipcc: this use evaluates as 0 (or fails to "
+                          f"compile) on AMD; pick the code path by hand")
+
+
+def warp_size(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    """Places where a 32-lane warp and the HIP spelling visibly disagree."""
+    masks = _lane_mask_variables(src)
+    for index in src.code:
+        tok = src.tokens[index]
+        if tok.kind != IDENT or src.is_member(index):
+            continue
+        after = src.next(index)
+        if tok.text in tables.WIDE_IN_HIP and after is not None and after.is_punct("("):
+            yield index, (f"{tok.text} returns a 64-bit mask in HIP (32 bits in legacy CUDA); "
+                          f"use __ballot_sync for a 32-lane mask")
+        elif tok.text in _LANE_MASK_FUNCS or tok.text in masks:
+            wide = _wide_literal_in_statement(src, index)
+            if wide is not None:
+                yield wide, (f"{tok.text} holds a 32-bit lane mask, but the statement uses the "
+                             f"64-bit value {src.tokens[wide].text}")
+        elif tok.text in _SHUFFLES:
+            width = _shuffle_width(src, index)
+            if width is not None and width > 32:
+                yield index, (f"{tok.text} with width {width}: a warp has 32 lanes (wave32 on "
+                              f"gfx10/gfx11)")
+
+
+def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    uses_groups = any(src.tokens[i].is_ident("cooperative_groups") for i in src.code)
+    if not uses_groups:
+        return
+    for index in src.code:
+        tok = src.tokens[index]
+        after = src.next(index)
+        if (tok.kind == IDENT and tok.text in tables.MEMBER_UNSUPPORTED and src.is_member(index)
+                and after is not None and after.is_punct("(")):
+            yield index, tables.MEMBER_UNSUPPORTED[tok.text]
+
+
+CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, texture_references, cuda_arch, warp_size,
+                             group_members)
+
+
+def _statement_bounds(src: Source, index: int) -> tuple[int, int]:
+    """Positions in src.code of the statement around a token (between ; { } boundaries)."""
+    pos = src.position(index)
+    start = pos
+    while start > 0 and not src.tokens[src.code[start - 1]].is_punct(";", "{", "}"):
+        start -= 1
+    end = pos
+    while end < len(src.code) - 1 and not src.tokens[src.code[end]].is_punct(";", "{", "}"):
+        end += 1
+    return start, end
+
+
+def _lane_mask_variables(src: Source) -> set[str]:
+    """Names assigned a lane mask: `m = __ballot_sync(...)`, `auto m = __activemask();`."""
+    names = set()
+    for index in src.code:
+        if src.tokens[index].text not in _LANE_MASK_FUNCS:
+            continue
+        start, _ = _statement_bounds(src, index)
+        for pos in range(start, src.position(index)):
+            tok, after = src.tokens[src.code[pos]], src.tokens[src.code[pos + 1]]
+            if tok.kind == IDENT and after.is_punct("=", "|=", "&=", "^="):
+                names.add(tok.text)
+    return names
+
+
+def _wide_literal_in_statement(src: Source, index: int) -> int | None:
+    start, end = _statement_bounds(src, index)
+    for pos in range(start, end + 1):
+        tok = src.tokens[src.code[pos]]
+        if tok.kind == NUMBER and (_int_value(tok.text) or 0) > 0xFFFFFFFF:
+            return src.code[pos]
+    return None
+
+
+def _shuffle_width(src: Source, index: int) -> int | None:
+    """The literal fourth argument of a __shfl*_sync call, if there is one."""
+    pos = src.position(index) + 1
+    depth, commas, arg = 0, 0, []
+    for later in src.code[pos:]:
+        tok = src.tokens[later]
+        if tok.is_punct("(", "[", "{"):
+            depth += 1
+            if depth == 1:
+                continue
+        elif tok.is_punct(")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        if depth == 1 and tok.is_punct(","):
+            commas += 1
+            continue
+        if depth >= 1 and commas == 3:
+            arg.append(tok)
+    if len(arg) == 1 and arg[0].kind == NUMBER:
+        return _int_value(arg[0].text)
+    return None
+
+
+def _int_value(text: str) -> int | None:
+    digits = text.replace("'", "").rstrip("uUlL")
+    try:
+        return int(digits, 0) if not digits.startswith("0") or digits[:2].lower() in ("0x", "0b") \
+            or digits == "0" else int(digits, 8)
+    except ValueError:
+        return None

@@ -1,0 +1,95 @@
+"""The rewrite rules: each looks at one token in context and may give its HIP text. Only the
+rewritten tokens change; everything else is copied byte for byte."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from . import tables
+from .lexer import HEADER, IDENT
+from .source import Source
+
+# A rule: (source, token index) -> new text, or None to leave the token alone.
+Rule = Callable[[Source, int], "str | None"]
+
+
+def header(src: Source, index: int) -> str | None:
+    tok = src.tokens[index]
+    if tok.kind != HEADER:
+        return None
+    target = tables.header_rename(tok.text[1:-1])
+    return tok.text[0] + target + tok.text[-1] if target else None
+
+
+def table_name(src: Source, index: int) -> str | None:
+    """Names from the family tables (runtime, types, errors, driver, device, half, macros)."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or tok.text not in tables.RENAMES or src.is_member(index):
+        return None
+    if src.qualifier(index) not in (None, ""):
+        return None   # someone else's namespace member of the same name
+    return tables.RENAMES[tok.text].target
+
+
+def library_name(src: Source, index: int) -> str | None:
+    """cuBLAS, cuRAND, cuFFT, cuSPARSE and NVRTC names by their prefix."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or src.is_member(index) or src.qualifier(index) not in (None, ""):
+        return None
+    return tables.library_rename(tok.text)
+
+
+def namespace(src: Source, index: int) -> str | None:
+    """cub:: -> hipcub::, thrust::cuda:: -> thrust::hip::."""
+    tok = src.tokens[index]
+    after = src.next(index)
+    if tok.kind != IDENT or after is None or not after.is_punct("::"):
+        return None
+    qualifier = src.qualifier(index)
+    if qualifier in (None, "") and tok.text in tables.NAMESPACES:
+        return tables.NAMESPACES[tok.text]
+    return tables.QUALIFIED.get((qualifier, tok.text)) if qualifier else None
+
+
+def group_member(src: Source, index: int) -> str | None:
+    """Cooperative-group members that HIP 5.2 spells differently (`g.num_threads()`)."""
+    tok = src.tokens[index]
+    after = src.next(index)
+    if (tok.kind == IDENT and tok.text in tables.MEMBER_RENAMES and src.is_member(index)
+            and after is not None and after.is_punct("(")):
+        return tables.MEMBER_RENAMES[tok.text]
+    return None
+
+
+def device_pass_test(src: Source, index: int) -> str | None:
+    """`#ifdef __CUDA_ARCH__`, `defined(__CUDA_ARCH__)`: "is this the device pass?" in HIP."""
+    old, new = tables.DEVICE_PASS_MACRO
+    return new if src.tokens[index].is_ident(old) and is_defined_test(src, index) else None
+
+
+def is_defined_test(src: Source, index: int) -> bool:
+    tok = src.tokens[index]
+    if not tok.directive:
+        return False
+    before, before2 = src.prev(index), src.prev(index, 2)
+    if before is not None and before.is_ident("ifdef", "ifndef", "defined"):
+        return True
+    return (before is not None and before.is_punct("(") and before2 is not None
+            and before2.is_ident("defined"))
+
+
+RULES: tuple[Rule, ...] = (header, device_pass_test, namespace, group_member, table_name,
+                           library_name)
+
+
+def apply(src: Source) -> tuple[str, dict[int, str]]:
+    """The rewritten text and {token index: new text} for the tokens that changed."""
+    changed: dict[int, str] = {}
+    for index in src.code:
+        for rule in RULES:
+            new = rule(src, index)
+            if new is not None and new != src.tokens[index].text:
+                changed[index] = new
+                break
+    text = "".join(changed.get(i, tok.text) for i, tok in enumerate(src.tokens))
+    return text, changed

@@ -1,0 +1,119 @@
+"""A translation unit's tokens with the neighbourhood queries that the rewrite rules and the
+checks ask: the code token before or after one, whether a name is the TU's own, which kernels
+it defines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .lexer import HASH, HEADER, IDENT, Token, code_tokens, tokenize
+
+# Keywords after which an identifier is an expression, not a declarator.
+_EXPRESSION_KEYWORDS = frozenset(
+    "return case goto throw else do sizeof new delete co_return co_yield co_await not and or "
+    "alignof decltype typeid static_assert if while for switch".split())
+
+
+@dataclass
+class Source:
+    text: str
+    filename: str
+    tokens: list[Token] = field(init=False)
+    code: list[int] = field(init=False)          # indices of non-trivia tokens
+    _position: dict[int, int] = field(init=False)  # token index -> position in `code`
+
+    def __post_init__(self) -> None:
+        self.tokens = tokenize(self.text)
+        self.code = code_tokens(self.tokens)
+        self._position = {index: pos for pos, index in enumerate(self.code)}
+
+    def position(self, index: int) -> int:
+        """Where token `index` sits in `code`."""
+        return self._position[index]
+
+    def prev(self, index: int, steps: int = 1) -> Token | None:
+        pos = self._position[index] - steps
+        return self.tokens[self.code[pos]] if pos >= 0 else None
+
+    def next(self, index: int, steps: int = 1) -> Token | None:
+        pos = self._position[index] + steps
+        return self.tokens[self.code[pos]] if pos < len(self.code) else None
+
+    def next_index(self, index: int, steps: int = 1) -> int | None:
+        pos = self._position[index] + steps
+        return self.code[pos] if pos < len(self.code) else None
+
+    def is_member(self, index: int) -> bool:
+        """The identifier follows `.` or `->` (a member of some object)."""
+        before = self.prev(index)
+        return before is not None and before.is_punct(".", "->")
+
+    def qualifier(self, index: int) -> str | None:
+        """`ns` for an identifier written `ns::name`; '' for `::name`; None when unqualified."""
+        before = self.prev(index)
+        if before is None or not before.is_punct("::"):
+            return None
+        scope = self.prev(index, 2)
+        return scope.text if scope is not None and scope.kind == IDENT else ""
+
+    def own_names(self) -> set[str]:
+        """Names the TU itself defines: macros, and declarators (a name right after a type)."""
+        names = set()
+        for pos, index in enumerate(self.code):
+            tok = self.tokens[index]
+            if tok.kind != IDENT:
+                continue
+            before = self.tokens[self.code[pos - 1]] if pos else None
+            after = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
+            if before is not None and before.is_ident("define") and self._is_directive_word(pos - 1):
+                names.add(tok.text)
+            elif (before is not None and before.kind == IDENT and not before.directive
+                  and before.text not in _EXPRESSION_KEYWORDS
+                  and after is not None and after.is_punct("(", "=", ";", "[", ",", ")", "{")):
+                names.add(tok.text)
+        return names
+
+    def _is_directive_word(self, pos: int) -> bool:
+        return pos > 0 and self.tokens[self.code[pos - 1]].kind == HASH
+
+    def headers(self) -> list[int]:
+        """Indices of `#include` header-name tokens."""
+        return [i for i in self.code if self.tokens[i].kind == HEADER]
+
+    def kernels(self) -> list[str]:
+        """Names of the __global__ functions, in order of first appearance."""
+        found: list[str] = []
+        for pos, index in enumerate(self.code):
+            if self.tokens[index].is_ident("__global__"):
+                name = self._declarator_after(pos + 1)
+                if name and name not in found:
+                    found.append(name)
+        return found
+
+    def _declarator_after(self, pos: int) -> str | None:
+        """The function name in `<specifiers and type> name (`, skipping attribute arguments."""
+        while pos < len(self.code):
+            tok = self.tokens[self.code[pos]]
+            if tok.is_punct(";", "{", "}", "("):
+                return None
+            after = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
+            if tok.is_ident("__launch_bounds__", "__attribute__", "__declspec", "alignas"):
+                pos = self._after_group(pos + 1)
+                continue
+            if tok.kind == IDENT and after is not None and after.is_punct("("):
+                return tok.text
+            pos += 1
+        return None
+
+    def _after_group(self, pos: int) -> int:
+        """Position after the balanced parenthesis group opening at `pos` (or `pos` if none)."""
+        if pos >= len(self.code) or not self.tokens[self.code[pos]].is_punct("("):
+            return pos
+        depth = 0
+        while pos < len(self.code):
+            tok = self.tokens[self.code[pos]]
+            depth += tok.is_punct("(") - tok.is_punct(")")
+            pos += 1
+            if depth == 0:
+                break
+        return pos

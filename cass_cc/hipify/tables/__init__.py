@@ -1,0 +1,70 @@
+"""The mapping tables, one module per API family, gathered into lookups for the translator."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import (coop_groups, device, driver, errors, half, headers, libraries, macros, runtime,
+               types, warp)
+
+FAMILIES = (runtime, types, errors, driver, device, warp, half, coop_groups, macros)
+
+
+@dataclass(frozen=True)
+class Rename:
+    target: str
+    family: str
+
+
+def _renames() -> dict[str, Rename]:
+    table: dict[str, Rename] = {}
+    for module in FAMILIES:
+        for old, new in module.RENAMES.items():
+            if old in table and table[old].target != new:
+                raise ValueError(f"{old} maps to {table[old].target} ({table[old].family}) "
+                                 f"and {new} ({module.FAMILY})")
+            table[old] = Rename(new, module.FAMILY)
+    return table
+
+
+def _words(attr: str) -> dict[str, str]:
+    """{name: family} for a whitespace-separated attribute of the families that have it."""
+    return {name: m.FAMILY for m in FAMILIES for name in getattr(m, attr, "").split()}
+
+
+RENAMES = _renames()
+KEEP = _words("KEEP")
+COMPAT = _words("COMPAT")
+UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
+HEADERS = headers.HEADERS
+HEADER_PREFIXES = headers.HEADER_PREFIXES
+LIBRARY_PREFIXES = libraries.PREFIXES
+LIBRARY_UNSUPPORTED = libraries.UNSUPPORTED_PREFIXES
+NAMESPACES = libraries.NAMESPACES
+QUALIFIED = libraries.QUALIFIED
+MEMBER_RENAMES = coop_groups.MEMBER_RENAMES
+MEMBER_UNSUPPORTED = coop_groups.MEMBER_UNSUPPORTED
+DEVICE_PASS_MACRO = macros.DEVICE_PASS_MACRO
+WIDE_IN_HIP = warp.WIDE_IN_HIP
+
+
+def library_rename(name: str) -> str | None:
+    """The hip* name of a CUDA math-library identifier, by its prefix; None if not a library name
+    or one of an unsupported library."""
+    if any(name.startswith(p) for p in LIBRARY_UNSUPPORTED):
+        return None
+    for old in sorted(LIBRARY_PREFIXES, key=len, reverse=True):
+        if name.startswith(old) and len(name) > len(old):
+            return LIBRARY_PREFIXES[old] + name[len(old):]
+    return None
+
+
+def header_rename(header: str) -> str | None:
+    """HIP header for a CUDA header name (without <> or quotes), or None to keep it."""
+    if header in HEADERS:
+        return HEADERS[header]
+    for old, new in HEADER_PREFIXES.items():
+        if header.startswith(old):
+            # A folder maps to a folder (keep the rest of the path) or to one umbrella header.
+            return new + header[len(old):] if new.endswith("/") else new
+    return None

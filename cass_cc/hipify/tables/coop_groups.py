@@ -1,0 +1,28 @@
+"""Cooperative groups: HIP 5.2 keeps the namespace and the group types; cg::reduce and its
+operators come from the compatibility header. Members HIP 5.2 lacks are renamed where an
+equivalent exists (MEMBER_RENAMES) and reported otherwise (MEMBER_UNSUPPORTED)."""
+
+FAMILY = "coop_groups"
+
+RENAMES: dict[str, str] = {}
+
+KEEP = """
+cooperative_groups thread_group thread_block this_thread_block grid_group this_grid
+multi_grid_group this_multi_grid coalesced_group coalesced_threads tiled_partition
+thread_block_tile group_size thread_rank sync is_valid
+"""
+
+COMPAT = """
+reduce plus less greater bit_and bit_or bit_xor
+"""
+
+# group.num_threads() is CUDA 12's spelling of size().
+MEMBER_RENAMES = {"num_threads": "size"}
+
+MEMBER_UNSUPPORTED = {
+    "ballot": "HIP 5.2's thread_block_tile has no ballot(); use __ballot_sync on the tile's lanes",
+    "match_any": "HIP 5.2's thread_block_tile has no match_any(); use __match_any_sync",
+    "match_all": "HIP 5.2's thread_block_tile has no match_all(); use __match_all_sync",
+    "meta_group_rank": "HIP 5.2's thread_block_tile has no meta_group_rank()",
+    "meta_group_size": "HIP 5.2's thread_block_tile has no meta_group_size()",
+}

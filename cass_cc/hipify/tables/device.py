@@ -1,0 +1,43 @@
+"""Device intrinsics, atomics and math. HIP keeps CUDA's names for almost all of them (KEEP,
+checked against the installed headers by the tests); the rest are renamed or come from the
+compatibility header (COMPAT)."""
+
+FAMILY = "device"
+
+# Block scope is contained in HIP's device scope, so the plain atomics are correct (and stronger).
+RENAMES = {f"atomic{op}_block": f"atomic{op}" for op in
+           "Add Sub Exch Min Max Inc Dec CAS And Or Xor".split()}
+
+KEEP = """
+atomicAdd atomicSub atomicExch atomicMin atomicMax atomicInc atomicDec atomicCAS atomicAnd atomicOr
+atomicXor atomicAdd_system atomicSub_system atomicExch_system atomicMin_system atomicMax_system
+atomicCAS_system atomicAnd_system atomicOr_system atomicXor_system
+__syncthreads __syncthreads_count __syncthreads_and __syncthreads_or __threadfence
+__threadfence_block __threadfence_system clock clock64 __ldg __ldcg __ldca __ldcs
+__popc __popcll __clz __clzll __ffs __ffsll __brev __brevll __byte_perm __mul24 __umul24 __mulhi
+__umulhi __mul64hi __umul64hi __rhadd __urhadd __hadd __uhadd __sad __usad __funnelshift_l
+__funnelshift_r __funnelshift_lc __funnelshift_rc
+__float_as_int __int_as_float __float_as_uint __uint_as_float __double_as_longlong
+__longlong_as_double __hiloint2double __double2hiint __double2loint
+__fdividef __saturatef __expf __exp10f __logf __log2f __log10f __powf __sinf __cosf __tanf
+__sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn __fmul_rn __fadd_rn __fsub_rn __fmaf_rn __fmaf_rz
+__frcp_rn __dadd_rn __dmul_rn __fma_rn __drcp_rn __dsqrt_rn __ddiv_rn
+__float2int_rn __float2int_rz __float2uint_rn __int2float_rn __uint2float_rn __double2float_rn
+__ll2float_rn __float2ll_rn __double2ll_rn __int2double_rn __uint2double_rn __ll2double_rn
+__ull2double_rn
+rsqrtf rcbrtf cbrtf normcdff erfcinvf erfinvf sincospif cospif sinpif exp10f norm3df rnorm3df
+sincosf fmaf fminf fmaxf fabsf sqrtf expf logf powf sinf cosf tanhf copysignf nextafterf fdimf
+frexpf ldexpf scalbnf truncf roundf rintf lrintf llrintf floorf ceilf
+"""
+
+COMPAT = """
+__nanosleep __trap __stcs __stcg __stwt __stwb __ldlu __ldcv __dp4a
+"""
+
+UNSUPPORTED = {
+    "atomicInc_system": "HIP 5.2 has no system-scope atomicInc; use atomicInc on device memory",
+    "atomicDec_system": "HIP 5.2 has no system-scope atomicDec; use atomicDec on device memory",
+    "__prof_trigger": "profiler triggers have no HIP equivalent",
+    "__isGlobal": "HIP 5.2 has no address-space query",
+    "__isShared": "HIP 5.2 has no address-space query",
+}

@@ -1,0 +1,36 @@
+"""CUDA runtime error codes -> HIP error codes."""
+
+from .rules import by_prefix
+
+FAMILY = "errors"
+
+RENAMES = by_prefix("cuda", "hip", """
+cudaErrorAlreadyAcquired cudaErrorAlreadyMapped cudaErrorArrayIsMapped cudaErrorAssert
+cudaErrorCapturedEvent cudaErrorContextIsDestroyed cudaErrorCooperativeLaunchTooLarge
+cudaErrorFileNotFound cudaErrorGraphExecUpdateFailure cudaErrorHostMemoryAlreadyRegistered
+cudaErrorHostMemoryNotRegistered cudaErrorIllegalAddress cudaErrorIllegalState
+cudaErrorInitializationError cudaErrorInsufficientDriver cudaErrorInvalidConfiguration
+cudaErrorInvalidDevice cudaErrorInvalidDeviceFunction cudaErrorInvalidDevicePointer
+cudaErrorInvalidGraphicsContext cudaErrorInvalidMemcpyDirection cudaErrorInvalidPitchValue
+cudaErrorInvalidResourceHandle cudaErrorInvalidSource cudaErrorInvalidSymbol
+cudaErrorInvalidValue cudaErrorLaunchFailure cudaErrorLaunchOutOfResources
+cudaErrorMapBufferObjectFailed cudaErrorMemoryAllocation cudaErrorMissingConfiguration
+cudaErrorNoDevice cudaErrorNotMapped cudaErrorNotMappedAsArray cudaErrorNotMappedAsPointer
+cudaErrorNotReady cudaErrorNotSupported cudaErrorOperatingSystem
+cudaErrorPeerAccessAlreadyEnabled cudaErrorPeerAccessNotEnabled cudaErrorPeerAccessUnsupported
+cudaErrorPriorLaunchFailure cudaErrorProfilerAlreadyStarted cudaErrorProfilerAlreadyStopped
+cudaErrorProfilerDisabled cudaErrorProfilerNotInitialized cudaErrorSetOnActiveProcess
+cudaErrorSharedObjectInitFailed cudaErrorSharedObjectSymbolNotFound
+cudaErrorStreamCaptureImplicit cudaErrorStreamCaptureInvalidated cudaErrorStreamCaptureIsolation
+cudaErrorStreamCaptureMerge cudaErrorStreamCaptureUnjoined cudaErrorStreamCaptureUnmatched
+cudaErrorStreamCaptureUnsupported cudaErrorStreamCaptureWrongThread cudaErrorUnknown
+cudaErrorUnsupportedLimit cudaError_t cudaSuccess""")
+
+RENAMES.update({
+    "cudaError": "hipError_t",
+    "cudaErrorLaunchTimeout": "hipErrorLaunchTimeOut",
+    "cudaErrorNoKernelImageForDevice": "hipErrorNoBinaryForGpu",
+    "cudaErrorInvalidKernelImage": "hipErrorInvalidImage",
+    "cudaErrorECCUncorrectable": "hipErrorECCNotCorrectable",
+    "cudaErrorSymbolNotFound": "hipErrorNotFound",
+})

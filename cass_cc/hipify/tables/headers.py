@@ -1,0 +1,45 @@
+"""CUDA headers -> HIP headers. Library headers use ROCm's <lib>/<lib>.h layout (ROCm >= 5.2)."""
+
+FAMILY = "headers"
+
+HEADERS = {
+    "cuda_runtime.h": "hip/hip_runtime.h",
+    "cuda_runtime_api.h": "hip/hip_runtime_api.h",
+    "cuda.h": "hip/hip_runtime.h",
+    "device_launch_parameters.h": "hip/hip_runtime.h",
+    "device_functions.h": "hip/device_functions.h",
+    "cuda_device_runtime_api.h": "hip/hip_runtime.h",
+    "driver_types.h": "hip/driver_types.h",
+    "vector_types.h": "hip/hip_vector_types.h",
+    "vector_functions.h": "hip/hip_vector_types.h",
+    "texture_types.h": "hip/texture_types.h",
+    "surface_types.h": "hip/surface_types.h",
+    "channel_descriptor.h": "hip/channel_descriptor.h",
+    "math_functions.h": "hip/math_functions.h",
+    "library_types.h": "hip/library_types.h",
+    "cuda_profiler_api.h": "hip/hip_runtime_api.h",
+    "cuda_fp16.h": "hip/hip_fp16.h",
+    "cuda_bf16.h": "hip/hip_bfloat16.h",
+    "cuComplex.h": "hip/hip_complex.h",
+    "cooperative_groups.h": "hip/hip_cooperative_groups.h",
+    # cg::reduce and its operators come from the compatibility header.
+    "cooperative_groups/reduce.h": "hip/hip_cooperative_groups.h",
+    "nvrtc.h": "hip/hiprtc.h",
+    "cublas.h": "hipblas/hipblas.h",
+    "cublas_v2.h": "hipblas/hipblas.h",
+    "cublas_api.h": "hipblas/hipblas.h",
+    "curand.h": "hiprand/hiprand.h",
+    "curand_kernel.h": "hiprand/hiprand_kernel.h",
+    "cufft.h": "hipfft/hipfft.h",
+    "cufftXt.h": "hipfft/hipfftXt.h",
+    "cusparse.h": "hipsparse/hipsparse.h",
+    "cusparse_v2.h": "hipsparse/hipsparse.h",
+    "cub/cub.cuh": "hipcub/hipcub.hpp",
+}
+
+# Folder prefixes: a folder maps to a folder (thrust's CUDA backend is rocThrust's HIP one) or
+# to one umbrella header (any cub/ header is hipCUB).
+HEADER_PREFIXES = {
+    "thrust/system/cuda/": "thrust/system/hip/",
+    "cub/": "hipcub/hipcub.hpp",
+}
