@@ -1,0 +1,261 @@
+"""A cubin (CUDA device ELF): its kernels with their `.nv.info` attributes, constant banks,
+device globals and relocations."""
+
+from __future__ import annotations
+
+import io
+import re
+import struct
+from dataclasses import dataclass, field
+
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+
+from ..errors import CassError
+from .nvinfo import NvInfoRecord, KernelParam, indirect_branch_targets, kparam_info, parse_nvinfo
+
+EM_CUDA = 190
+STO_CUDA_ENTRY = 0x10
+SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
+
+# Relocation types cuobjdump names; the lifter mostly meets R_CUDA_64 in .nv.constant4.
+R_CUDA = {0: "R_CUDA_NONE", 1: "R_CUDA_32", 2: "R_CUDA_64", 3: "R_CUDA_G32", 4: "R_CUDA_G64",
+          5: "R_CUDA_ABS32_26", 6: "R_CUDA_TEX_HEADER_INDEX", 7: "R_CUDA_SAMP_HEADER_INDEX",
+          8: "R_CUDA_SURF_HW_DESC", 9: "R_CUDA_SURF_HW_SW_DESC", 10: "R_CUDA_ABS32_LO_26",
+          11: "R_CUDA_ABS32_HI_26", 12: "R_CUDA_ABS32_23", 13: "R_CUDA_ABS32_LO_23",
+          14: "R_CUDA_ABS32_HI_23", 15: "R_CUDA_ABS24_26", 16: "R_CUDA_ABS24_23",
+          17: "R_CUDA_ABS16_26", 18: "R_CUDA_ABS16_23", 19: "R_CUDA_TEX_SLOT",
+          20: "R_CUDA_SAMP_SLOT", 21: "R_CUDA_SURF_SLOT", 22: "R_CUDA_TEX_BINDLESSOFF13_32",
+          23: "R_CUDA_TEX_BINDLESSOFF13_47", 24: "R_CUDA_CONST_FIELD19_28",
+          25: "R_CUDA_CONST_FIELD19_23", 26: "R_CUDA_TEX_SLOT9_49", 27: "R_CUDA_6_31",
+          28: "R_CUDA_2_47", 29: "R_CUDA_TEX_BINDLESSOFF13_41", 30: "R_CUDA_TEX_BINDLESSOFF13_45",
+          31: "R_CUDA_FUNC_DESC32", 32: "R_CUDA_FUNC_DESC32_LO_32", 33: "R_CUDA_FUNC_DESC32_HI_32",
+          34: "R_CUDA_FUNC_DESC_32", 35: "R_CUDA_FUNC_DESC_64", 36: "R_CUDA_CONST_FIELD21_26",
+          37: "R_CUDA_QUERY_DESC21_37", 38: "R_CUDA_CONST_FIELD19_26", 39: "R_CUDA_CONST_FIELD21_23",
+          40: "R_CUDA_PCREL_IMM24_26", 41: "R_CUDA_PCREL_IMM24_23", 42: "R_CUDA_ABS32_20",
+          43: "R_CUDA_ABS32_LO_20", 44: "R_CUDA_ABS32_HI_20", 45: "R_CUDA_ABS32_32",
+          46: "R_CUDA_ABS32_LO_32", 47: "R_CUDA_ABS32_HI_32", 48: "R_CUDA_ABS47_34",
+          49: "R_CUDA_ABS16_32", 50: "R_CUDA_ABS24_32", 51: "R_CUDA_FUNC_DESC_32_LO_32"}
+
+
+@dataclass(frozen=True)
+class Relocation:
+    offset: int          # byte offset in the section the relocation applies to
+    symbol: str
+    type: int
+    addend: int = 0
+
+    @property
+    def type_name(self) -> str:
+        return R_CUDA.get(self.type, f"R_CUDA_{self.type}")
+
+
+@dataclass(frozen=True)
+class Variable:
+    """A device variable: `__device__` (.nv.global / .nv.global.init) or `__constant__`
+    (.nv.constant3), with its initial bytes (zeros when uninitialised)."""
+    name: str
+    section: str
+    offset: int          # within its section
+    size: int
+    data: bytes
+    bank: int | None = None   # constant bank for __constant__ variables
+
+    @property
+    def address_space(self) -> str:
+        return "constant" if self.bank is not None else "global"
+
+
+@dataclass
+class ConstantBank:
+    bank: int            # c[bank]
+    section: str         # .nv.constant3, .nv.constant0.<kernel> ...
+    data: bytes
+    size: int
+    symbols: list[Variable] = field(default_factory=list)
+    relocations: list[Relocation] = field(default_factory=list)  # e.g. c[0x4] holds &dev_var
+
+
+@dataclass
+class CubinKernel:
+    name: str
+    code: bytes
+    params: list[KernelParam] = field(default_factory=list)   # offsets relative to param_base
+    param_base: int = 0          # offset of the first parameter in c[0x0] (0x160 / 0x210)
+    param_size: int = 0
+    static_shared_size: int = 0   # .nv.shared.<name> size; on sm_90 it includes 1 KiB reserved at 0
+    max_threads: tuple[int, ...] | None = None   # __launch_bounds__ (EIATTR_MAX_THREADS)
+    reqntid: tuple[int, ...] | None = None       # EIATTR_REQNTID
+    frame_size: int = 0
+    regcount: int = 0
+    min_stack_size: int = 0
+    max_stack_size: int = 0
+    crs_stack_size: int = 0
+    exit_offsets: list[int] = field(default_factory=list)
+    indirect_branches: dict[int, list[int]] = field(default_factory=dict)
+    relocations: list[Relocation] = field(default_factory=list)     # into this kernel's code
+    constant_banks: dict[int, ConstantBank] = field(default_factory=dict)  # its own c[0x0], c[0x2]
+    attributes: list[NvInfoRecord] = field(default_factory=list)    # .nv.info.<name>, all records
+    cubin: "Cubin | None" = field(default=None, repr=False, compare=False)  # globals, banks, arch
+
+    def attribute(self, name: str) -> list[NvInfoRecord]:
+        return [r for r in self.attributes if r.name == name]
+
+
+def _archs(flags: int, abi_version: int) -> tuple[str, str]:
+    """(sm_XX, compute_XX) from e_flags: CUDA 12.8+ (ELF ABI version 8) keeps the SM in bits 8-15;
+    older cubins keep it in bits 0-7 and the virtual architecture in bits 16-23."""
+    if abi_version >= 8:
+        sm = (flags >> 8) & 0xFF
+        return f"sm_{sm}", f"compute_{sm}"
+    return f"sm_{flags & 0xFF}", f"compute_{(flags >> 16) & 0xFF}"
+
+
+class Cubin:
+    """Parse a cubin: `Cubin(data)`; `.arch` ("sm_80"), `.kernels`, `.globals`, `.constant_banks`."""
+
+    def __init__(self, data: bytes, name: str = "cubin"):
+        self.data = bytes(data)
+        self.name = name
+        try:
+            self._elf = ELFFile(io.BytesIO(self.data))
+            if self._elf["e_machine"] not in ("EM_CUDA", EM_CUDA):
+                raise CassError(f"{name}: not a CUDA cubin (ELF machine {self._elf['e_machine']})")
+            self._sections = {s.name: s for s in self._elf.iter_sections()}
+            self._symbols = self._read_symbols()
+            self.arch, self.virtual_arch = _archs(self._elf["e_flags"], self.data[8])
+            self.globals = self._read_globals()
+            self.constant_banks = self._read_shared_banks()
+            self.kernels = self._read_kernels()
+        except (ELFError, struct.error, ValueError, IndexError) as e:
+            raise CassError(f"{name}: corrupt cubin ({e})") from None
+
+    def check_supported(self) -> None:
+        if self.arch not in SUPPORTED_ARCHS:
+            raise CassError(f"{self.name}: SASS for {self.arch} is not supported "
+                            f"(supported: {', '.join(SUPPORTED_ARCHS)}); rebuild with -arch=sm_80")
+
+    def kernel(self, name: str) -> CubinKernel:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def _read_symbols(self) -> list[tuple[str, int, int, int, int, int]]:
+        """(name, value, size, st_info, st_other, shndx) for every symbol, by index; st_other raw,
+        since pyelftools keeps only its visibility bits and STO_CUDA_ENTRY lives above them."""
+        symtab = self._sections.get(".symtab")
+        if symtab is None:
+            return []
+        strtab = self._elf.get_section(symtab["sh_link"])
+        raw = symtab.data()
+        out = []
+        for i in range(len(raw) // 24):
+            name, info, other, shndx, value, size = struct.unpack_from("<IBBHQQ", raw, i * 24)
+            out.append((strtab.get_string(name), value, size, info, other, shndx))
+        return out
+
+    def _section_name(self, index: int) -> str:
+        return self._elf.get_section(index).name if 0 < index < self._elf.num_sections() else ""
+
+    def _relocations(self, target: str) -> list[Relocation]:
+        out = []
+        for prefix in (".rel", ".rela"):
+            sec = self._sections.get(prefix + target)
+            if sec is None:
+                continue
+            for r in sec.iter_relocations():
+                sym = self._symbols[r["r_info_sym"]][0] if r["r_info_sym"] < len(self._symbols) else ""
+                out.append(Relocation(r["r_offset"], sym, r["r_info_type"], r.entry.get("r_addend", 0)))
+        return sorted(out, key=lambda r: r.offset)
+
+    def _section_bytes(self, sec) -> bytes:
+        return bytes(sec["sh_size"]) if sec["sh_type"] == "SHT_NOBITS" else sec.data()
+
+    def _read_globals(self) -> list[Variable]:
+        out = []
+        for name, value, size, info, _other, shndx in self._symbols:
+            sec_name = self._section_name(shndx)
+            if info & 0xF != 1 or not (sec_name in (".nv.global", ".nv.global.init")
+                                       or re.fullmatch(r"\.nv\.constant[1-9]", sec_name)):
+                continue  # only STT_OBJECT in the global / user-constant sections
+            sec = self._elf.get_section(shndx)
+            data = self._section_bytes(sec)[value:value + size]
+            bank = int(sec_name[len(".nv.constant"):]) if sec_name.startswith(".nv.constant") else None
+            out.append(Variable(name, sec_name, value, size, data, bank))
+        return out
+
+    def _read_shared_banks(self) -> dict[int, ConstantBank]:
+        """Constant banks shared by all kernels: .nv.constant3 (__constant__), .nv.constant4 ..."""
+        banks = {}
+        for sec_name, sec in self._sections.items():
+            m = re.fullmatch(r"\.nv\.constant(\d+)", sec_name)
+            if m:
+                bank = int(m.group(1))
+                banks[bank] = ConstantBank(bank, sec_name, self._section_bytes(sec), sec["sh_size"],
+                                           [v for v in self.globals if v.section == sec_name],
+                                           self._relocations(sec_name))
+        return banks
+
+    def _global_nvinfo(self) -> dict[int, dict[str, int]]:
+        """Per-function attributes of .nv.info: {symbol index: {attribute name: value}}."""
+        sec = self._sections.get(".nv.info")
+        out: dict[int, dict[str, int]] = {}
+        if sec is None:
+            return out
+        for rec in parse_nvinfo(sec.data()):
+            if rec.format == 4 and len(rec.value) == 8:
+                sym, value = struct.unpack("<II", rec.value)
+                out.setdefault(sym, {})[rec.name] = value
+        return out
+
+    def _read_kernels(self) -> list[CubinKernel]:
+        per_function = self._global_nvinfo()
+        kernels = []
+        for index, (name, _value, _size, info, other, shndx) in enumerate(self._symbols):
+            if info & 0xF != 2 or not other & STO_CUDA_ENTRY:
+                continue  # STT_FUNC entry points only
+            text = self._elf.get_section(shndx)
+            k = CubinKernel(name=name, code=text.data(), cubin=self)
+            attrs = per_function.get(index, {})
+            k.regcount = attrs.get("EIATTR_REGCOUNT", text["sh_info"] >> 24)
+            k.frame_size = attrs.get("EIATTR_FRAME_SIZE", 0)
+            k.min_stack_size = attrs.get("EIATTR_MIN_STACK_SIZE", 0)
+            k.max_stack_size = attrs.get("EIATTR_MAX_STACK_SIZE", 0)
+            k.crs_stack_size = attrs.get("EIATTR_CRS_STACK_SIZE", 0)
+            info_sec = self._sections.get(f".nv.info.{name}")
+            if info_sec is not None:
+                k.attributes = parse_nvinfo(info_sec.data(), info_sec.name)
+            self._apply_attributes(k)
+            shared = self._sections.get(f".nv.shared.{name}")
+            k.static_shared_size = shared["sh_size"] if shared is not None else 0
+            k.relocations = self._relocations(text.name)
+            for sec_name, sec in self._sections.items():
+                m = re.fullmatch(r"\.nv\.constant(\d+)\." + re.escape(name), sec_name)
+                if m:
+                    k.constant_banks[int(m.group(1))] = ConstantBank(
+                        int(m.group(1)), sec_name, self._section_bytes(sec), sec["sh_size"],
+                        relocations=self._relocations(sec_name))
+            kernels.append(k)
+        return kernels
+
+    def _apply_attributes(self, k: CubinKernel) -> None:
+        for rec in k.attributes:
+            if rec.name == "EIATTR_KPARAM_INFO":
+                k.params.append(kparam_info(rec))
+            elif rec.name == "EIATTR_PARAM_CBANK":
+                _sym, packed = struct.unpack_from("<II", rec.value)
+                k.param_base, k.param_size = packed & 0xFFFF, packed >> 16
+            elif rec.name == "EIATTR_CBANK_PARAM_SIZE" and not k.param_size:
+                k.param_size = rec.value
+            elif rec.name == "EIATTR_MAX_THREADS":
+                k.max_threads = tuple(rec.words())
+            elif rec.name == "EIATTR_REQNTID":
+                k.reqntid = tuple(rec.words())
+            elif rec.name == "EIATTR_EXIT_INSTR_OFFSETS":
+                k.exit_offsets = rec.words()
+            elif rec.name == "EIATTR_INDIRECT_BRANCH_TARGETS":
+                k.indirect_branches.update(indirect_branch_targets(rec))
+        k.params.sort(key=lambda p: p.index)

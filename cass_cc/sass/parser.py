@@ -1,0 +1,218 @@
+"""nvdisasm text -> Instruction objects (cass_cc.sass.model), with the grammar in sass.lark.
+
+`parse_sass(text)` parses one kernel's (or a whole cubin's) disassembly; labels are resolved to
+addresses, and BRX's `BRANCH_TARGETS` annotation becomes `extras["branch_targets"]`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import LarkError, UnexpectedInput
+
+from ..errors import CassError
+from .model import ConstRef, Imm, Instruction, Label, Mem, Reg
+
+GRAMMAR = Path(__file__).with_name("sass.lark")
+
+
+class SassSyntaxError(CassError):
+    """A line of nvdisasm output the grammar does not accept."""
+
+
+@dataclass
+class ParsedSass:
+    instructions: list[Instruction]
+    labels: dict[str, int]                       # label name -> address
+    directives: list[str] = field(default_factory=list)
+
+
+_REG_KINDS = (("SR", "SR"), ("UR", "UR"), ("UP", "UP"), ("SB", "SB"), ("PR", "PR"),
+              ("R", "R"), ("P", "P"), ("B", "B"))
+
+
+def make_register(token: str, prefix: str = "", absolute: bool = False, extra_suffix: str = "") -> Reg:
+    """A Reg from its text (`R4.64.reuse`, `UPT`, `SR_TID.X`) and the prefix written before it."""
+    if token.startswith("SR_"):
+        m = re.match(r"SR_[A-Za-z0-9_]+(\.[XYZ](?![A-Za-z0-9_]))?", token)
+        name, rest = m.group(0), token[m.end():]
+    else:
+        name, _, rest = token.partition(".")
+        rest = "." + rest if rest else ""
+    parts = [p for p in (rest + extra_suffix).split(".") if p]
+    reuse = "reuse" in parts
+    suffixes = tuple(p for p in parts if p != "reuse")
+    kind = next(k for p, k in _REG_KINDS if name.startswith(p))
+    if name in ("SRZ",):
+        kind = "SR"
+    digits = name[len(kind):] if kind not in ("SR", "PR") else ""
+    index = int(digits) if digits.isdigit() else None
+    return Reg(kind, index, name, suffixes, negate=prefix == "-", absolute=absolute,
+               invert=prefix in ("!", "~"), reuse=reuse)
+
+
+def _immediate(tok: Token, absolute: bool = False) -> Imm:
+    text = str(tok)
+    if tok.type == "INT":
+        return Imm(int(text, 0), False, text, text.startswith("-"))
+    if tok.type == "SPECIAL_FLOAT":
+        value = float(text.replace("QNAN", "nan").replace("SNAN", "nan").replace("INF", "inf"))
+        return Imm(value, True, text, text.startswith("-"))
+    return Imm(float(text), True, text, text.startswith("-"))
+
+
+def _address_terms(terms) -> tuple[Reg | None, Reg | None, int]:
+    """Split `[R2.64+UR4+0x10]`'s terms into (vector register, uniform register, offset)."""
+    regs = [make_register(str(t)) for t in terms if t.type == "REG"]
+    vector = [r for r in regs if r.kind != "UR"]
+    uniform = [r for r in regs if r.kind == "UR"]
+    if len(vector) > 1 or len(uniform) > 1:
+        raise SassSyntaxError(f"unexpected address {'+'.join(str(t) for t in terms)}")
+    offset = sum(int(str(t), 0) for t in terms if t.type == "INT")
+    return (vector[0] if vector else None), (uniform[0] if uniform else None), offset
+
+
+class _ToModel(Transformer):
+    def __init__(self, lines: list[str]):
+        super().__init__()
+        self.lines = lines
+
+    def register(self, items):
+        prefix = str(items[0]) if len(items) == 2 else ""
+        return make_register(str(items[-1]), prefix)
+
+    def abs_register(self, items):
+        prefix = str(items[0]) if items[0].type == "PREFIX" else ""
+        reg_tok = items[1] if prefix else items[0]
+        suffix = str(items[-1]) if items[-1].type == "SUFFIX" else ""
+        return make_register(str(reg_tok), prefix, absolute=True, extra_suffix=suffix)
+
+    def immediate(self, items):
+        return _immediate(items[0])
+
+    def abs_immediate(self, items):
+        imm = _immediate(items[0])
+        return dataclasses.replace(imm, text=f"|{imm.text}|", value=abs(imm.value))
+
+    def _const(self, items, absolute: bool):
+        prefix = ""
+        if items and items[0].type == "PREFIX":
+            prefix = str(items[0])
+            items = items[1:]
+        suffixes: tuple[str, ...] = ()
+        if items[-1].type == "SUFFIX":
+            suffixes = tuple(p for p in str(items[-1]).split(".") if p)
+            items = items[:-1]
+        head, selector, terms = items[0], items[1], items[2:]
+        vector, uniform, offset = _address_terms(terms)
+        reg = vector or uniform
+        bank = int(str(selector), 0) if head.type == "CBANK" else None
+        bank_reg = make_register(str(selector)) if head.type == "CXBANK" else None
+        return ConstRef(bank, offset, reg, bank_reg, suffixes, negate=prefix == "-",
+                        absolute=absolute, invert=prefix in ("!", "~"))
+
+    def constant(self, items):
+        return self._const(items, False)
+
+    def abs_constant(self, items):
+        return self._const(items, True)
+
+    def memory(self, items):
+        base, ureg, offset = _address_terms(items)
+        return Mem(base, offset, ureg)
+
+    def desc_memory(self, items):
+        desc = make_register(str(items[1]))
+        base, ureg, offset = _address_terms(items[2:])
+        return Mem(base, offset, ureg, desc)
+
+    def label(self, items):
+        return Label(None, str(items[0])[2:-1])
+
+    def regset(self, items):
+        return tuple(int(str(t), 0) for t in items)
+
+    def group(self, items):
+        return items
+
+    def operands(self, groups):
+        return tuple(op for g in groups for op in g)
+
+    def instruction(self, items):
+        address_tok = items[0]
+        guard = opcode = None
+        operands: tuple = ()
+        extras = {}
+        for it in items[1:]:
+            if isinstance(it, tuple):
+                operands = it
+            elif it.type == "GUARD":
+                g = str(it)[1:]
+                guard = make_register(g.lstrip("!"), "!" if g.startswith("!") else "")
+            elif it.type == "OPCODE":
+                opcode = str(it)
+            elif it.type == "ANNOTATION":
+                extras["annotation"] = str(it)[3:-3]
+        line = self.lines[address_tok.line - 1]
+        text = re.sub(r"/\*.*?\*/", "", line).strip()
+        name, *mods = opcode.split(".")
+        return Instruction(int(str(address_tok)[2:-2], 16), name, tuple(mods), operands, guard, text, extras)
+
+    def label_def(self, items):
+        return ("label", str(items[0])[:-1])
+
+    def directive(self, items):
+        return ("directive", str(items[0]).strip())
+
+
+@functools.lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(GRAMMAR.read_text(), parser="lalr", lexer="contextual", maybe_placeholders=False)
+
+
+def parse_sass(text: str, source: str = "sass") -> ParsedSass:
+    """Parse nvdisasm output; SassSyntaxError names the line the grammar rejects."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        line = text.splitlines()[e.line - 1].strip() if e.line and e.line > 0 else ""
+        raise SassSyntaxError(f"{source}:{e.line}: cannot parse SASS line '{line}' "
+                              f"(column {e.column})") from None
+    except LarkError as e:
+        raise SassSyntaxError(f"{source}: cannot parse SASS: {e}") from None
+    items = _ToModel(text.splitlines()).transform(tree).children
+    instructions: list[Instruction] = []
+    labels: dict[str, int] = {}
+    pending: list[str] = []
+    directives = []
+    for it in items:
+        if isinstance(it, Instruction):
+            for name in pending:
+                labels[name] = it.address
+            pending = []
+            instructions.append(it)
+        elif it[0] == "label":
+            pending.append(it[1])
+        else:
+            directives.append(it[1])
+    end = instructions[-1].address + 16 if instructions else 0
+    for name in pending:
+        labels[name] = end
+    return ParsedSass([_resolve(i, labels) for i in instructions], labels, directives)
+
+
+def _resolve(ins: Instruction, labels: dict[str, int]) -> Instruction:
+    """Fill label addresses; turn BRX's BRANCH_TARGETS annotation into resolved Labels."""
+    if any(isinstance(op, Label) for op in ins.operands):
+        ins = dataclasses.replace(ins, operands=tuple(
+            Label(labels.get(op.name), op.name) if isinstance(op, Label) else op for op in ins.operands))
+    note = ins.extras.get("annotation", "")
+    if note.startswith("BRANCH_TARGETS"):
+        names = [n for n in note.split(None, 1)[1].split(",") if n] if " " in note else []
+        ins.extras["branch_targets"] = [Label(labels.get(n), n) for n in names]
+    return ins

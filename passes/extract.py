@@ -1,0 +1,60 @@
+"""extract: a file's kernels as KernelUnits (host objects, executables, shared libraries,
+.fatbin and .cubin files), and the per-kernel check that its SASS architecture is supported."""
+
+from __future__ import annotations
+
+import subprocess
+
+from cass_cc.errors import CassError, Refusal
+from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins
+from cass_cc.unit import KernelUnit
+
+NAME = "extract"
+ARCH_PREFERENCE = ("sm_80", "sm_86", "sm_89", "sm_90")  # sm_80 is what cass-nvcc asks nvcc for
+
+
+def pick_cubins(cubins: list[Cubin], source: str) -> list[Cubin]:
+    """The cubins of one architecture (the preferred one present); an error if none is supported."""
+    archs = {c.arch for c in cubins}
+    for arch in ARCH_PREFERENCE:
+        if arch in archs:
+            return [c for c in cubins if c.arch == arch]
+    if not cubins:
+        raise CassError(f"'{source}': no device code (no cubin in it; build with -arch=sm_80)")
+    raise CassError(f"'{source}': SASS for {', '.join(sorted(archs))} is not supported "
+                    f"(supported: {', '.join(SUPPORTED_ARCHS)}); rebuild with -arch=sm_80")
+
+
+def units_from_file(path: str, offload_arch: str = "gfx1100") -> list[KernelUnit]:
+    """Every kernel of `path`, one KernelUnit each (kernel = the CubinKernel, with .cubin)."""
+    units = []
+    for cubin in pick_cubins(read_cubins(path), path):
+        for k in cubin.kernels:
+            units.append(KernelUnit(name=k.name, sm_arch=cubin.arch, offload_arch=offload_arch, kernel=k))
+    names = demangle([u.name for u in units])
+    for u in units:
+        u.demangled = names.get(u.name, u.name)
+    return units
+
+
+def demangle(names: list[str]) -> dict[str, str]:
+    """Itanium names -> C++ spellings via c++filt (names unchanged when it is missing)."""
+    if not names:
+        return {}
+    try:
+        proc = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True,
+                              text=True, timeout=60)
+        out = proc.stdout.splitlines()
+        if proc.returncode == 0 and len(out) == len(names):
+            return dict(zip(names, out))
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    return {n: n for n in names}
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    if unit.kernel is None:
+        raise Refusal("no kernel extracted for this unit")
+    if unit.sm_arch not in SUPPORTED_ARCHS:
+        raise Refusal(f"SASS for {unit.sm_arch} is not supported (supported: {', '.join(SUPPORTED_ARCHS)})")
+    return unit

@@ -1,0 +1,20 @@
+"""parse: unit.sass_text -> unit.instructions (cass_cc.sass.model), labels resolved."""
+
+from __future__ import annotations
+
+from cass_cc.errors import Refusal
+from cass_cc.sass.parser import SassSyntaxError, parse_sass
+from cass_cc.unit import KernelUnit
+
+NAME = "parse"
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    try:
+        parsed = parse_sass(unit.sass_text, unit.name)
+    except SassSyntaxError as e:
+        raise Refusal(e.message) from None
+    unit.instructions = parsed.instructions
+    unit.sass_instructions = len(parsed.instructions)
+    unit.sass_labels = parsed.labels   # read by normalize; not a KernelUnit field yet
+    return unit
