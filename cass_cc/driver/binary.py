@@ -1,0 +1,130 @@
+"""The binary route: nvcc compiles each translation unit as usual (x86 host code plus SASS for
+sm_80 and PTX), every kernel's SASS is translated to the offload arch (cass_cc.passes), the code
+objects replace the device code in nvcc's object (binary_embed), and the link step links the
+unmodified host code against libcassrt, the CUDA runtime implemented on HIP, instead of cudart.
+
+Stages of a compile, each a job: nvcc -> translate kernels (+ hipify fallback) -> embed.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from .. import toolchain
+from ..errors import CassError
+from ..fsutil import atomic_copy
+from ..report import Report
+from ..runtime import cassrt
+from .binary_embed import bundle, embed
+from .binary_kernels import code_for_tu
+from .jobs import Job
+from .plan import Compile, Link
+from .settings import Settings
+
+# What cass-nvcc asks nvcc for, whatever -arch/-gencode the user gave (recorded in the report):
+# the SASS the lifter reads, and PTX beside it.
+SASS_TARGET = ["-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
+# Runtime libraries a CUDA build names; libcassrt takes their place.
+CUDART_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
+# clang HIP device options (Settings.device_flags) back to the nvcc options they came from.
+NVCC_DEVICE_OPTIONS = {
+    "-fgpu-flush-denormals-to-zero": ["-ftz=true"],
+    "-fno-hip-fp32-correctly-rounded-divide-sqrt": ["-prec-div=false", "-prec-sqrt=false"],
+    "-ffp-contract=off": ["-fmad=false"],
+    "-ffp-contract=fast": ["-fmad=true"],
+    "-fgpu-default-stream=per-thread": ["-default-stream=per-thread"],
+}
+
+
+def nvcc_command(source: str, language: str, output: str, settings: Settings,
+                 deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[str]:
+    """The real nvcc's command line for one translation unit."""
+    cmd = [toolchain.path("nvcc"), "-c", source, "-o", output]
+    if language != "cu":
+        cmd += ["-x", language]
+    cmd += SASS_TARGET
+    cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]
+    cmd += [f"-include={h}" for h in settings.pre_includes]
+    cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
+    if settings.std:
+        cmd.append(f"-std={settings.std}")
+    if settings.opt_level is not None:
+        cmd.append(f"-O{settings.opt_level}")
+    if settings.debug:
+        cmd.append("-g")
+    if settings.lineinfo:
+        cmd.append("-lineinfo")
+    if settings.no_warnings:
+        cmd.append("-w")
+    for flag in settings.device_flags:
+        cmd += NVCC_DEVICE_OPTIONS.get(flag, [])
+    host = settings.warning_flags + settings.host_options
+    if host:
+        cmd.append("-Xcompiler=" + ",".join(host))
+    if settings.ccbin:
+        cmd.append(f"-ccbin={settings.ccbin}")
+    if deps_file:
+        cmd += ["-MD", "-MF", deps_file] + [f"-MT={t}" for t in deps_targets or []]
+    return cmd
+
+
+def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
+    """Jobs that compile one translation unit into an object with AMD code inside."""
+    work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
+    host_obj = os.path.join(work, "nvcc.o")
+    nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
+                            action.deps_targets), label="nvcc")
+    if action.tu.language != "cu":
+        return [nvcc, Job(["cp", host_obj, action.output], lambda: atomic_copy(host_obj, action.output),
+                          label="copy")]
+
+    def translate_and_embed() -> None:
+        from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
+
+        units = units_from_file(host_obj, settings.offload_arch)
+        tu = code_for_tu(action.tu.source, units, settings, work, allow_fallback)
+        report = Report(source=action.tu.source, route="binary", offload_arch=",".join(settings.offload_archs),
+                        kernels=tu.kernels, diagnostics=tu.diagnostics + settings.recorded,
+                        nvidia_targets=settings.nvidia_targets)
+        embed(host_obj, bundle(tu.code_objects), action.output)
+        report.write(settings.report_path)
+
+    translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
+                     "--embed-into", action.output], translate_and_embed, label="translate")
+    return [nvcc, translate]
+
+
+def _is_cudart(path: str) -> bool:
+    name = os.path.basename(path)
+    return any(name.startswith(f"lib{lib}.") for lib in CUDART_LIBRARIES)
+
+
+def link_command(inputs: list[str], output: str, settings: Settings, shared: bool, runtime_dir: str) -> list[str]:
+    """The host linker's command line: the user's objects and libraries, with libcassrt in place
+    of cudart (found through an rpath to the cache, where libcassrt is built)."""
+    cmd = [settings.ccbin if settings.ccbin and not os.path.isdir(settings.ccbin) else "g++"]
+    if shared:
+        cmd.append("-shared")
+    cmd += ["-o", output]
+    cmd += [i for i in inputs if not _is_cudart(i)]
+    cmd += [f"-L{d}" for d in settings.library_dirs]
+    cmd += [f"-l{lib}" for lib in settings.libraries if lib not in CUDART_LIBRARIES]
+    cmd += [f"-Wl,{opt}" for opt in settings.linker_options] + settings.link_flags
+    cmd += [f"-L{runtime_dir}", "-lcassrt", f"-Wl,-rpath,{runtime_dir}", "-lpthread", "-ldl", "-lrt"]
+    return cmd
+
+
+def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
+    """Jobs that link host objects (cass-nvcc's and any others) into a program or shared library."""
+    runtime_dir = str(cassrt.library_dir())
+    tmp_out = os.path.join(tempfile.mkdtemp(prefix="link-", dir=temp_dir), os.path.basename(action.output))
+    cmd = link_command(action.inputs, tmp_out, settings, action.shared, runtime_dir)
+
+    def move_into_place() -> None:
+        try:
+            atomic_copy(tmp_out, action.output)
+        except OSError as e:
+            raise CassError(f"cannot write '{action.output}': {e.strerror}") from None
+
+    return [Job(cmd, label="link"), Job(["mv", tmp_out, action.output], move_into_place, label="mv")]
