@@ -1,0 +1,125 @@
+/* The emulated libamdhip64: a thin C layer that embeds CPython and forwards every HIP call to
+ * cass_cc.runtime.emulated.api.API[name] (Python does all the work, with cass_cc.emu).
+ *
+ * Python starts on the first HIP call, which for a hipcc-built program is
+ * __hipRegisterFatBinary in a static constructor, so start-up is guarded by pthread_once.
+ * Afterwards the GIL is released and each call takes it with PyGILState_Ensure, so programs may
+ * call HIP from any thread. Python is never finalised: atexit handlers of the program
+ * (__hipUnregisterFatBinary) may still call in while the process exits.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+static pthread_once_t python_once = PTHREAD_ONCE_INIT;
+static PyObject *api_table; /* dict: HIP function name -> Python callable */
+
+static void fail(const char *what) {
+    fprintf(stderr, "cass-run: error: the emulated HIP runtime could not start: %s\n", what);
+    if (Py_IsInitialized() && PyErr_Occurred()) PyErr_Print();
+    fflush(NULL);
+    _exit(1);
+}
+
+static void configure(PyConfig *config) {
+    /* Isolated: the program's PYTHON* variables must not change the runtime's interpreter.
+     * cass-run passes the sys.path of the Python it runs under (venv, cass_cc, numpy). */
+    const char *paths = getenv("CASS_EMUHIP_SYSPATH");
+    if (!paths || !*paths) fail("CASS_EMUHIP_SYSPATH is not set; run the program with cass-run");
+    PyConfig_InitIsolatedConfig(config);
+    config->install_signal_handlers = 0;
+    config->site_import = 0;
+    config->module_search_paths_set = 1;
+    const char *home = getenv("CASS_EMUHIP_PYTHONHOME");
+    if (home && *home) {
+        PyStatus st = PyConfig_SetBytesString(config, &config->home, home);
+        if (PyStatus_Exception(st)) fail("bad CASS_EMUHIP_PYTHONHOME");
+    }
+    char *copy = strdup(paths);
+    for (char *save = NULL, *p = strtok_r(copy, ":", &save); p; p = strtok_r(NULL, ":", &save)) {
+        wchar_t *w = Py_DecodeLocale(p, NULL);
+        if (!w) fail("undecodable path in CASS_EMUHIP_SYSPATH");
+        PyStatus st = PyWideStringList_Append(&config->module_search_paths, w);
+        PyMem_RawFree(w);
+        if (PyStatus_Exception(st)) fail("out of memory");
+    }
+    free(copy);
+}
+
+static void load_api_table(void) {
+    PyObject *module = PyImport_ImportModule("cass_cc.runtime.emulated.api");
+    if (!module) fail("cannot import cass_cc.runtime.emulated.api");
+    api_table = PyObject_GetAttrString(module, "API");
+    Py_DECREF(module);
+    if (!api_table || !PyDict_Check(api_table)) fail("cass_cc.runtime.emulated.api.API is not a dict");
+}
+
+static void start_python(void) {
+    if (Py_IsInitialized()) { /* the program embeds Python itself */
+        PyGILState_STATE g = PyGILState_Ensure();
+        load_api_table();
+        PyGILState_Release(g);
+        return;
+    }
+    PyConfig config;
+    configure(&config);
+    PyStatus st = Py_InitializeFromConfig(&config);
+    PyConfig_Clear(&config);
+    if (PyStatus_Exception(st)) fail(st.err_msg ? st.err_msg : "Py_InitializeFromConfig failed");
+    load_api_table();
+    PyEval_SaveThread(); /* release the GIL: calls take it per call */
+}
+
+unsigned long long cass_call(const char *name, const char *format, ...) {
+    pthread_once(&python_once, start_python);
+    PyGILState_STATE g = PyGILState_Ensure();
+    unsigned long long result = 999; /* hipErrorUnknown */
+    va_list ap;
+    va_start(ap, format);
+    PyObject *args = Py_VaBuildValue(format, ap);
+    va_end(ap);
+    PyObject *fn = args ? PyDict_GetItemString(api_table, name) : NULL;
+    PyObject *ret = fn ? PyObject_CallObject(fn, args) : NULL;
+    if (ret) {
+        result = ret == Py_None ? 0 : PyLong_AsUnsignedLongLongMask(ret);
+        Py_DECREF(ret);
+    }
+    if (PyErr_Occurred()) {
+        fprintf(stderr, "cass-run: internal error in the emulated %s:\n", name);
+        PyErr_Print();
+        result = 999;
+    } else if (!fn) {
+        fprintf(stderr, "cass-run: internal error: the emulated runtime has no %s\n", name);
+    }
+    Py_XDECREF(args);
+    PyGILState_Release(g);
+    return result;
+}
+
+/* Functions whose results are plain C values: no Python needed. */
+
+unsigned short __gnu_f2h_ieee(float f) {
+    _Float16 h = (_Float16)f;
+    unsigned short bits;
+    memcpy(&bits, &h, sizeof bits);
+    return bits;
+}
+
+float __gnu_h2f_ieee(unsigned short bits) {
+    _Float16 h;
+    memcpy(&h, &bits, sizeof h);
+    return (float)h;
+}
+
+hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f) {
+    hipChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}

@@ -1,0 +1,44 @@
+/* Types of the HIP API as the emulated runtime sees them. Built normally, the shim needs no HIP
+ * headers: handles are opaque pointers and enums are ints. With CASS_CHECK_HIP_HEADERS the real
+ * hip_runtime_api.h is used instead, so the compiler checks every generated wrapper against
+ * ROCm's own prototypes (tests/runtime does that). */
+#ifndef CASS_EMUHIP_SHIM_H
+#define CASS_EMUHIP_SHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef CASS_CHECK_HIP_HEADERS
+#define __HIP_PLATFORM_AMD__ 1
+#include <hip/hip_runtime_api.h>
+#else
+typedef int hipError_t;
+typedef int hipDevice_t;
+typedef int hipDeviceAttribute_t;
+typedef int hipFuncCache_t;
+typedef int hipSharedMemConfig;
+typedef int hipMemoryAdvise;
+typedef int hipMemcpyKind;
+typedef int hipJitOption;
+typedef int hipFunction_attribute;
+typedef int hipFuncAttribute;
+typedef int hipChannelFormatKind;
+enum hipLimit_t { hipLimitPrintfFifoSize = 1, hipLimitMallocHeapSize = 2 };
+typedef void *hipDeviceptr_t;
+typedef struct ihipStream_t *hipStream_t;
+typedef struct ihipEvent_t *hipEvent_t;
+typedef struct ihipModule_t *hipModule_t;
+typedef struct ihipModuleSymbol_t *hipFunction_t;
+typedef struct ihipCtx_t *hipCtx_t;
+typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void *userData);
+typedef struct hipDeviceProp_t hipDeviceProp_t;
+typedef struct hipPointerAttribute_t hipPointerAttribute_t;
+struct hipFuncAttributes;
+typedef struct dim3 { uint32_t x, y, z; } dim3;
+typedef struct hipChannelFormatDesc { int x, y, z, w; hipChannelFormatKind f; } hipChannelFormatDesc;
+#endif
+
+/* Calls API[name] with the arguments Py_BuildValue makes of `format`; its integer result. */
+unsigned long long cass_call(const char *name, const char *format, ...);
+
+#endif

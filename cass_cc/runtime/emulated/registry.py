@@ -1,0 +1,98 @@
+"""The table of HIP functions the C shim calls, and what every call shares: the last error,
+turning Python failures into HIP error codes, and emulator faults into the fault report and
+exit 134."""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import sys
+import threading
+import traceback
+from typing import Callable
+
+from . import errors
+
+API: dict[str, Callable[..., int]] = {}
+FAULT_EXIT_STATUS = 134
+
+_libc = ctypes.CDLL(None)
+_libc.fflush.argtypes = [ctypes.c_void_p]
+_libc.fwrite.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
+_c_stdout = ctypes.c_void_p.in_dll(_libc, "stdout")
+_last_error = threading.local()
+_unsupported_named: set[str] = set()
+
+
+def hip_api(fn: Callable | None = None, *, status: bool = True):
+    """Register fn under its own name. With status=True its result is a hipError_t that
+    becomes the thread's last error when it is not hipSuccess."""
+
+    def register(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def call(*args):
+            try:
+                result = f(*args)
+            except errors.HipFailure as e:
+                if e.report:
+                    _libc.fflush(None)
+                    sys.stderr.write(f"cass-run: error: {f.__name__}: {e}\n")
+                    sys.stderr.flush()
+                result = e.code if status else 0
+            except Exception as e:  # noqa: BLE001 - a HIP call must never raise into C
+                if _is_emu_fault(e):
+                    fault_exit(e)
+                sys.stderr.write(f"cass-run: internal error in the emulated {f.__name__}:\n")
+                traceback.print_exc()
+                result = errors.UNKNOWN if status else 0
+            if status and result:
+                _last_error.code = result
+            return result or 0
+
+        API[f.__name__] = call
+        return f
+
+    return register(fn) if fn is not None else register
+
+
+def take_last_error() -> int:
+    code = getattr(_last_error, "code", 0)
+    _last_error.code = 0
+    return code
+
+
+def peek_last_error() -> int:
+    return getattr(_last_error, "code", 0)
+
+
+def _is_emu_fault(e: Exception) -> bool:
+    try:
+        from cass_cc.emu import EmuFault
+    except ImportError:
+        return False
+    return isinstance(e, EmuFault)
+
+
+def write_stdout(text: str) -> None:
+    """Write through the C library's stdout, so device printf lines and the program's own
+    printf output keep their order."""
+    data = text.encode(errors="replace")
+    _libc.fwrite(data, 1, len(data), _c_stdout)
+
+
+def fault_exit(fault: Exception) -> None:
+    """An emulator fault ends the program like a GPU memory fault ends a real one."""
+    _libc.fflush(None)
+    os.write(2, f"cass-run: {fault}\n".encode(errors="replace"))
+    os._exit(FAULT_EXIT_STATUS)
+
+
+@hip_api
+def _unsupported(name: str) -> int:
+    if name not in _unsupported_named:
+        _unsupported_named.add(name)
+        _libc.fflush(None)
+        sys.stderr.write(f"cass-run: {name} is not supported by the emulated runtime\n")
+        sys.stderr.flush()
+    return errors.NOT_SUPPORTED

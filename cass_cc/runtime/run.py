@@ -1,0 +1,190 @@
+"""cass-run: run an AMD (gfx1100) program on a real AMD GPU when there is one, otherwise on
+cass-cc's RDNA3 emulator through the emulated HIP runtime.
+
+    cass-run [--emulate|--hip] [--emu-stats FILE] PROGRAM [ARGS...]
+
+Stages: parse the command line -> check the program -> choose the device -> prepare the
+environment (the emulated libamdhip64 first on the library path) -> run -> collect the
+emulator's launch statistics. The exit status is the program's (128+N when signal N ends it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
+from .. import toolchain
+from ..errors import CassError
+from ..fsutil import atomic_write_text
+from . import shim
+
+PROG = "cass-run"
+EM_X86_64 = 62
+SYSPATH_ENV = "CASS_EMUHIP_SYSPATH"
+PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
+STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
+
+DESCRIPTION = """\
+Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
+it). With an AMD GPU (/dev/kfd and ROCm's libamdhip64) the program runs on it unchanged;
+without one it runs on cass-cc's RDNA3 emulator: cass-run puts an emulated libamdhip64 first on
+the library path, and every kernel executes on the CPU.
+
+The exit status is the program's own. A kernel that faults on the emulator (an access outside
+every allocation, the instruction budget exceeded, an unimplemented instruction) stops the
+program with a report on stderr (kernel, pc, instruction, lane, address) and exit status 134.
+"""
+EPILOG = """\
+environment:
+  CASS_EMU_MAX_INSTRUCTIONS  wave-instructions one launch may execute before it is stopped
+  CASS_CACHE_DIR             where the emulated runtime is built (default ~/.cache/cass-cc)
+
+examples:
+  cass-run ./vector_add
+  cass-run --emu-stats stats.json ./matmul 256
+"""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    device = parser.add_mutually_exclusive_group()
+    device.add_argument("--emulate", action="store_true",
+                        help="run on the emulator even when an AMD GPU is present")
+    device.add_argument("--hip", action="store_true",
+                        help="run on a real AMD GPU with ROCm's libamdhip64; fail if there is none")
+    parser.add_argument("--emu-stats", metavar="FILE",
+                        help="write JSON statistics of every kernel launch (kernel, grid, block, "
+                             "wave- and lane-instructions, per-opcode counts, seconds); implies "
+                             "--emulate")
+    parser.add_argument("program", metavar="PROGRAM", help="the program to run (searched in PATH "
+                        "when it has no '/')")
+    parser.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER,
+                        help="arguments passed to PROGRAM unchanged")
+    args = parser.parse_args(argv)
+    if args.hip and args.emu_stats:
+        parser.error("--emu-stats needs the emulator; it cannot be used with --hip")
+    return args
+
+
+def resolve_program(name: str) -> str:
+    """The program's path, checked to be an x86-64 ELF executable."""
+    path = name if "/" in name else shutil.which(name)
+    if not path:
+        raise CassError(f"program '{name}' not found (not a path, and not in PATH)")
+    if not os.path.exists(path):
+        raise CassError(f"program '{name}' does not exist")
+    if not os.path.isfile(path):
+        raise CassError(f"'{name}' is not a file")
+    if not os.access(path, os.X_OK):
+        raise CassError(f"'{name}' is not executable")
+    with open(path, "rb") as f:
+        header = f.read(20)
+    if header[:4] != b"\x7fELF":
+        raise CassError(f"'{name}' is not an ELF program (build it with hipcc or cass-nvcc)")
+    machine = int.from_bytes(header[18:20], "little")
+    if header[4] != 2 or machine != EM_X86_64:
+        raise CassError(f"'{name}' is not an x86-64 program (ELF machine {machine}); "
+                        "cass-run runs x86-64 host programs")
+    return path
+
+
+def real_gpu_available() -> bool:
+    if not os.path.exists("/dev/kfd"):
+        return False
+    try:
+        toolchain.libamdhip64()
+    except CassError:
+        return False
+    return True
+
+
+def choose_emulation(args: argparse.Namespace) -> bool:
+    if args.hip:
+        if not real_gpu_available():
+            raise CassError("--hip needs an AMD GPU (/dev/kfd) and ROCm's libamdhip64, and this "
+                            "machine has none; run without --hip to use the emulator")
+        return False
+    return args.emulate or bool(args.emu_stats) or not real_gpu_available()
+
+
+def emulator_environment(stats_file: str | None) -> dict[str, str]:
+    """The program's environment with the emulated libamdhip64 first on the library path and
+    what its embedded Python needs to import cass_cc and numpy."""
+    env = dict(os.environ)
+    runtime_dir = str(shim.build())
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [runtime_dir] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
+    paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env[SYSPATH_ENV] = os.pathsep.join(dict.fromkeys([package_root] + paths))
+    env[PYTHONHOME_ENV] = sys.base_prefix
+    if stats_file:
+        env[STATS_FILE_ENV] = stats_file
+    else:
+        env.pop(STATS_FILE_ENV, None)
+    return env
+
+
+def exit_status(returncode: int) -> int:
+    """A shell's view of the child's end: its exit code, or 128+N for signal N."""
+    return 128 - returncode if returncode < 0 else returncode
+
+
+def run_program(path: str, args: list[str], env: dict[str, str] | None) -> int:
+    try:
+        proc = subprocess.Popen([path, *args], env=env)
+    except OSError as e:
+        raise CassError(f"cannot run '{path}': {e.strerror}") from None
+    while True:
+        try:
+            return exit_status(proc.wait())
+        except KeyboardInterrupt:  # the program got the same SIGINT; wait for it to end
+            continue
+
+
+def write_stats(stats_path: str, lines_file: str, program: str, status: int) -> None:
+    launches = []
+    if os.path.exists(lines_file):
+        with open(lines_file) as f:
+            launches = [json.loads(line) for line in f if line.strip()]
+    report = {
+        "program": program, "exit_status": status, "launches": launches,
+        "totals": {"launches": len(launches),
+                   "wave_instructions": sum(l["wave_instructions"] for l in launches),
+                   "lane_instructions": sum(l["lane_instructions"] for l in launches),
+                   "seconds": sum(l["seconds"] for l in launches)},
+    }
+    atomic_write_text(stats_path, json.dumps(report, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    program_args = args.args[1:] if args.args[:1] == ["--"] else args.args
+    try:
+        path = resolve_program(args.program)
+        if not choose_emulation(args):
+            return run_program(path, program_args, None)
+        private = tempfile.mkdtemp(prefix="cass-run-")
+        try:
+            lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
+            status = run_program(path, program_args, emulator_environment(lines_file))
+            if args.emu_stats:
+                write_stats(args.emu_stats, lines_file, path, status)
+            return status
+        finally:
+            shutil.rmtree(private, ignore_errors=True)
+    except CassError as e:
+        print(f"{PROG}: error: {e.message}", file=sys.stderr)
+        return e.exit_code
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())
