@@ -1,0 +1,88 @@
+"""Jobs: the commands a build runs, each a value that can be printed (-v, --dryrun, like
+`nvcc -v` and `clang -###`) or run.
+
+A job is a tool invocation (an argument list) or an in-process step (hipify, reading the kernels
+back); the in-process step prints as the command it stands for, so the printed list reads like
+the build.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import CassError
+
+# nvcc exits with 2 when the compiled code has errors.
+COMPILE_ERROR_EXIT = 2
+
+
+class JobFailed(CassError):
+    """A tool reported errors (already printed); only the exit code is left to give."""
+
+    def __init__(self, message: str = "", exit_code: int = COMPILE_ERROR_EXIT):
+        super().__init__(message, exit_code)
+
+
+@dataclass
+class Job:
+    argv: list[str]
+    action: Callable[[], None] | None = None     # an in-process step; argv describes it
+    env: dict[str, str] | None = None
+    stdout: str | None = None                    # file for the tool's standard output
+    rewrite: Callable[[str], str] | None = None  # turns the tool's messages into nvcc's shape
+    label: str = ""                              # name for --cass-time-passes
+
+    def text(self) -> str:
+        return "#$ " + shlex.join(self.argv)
+
+
+@dataclass
+class Runner:
+    verbose: bool = False
+    dryrun: bool = False
+    time_passes: bool = False
+    times: list[tuple[str, float]] = field(default_factory=list)
+
+    def run(self, jobs: list[Job]) -> None:
+        for job in jobs:
+            if self.verbose or self.dryrun:
+                sys.stderr.write(job.text() + "\n")
+                sys.stderr.flush()
+            if self.dryrun:
+                continue
+            start = time.perf_counter()
+            if job.action is not None:
+                job.action()
+            else:
+                _run_tool(job)
+            spent = time.perf_counter() - start
+            self.times.append((job.label or os.path.basename(job.argv[0]), spent))
+            if self.time_passes:
+                sys.stderr.write(f"cass-nvcc: time: {job.label or job.argv[0]}: {spent:.3f} s\n")
+
+
+def _run_tool(job: Job) -> None:
+    out = None
+    try:
+        if job.stdout:
+            out = open(job.stdout, "w")
+        proc = subprocess.run(job.argv, env=job.env, stdout=out, stderr=subprocess.PIPE, text=True,
+                              errors="replace")
+    except FileNotFoundError:
+        raise CassError(f"cannot run '{job.argv[0]}': not found (see cass-cc doctor)") from None
+    except OSError as e:
+        raise CassError(f"cannot run '{job.argv[0]}': {e.strerror}") from None
+    finally:
+        if out is not None:
+            out.close()
+    messages = job.rewrite(proc.stderr) if job.rewrite else proc.stderr
+    if messages:
+        sys.stderr.write(messages if messages.endswith("\n") else messages + "\n")
+    if proc.returncode != 0:
+        raise JobFailed(exit_code=COMPILE_ERROR_EXIT if proc.returncode > 0 else 1)

@@ -1,0 +1,131 @@
+"""cass-nvcc: the drop-in nvcc. Command line -> settings -> plan of actions -> jobs -> run.
+
+Errors a user can act on come out as one line, `cass-nvcc: error: ...`, with nvcc's exit codes
+(1 for the command line, 2 for errors in the compiled code); never a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+
+from .. import toolchain
+from ..errors import CassError, ToolMissing
+from . import help as help_texts
+from . import host, routes, source_route
+from .frontend import place_job
+from .jobs import Job, Runner
+from .parse import parse
+from .plan import Archive, Compile, Dependencies, Link, Preprocess, make_plan
+from .settings import Settings, settings_from
+
+PROG = "cass-nvcc"
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        return run(argv)
+    except CassError as e:
+        if e.message:
+            sys.stderr.write(f"{PROG}: error: {e.message}\n")
+        return e.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{PROG}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+def run(argv: list[str]) -> int:
+    args = parse(argv)
+    if args.flag("help"):
+        sys.stdout.write(help_texts.help_text())
+        return 0
+    if args.flag("version"):
+        sys.stdout.write(help_texts.version_text())
+        return 0
+    if args.flag("list-gpu-arch") or args.flag("list-gpu-code"):
+        sys.stdout.write(help_texts.gpu_list("arch" if args.flag("list-gpu-arch") else "code"))
+        return 0
+    settings = settings_from(args)
+    runner = Runner(settings.verbose, settings.dryrun, settings.time_passes)
+    if settings.verbose or settings.dryrun:
+        sys.stderr.write("".join(f"#$ {line}\n" for line in environment_lines(settings)))
+    temp = tempfile.mkdtemp(prefix="cass-nvcc-")
+    try:
+        actions = make_plan(args, temp)
+        for n, action in enumerate(actions):
+            work = os.path.join(temp, f"step{n}")
+            os.mkdir(work)
+            runner.run(jobs_for(action, settings, work))
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    return 0
+
+
+def jobs_for(action, settings: Settings, work: str) -> list[Job]:
+    if isinstance(action, Compile):
+        compiler = host if action.tu.language != "cu" else routes.route_module(settings.route)
+        return compiler.compile(action.tu, settings, action.output, work, action.deps_file,
+                                action.deps_targets)
+    # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
+    front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
+        else source_route
+    if isinstance(action, Preprocess):
+        return front.preprocess(action.tu, settings, action.output, work)
+    if isinstance(action, Dependencies):
+        return front.dependencies(action.tu, settings, action.output, action.targets, work)
+    if isinstance(action, Link):
+        return routes.route_module(settings.route).link(action.inputs, settings, action.output, work,
+                                                        shared=action.shared)
+    if isinstance(action, Archive):
+        return archive_jobs(action, settings, work)
+    raise CassError(f"internal error: no jobs for {action!r}")
+
+
+def archive_jobs(action: Archive, settings: Settings, work: str) -> list[Job]:
+    """-lib: add the objects to the library (nvcc adds to an existing one, like `ar r`)."""
+    ar = settings.arbin or shutil.which("ar")
+    if not ar:
+        raise ToolMissing("no archiver (ar) found: apt-get install binutils, or give -arbin")
+    tmp = os.path.join(work, os.path.basename(action.output))
+
+    def start_from_existing() -> None:
+        if os.path.isfile(action.output):
+            shutil.copyfile(action.output, tmp)
+    return [Job(["cp", action.output, tmp], action=start_from_existing, label="archive"),
+            Job([ar, *settings.archive_options, "rcs", tmp, *action.inputs], label="ar"),
+            place_job(tmp, action.output)]
+
+
+def environment_lines(settings: Settings) -> list[str]:
+    """The variable lines `nvcc -v` starts with; CMake's CUDA support reads TOP, PATH,
+    NVVMIR_LIBRARY_DIR, INCLUDES, LIBRARIES and the `-arch compute_NN` of the default target."""
+    top = toolkit_root()
+    targets = [t for t in settings.nvidia_targets if t.startswith(("sm_", "compute_"))]
+    arch = targets[0].split("_", 1)[1] if targets else "75"
+    lines = [f"TOP={top}", f"NVVMIR_LIBRARY_DIR={os.path.join(top, 'nvvm', 'libdevice')}",
+             f"PATH={os.environ.get('PATH', '')}"]
+    try:
+        lines.append(f'INCLUDES="-I{toolchain.hip_include_dir()}"')
+        lines.append("LIBRARIES=" + " ".join(source_route.implicit_link_dirs()))
+    except ToolMissing:
+        pass
+    lines.append(f"CASS_ROUTE={routes.resolve(settings.route)} CASS_OFFLOAD_ARCH="
+                 f"{','.join(settings.offload_archs)} NVIDIA_TARGETS=-arch compute_{arch} "
+                 f"(recorded: {','.join(settings.nvidia_targets)})")
+    return lines
+
+
+def toolkit_root() -> str:
+    """The CUDA toolkit (of the nvcc found), else a stand-in folder with nvvm/libdevice, so
+    build systems that look for the toolkit next to the compiler find one."""
+    try:
+        return os.path.dirname(os.path.dirname(os.path.realpath(toolchain.find("nvcc").path)))
+    except ToolMissing:
+        stand_in = toolchain.cache_root() / "cuda-stand-in"
+        (stand_in / "nvvm" / "libdevice").mkdir(parents=True, exist_ok=True)
+        return str(stand_in)

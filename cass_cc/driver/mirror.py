@@ -1,0 +1,112 @@
+"""The hipified copy of a translation unit and of the user's headers it reaches.
+
+CUDA projects include their own headers with CUDA code (`#include "kernels.cuh"`); those need
+hipify as much as the .cu. Every file reachable through #include from the translation unit that
+lives in the user's tree (the source's folder and -I folders that are not system folders) is
+translated into a private mirror folder at the same absolute path below the mirror root, so
+relative includes resolve there exactly as they did in the original tree.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from ..errors import CassError
+from ..fsutil import atomic_write_text
+
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
+SYSTEM_PREFIXES = ("/usr/", "/opt/", "/lib/", "/etc/")
+
+
+@dataclass
+class Mirror:
+    root: str                                              # private folder
+    files: dict[str, str] = field(default_factory=dict)   # original -> mirrored path
+    diagnostics: list = field(default_factory=list)       # hipify diagnostics, all files
+    compat_headers: list[str] = field(default_factory=list)
+
+    def path_for(self, original: str) -> str:
+        return os.path.join(self.root, os.path.abspath(original).lstrip(os.sep))
+
+    def include_dir(self, original_dir: str) -> str:
+        return self.path_for(original_dir)
+
+    def original(self, path: str) -> str:
+        """Map a mirrored path back to the user's file (other paths unchanged)."""
+        prefix = self.root.rstrip(os.sep)
+        if path.startswith(prefix + os.sep):
+            return path[len(prefix):]
+        return path
+
+    def unmirror_text(self, text: str) -> str:
+        return text.replace(self.root.rstrip(os.sep), "")
+
+    def translate_tree(self, source: str, user_dirs: list[str]) -> str:
+        """Hipify `source` and the user's headers it includes; returns the mirrored source."""
+        pending = [os.path.abspath(source)]
+        while pending:
+            path = pending.pop()
+            if path in self.files:
+                continue
+            text = read_source(path)
+            self.files[path] = self.path_for(path)
+            result = _translate(text, path)
+            self.diagnostics.extend(result.diagnostics)
+            if result.compat_header and result.compat_header not in self.compat_headers:
+                self.compat_headers.append(result.compat_header)
+            os.makedirs(os.path.dirname(self.files[path]), exist_ok=True)
+            atomic_write_text(self.files[path], result.text)
+            pending += [h for h in _user_includes(text, path, user_dirs) if h not in self.files]
+        return self.files[os.path.abspath(source)]
+
+
+def _translate(text: str, path: str):
+    try:
+        from ..hipify import translate
+    except ImportError as e:
+        raise CassError(f"the CUDA->HIP translator (cass_cc.hipify) is not available: {e}") from None
+    return translate(text, path)
+
+
+def read_source(path: str) -> str:
+    """A source file's text, or a one-line error for missing, unreadable, empty or binary input."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except FileNotFoundError:
+        raise CassError(f"cannot open input file '{path}': no such file") from None
+    except IsADirectoryError:
+        raise CassError(f"input '{path}' is a directory, not a source file") from None
+    except OSError as e:
+        raise CassError(f"cannot read input file '{path}': {e.strerror}") from None
+    if not data.strip():
+        raise CassError(f"input file '{path}' is empty: nothing to compile")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise CassError(f"input file '{path}' is binary data, not source code "
+                        f"(NUL byte at offset {nul})")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CassError(f"input file '{path}' is not UTF-8 text (byte {e.start}): is it a "
+                        "source file?") from None
+
+
+def is_user_dir(path: str) -> bool:
+    return not os.path.abspath(path).startswith(SYSTEM_PREFIXES)
+
+
+def _user_includes(text: str, including: str, user_dirs: list[str]) -> list[str]:
+    """Headers in the user's tree that `text` includes (quoted: next to the includer first)."""
+    found = []
+    here = os.path.dirname(including)
+    for kind, name in INCLUDE.findall(text):
+        search = ([here] if kind == '"' else []) + user_dirs
+        for d in search:
+            cand = os.path.abspath(os.path.join(d, name))
+            if os.path.isfile(cand) and is_user_dir(cand):
+                found.append(cand)
+                break
+    return found

@@ -1,0 +1,33 @@
+"""The routes a .cu can take to AMD code, as data.
+
+"source" (hipify + hipcc) is source_route; "binary" (SASS translation) is binary.py, added by
+the binary-route work with the same interface:
+    compile(tu, settings, out_path, work, deps_file=None, deps_targets=None) -> list[Job]
+    link(objects, settings, out_path, work, shared=False) -> list[Job]
+Until binary.py exists, "auto" means "source" and "binary" is refused with a clear message.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from ..errors import CassError
+
+ROUTES = {"source": "cass_cc.driver.source_route", "binary": "cass_cc.driver.binary"}
+AUTO_ROUTE = "source"
+
+
+def resolve(name: str) -> str:
+    return AUTO_ROUTE if name == "auto" else name
+
+
+def route_module(name: str) -> ModuleType:
+    name = resolve(name)
+    try:
+        return importlib.import_module(ROUTES[name])
+    except ModuleNotFoundError as e:
+        if e.name != ROUTES[name]:
+            raise
+        raise CassError(f"the {name} route is not available yet in this cass-cc; use "
+                        "--cass-route=source (or auto)") from None

@@ -1,0 +1,234 @@
+"""Settings: what every compile and link step needs to know, derived once from the parsed
+command line. Routes (source, binary) and the host compiler read this, never the raw argv."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from . import options as O
+from .parse import Arguments, UsageError
+
+DEFAULT_OFFLOAD_ARCH = "gfx1100"
+DEFAULT_NVIDIA_TARGET = "sm_75"  # nvcc 12/13's default when no -arch is given
+
+# nvcc's -Werror kinds -> clang's warning flags (kinds without a clang warning are recorded).
+WERROR_FLAGS = {"all-warnings": "-Werror", "reorder": "-Werror=reorder",
+                "deprecated-declarations": "-Werror=deprecated-declarations"}
+
+
+def _bool(value: str | None) -> bool | None:
+    return None if value is None else value == "true"
+
+
+@dataclass
+class Settings:
+    route: str = "auto"
+    offload_archs: list[str] = field(default_factory=lambda: [DEFAULT_OFFLOAD_ARCH])
+    translators: list[str] = field(default_factory=lambda: ["lift"])
+    report_path: str | None = None
+    save_temps: bool = False
+    keep_dir: str | None = None          # --keep/--keep-dir: where intermediates are kept
+    verbose: bool = False
+    dryrun: bool = False
+    dump_after: str | None = None
+    time_passes: bool = False
+
+    include_dirs: list[str] = field(default_factory=list)
+    system_dirs: list[str] = field(default_factory=list)
+    pre_includes: list[str] = field(default_factory=list)
+    defines: list[str] = field(default_factory=list)
+    undefines: list[str] = field(default_factory=list)
+    std: str | None = None
+    opt_level: str | None = None
+    debug: bool = False
+    device_debug: bool = False
+    lineinfo: bool = False
+    profile: bool = False
+    no_warnings: bool = False
+    warning_flags: list[str] = field(default_factory=list)
+    device_flags: list[str] = field(default_factory=list)   # hipcc options from nvcc device options
+    host_options: list[str] = field(default_factory=list)   # -Xcompiler and forwarded unknowns
+    linker_options: list[str] = field(default_factory=list)  # -Xlinker and forwarded unknowns
+    link_flags: list[str] = field(default_factory=list)      # forwarded unknowns, as written
+    archive_options: list[str] = field(default_factory=list)
+    libraries: list[str] = field(default_factory=list)
+    library_dirs: list[str] = field(default_factory=list)
+    ccbin: str | None = None
+    arbin: str | None = None
+    nvidia_targets: list[str] = field(default_factory=list)
+    recorded: list[str] = field(default_factory=list)      # "--option=value (why)" for the report
+
+    # dependency files
+    deps_mode: str | None = None      # "M", "MM", "MD", "MMD"
+    deps_file: str | None = None
+    deps_targets: list[str] = field(default_factory=list)
+    deps_phony: bool = False
+
+    @property
+    def offload_arch(self) -> str:
+        return self.offload_archs[0]
+
+    def language_flags(self) -> list[str]:
+        """Flags every compiler step gets (host compiler and hipcc): dialect, optimization,
+        debug info, warnings and the user's host options."""
+        flags = []
+        if self.std:
+            flags.append(f"-std={self.std}")
+        if self.opt_level is not None:
+            flags.append(f"-O{self.opt_level}")
+        if self.debug:
+            flags.append("-g")
+        if self.profile:
+            flags.append("-pg")
+        if self.no_warnings:
+            flags.append("-w")
+        return flags + self.warning_flags + self.host_options
+
+
+def nvidia_targets(args: Arguments) -> list[str]:
+    """NVIDIA targets named by -arch/-code/-gencode, as nvcc would build them (recorded only)."""
+    targets: list[str] = []
+    for spec in args.list("generate-code"):
+        fields = dict(part.split("=", 1) for part in re.split(r",(?=\w+=)", spec) if "=" in part)
+        if "arch" not in fields:
+            raise UsageError(f"-gencode '{spec}' has no arch= field")
+        codes = fields.get("code", fields["arch"]).strip("[]\"'")
+        targets += [c for c in re.split(r"[,\s]+", codes) if c]
+    arch = args.value("gpu-architecture")
+    if arch:
+        targets += args.list("gpu-code") or [arch]
+    return list(dict.fromkeys(targets)) or [DEFAULT_NVIDIA_TARGET]
+
+
+def _device_flags(args: Arguments) -> list[str]:
+    """nvcc's device-code options as clang HIP options."""
+    fast = args.flag("use_fast_math")
+    ftz = _bool(args.value("ftz"))
+    prec_div = _bool(args.value("prec-div"))
+    prec_sqrt = _bool(args.value("prec-sqrt"))
+    fmad = _bool(args.value("fmad"))
+    flags = []
+    if ftz or (fast and ftz is None):
+        flags.append("-fgpu-flush-denormals-to-zero")
+    if prec_div is False or prec_sqrt is False or (fast and prec_div is None and prec_sqrt is None):
+        flags.append("-fno-hip-fp32-correctly-rounded-divide-sqrt")
+    if fmad is False:
+        flags.append("-ffp-contract=off")
+    elif fmad or fast:
+        flags.append("-ffp-contract=fast")
+    stream = args.value("default-stream")
+    if stream:
+        flags.append("-fgpu-default-stream=" + ("per-thread" if stream == "per-thread" else "legacy"))
+    if args.flag("device-debug"):
+        flags += ["-g", "-Xarch_device", "-O0"]
+    elif args.flag("generate-line-info"):
+        flags.append("-gline-tables-only")
+    return flags
+
+
+def _warning_flags(args: Arguments) -> list[str]:
+    flags = []
+    if args.flag("Wreorder"):
+        flags.append("-Wreorder")
+    if args.flag("Wno-deprecated-declarations"):
+        flags.append("-Wno-deprecated-declarations")
+    flags += [WERROR_FLAGS[k] for k in args.list("Werror") if k in WERROR_FLAGS]
+    for name in ("ftemplate-backtrace-limit", "ftemplate-depth", "frandom-seed"):
+        if args.value(name) is not None:
+            flags.append(f"-{name}={args.value(name)}")
+    if args.flag("no-exceptions"):
+        flags.append("-fno-exceptions")
+    return flags
+
+
+def _recorded(args: Arguments) -> list[str]:
+    notes = []
+    for long, values in args.values.items():
+        opt = O.BY_LONG[long]
+        if opt.status == O.RECORDED:
+            shown = args.spelled.get(long, "--" + long)
+            vals = [v for v in values if v]
+            notes.append(f"{shown}{'=' + ','.join(vals) if vals else ''} ({opt.reason})")
+    return notes
+
+
+def _reject_unsupported(args: Arguments) -> None:
+    for long in args.values:
+        opt = O.BY_LONG[long]
+        if opt.status == O.UNSUPPORTED:
+            raise UsageError(f"option '{args.spelled.get(long, '--' + long)}' is not supported yet: "
+                             f"{opt.reason}")
+    if args.value("relocatable-device-code") == "true":
+        raise UsageError(f"option '{args.spelled['relocatable-device-code']}=true' is not supported "
+                         f"yet: {O.NO_RDC}")
+
+
+def _forwarded(args: Arguments) -> tuple[list[str], list[str]]:
+    """Unknown options go to the host compiler and/or linker only when asked to."""
+    to_compiler = args.flag("forward-unknown-to-host-compiler") or args.flag("forward-unknown-opts")
+    to_linker = args.flag("forward-unknown-to-host-linker") or args.flag("forward-unknown-opts")
+    if args.unknown and not (to_compiler or to_linker):
+        raise UsageError(f"option '{args.unknown[0]}' is not supported yet: it is not an nvcc option "
+                         "(see cass-nvcc --help; -forward-unknown-to-host-compiler passes such "
+                         "options to the host compiler)")
+    return (list(args.unknown) if to_compiler else []), (list(args.unknown) if to_linker else [])
+
+
+def _split_host(values: list[str]) -> list[str]:
+    # nvcc hands -Xcompiler text to the host compiler's command line, where spaces separate words.
+    return [word for v in values for word in v.split()]
+
+
+def settings_from(args: Arguments) -> Settings:
+    _reject_unsupported(args)
+    host_unknown, link_unknown = _forwarded(args)
+    keep = args.flag("keep") or args.flag("save-temps") or args.value("keep-dir") is not None
+    deps_mode = next((m for long, m in (("generate-nonsystem-dependencies-with-compile", "MMD"),
+                                        ("generate-dependencies-with-compile", "MD"),
+                                        ("generate-nonsystem-dependencies", "MM"),
+                                        ("generate-dependencies", "M")) if args.flag(long)), None)
+    opt_level = args.value("optimize")
+    if args.flag("device-debug") and opt_level is None:
+        opt_level = "0"
+    return Settings(
+        route=args.value("cass-route", "auto"),
+        offload_archs=args.list("cass-offload-arch") or [DEFAULT_OFFLOAD_ARCH],
+        translators=args.list("cass-translators") or ["lift"],
+        report_path=args.value("cass-report"),
+        save_temps=args.flag("cass-save-temps"),
+        keep_dir=(args.value("keep-dir") or os.curdir) if keep else None,
+        verbose=args.flag("verbose") or args.flag("cass-verbose"),
+        dryrun=args.flag("dryrun"),
+        dump_after=args.value("cass-dump-after"),
+        time_passes=args.flag("cass-time-passes"),
+        include_dirs=args.list("include-path"),
+        system_dirs=args.list("system-include"),
+        pre_includes=args.list("pre-include"),
+        defines=args.list("define-macro"),
+        undefines=args.list("undefine-macro"),
+        std=args.value("std"),
+        opt_level=opt_level,
+        debug=args.flag("debug"),
+        device_debug=args.flag("device-debug"),
+        lineinfo=args.flag("generate-line-info"),
+        profile=args.flag("profile"),
+        no_warnings=args.flag("disable-warnings"),
+        warning_flags=_warning_flags(args),
+        device_flags=_device_flags(args),
+        host_options=_split_host(args.list("compiler-options")) + host_unknown,
+        linker_options=_split_host(args.list("linker-options")),
+        archive_options=_split_host(args.list("archive-options")),
+        libraries=args.list("library"),
+        library_dirs=args.list("library-path"),
+        link_flags=link_unknown,
+        ccbin=args.value("compiler-bindir"),
+        arbin=args.value("archiver-binary"),
+        nvidia_targets=nvidia_targets(args),
+        recorded=_recorded(args),
+        deps_mode=deps_mode,
+        deps_file=args.value("dependency-output"),
+        deps_targets=args.list("dependency-target-name"),
+        deps_phony=args.flag("generate-dependency-targets"),
+    )

@@ -1,0 +1,128 @@
+"""The source route: hipify the CUDA translation unit (and the user's headers it includes), then
+compile it with hipcc for the AMD target; link with hipcc so libamdhip64 comes along.
+
+Route interface (the binary route in binary.py offers the same two functions):
+  compile(tu, settings, out_path, work) -> list[Job]   one .cu -> one x86-64 object at out_path
+  link(objects, settings, out_path, work) -> list[Job]  objects/archives -> program or library
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+from .. import toolchain
+from ..errors import ToolMissing
+from ..report import Report
+from . import hip_fatbin
+from .frontend import Frontend, place_job
+from .help import cuda_version
+from .jobs import Job
+from .plan import TranslationUnit
+from .settings import Settings
+
+NAME = "source"
+PRELUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include", "cass_nvcc_prelude.h")
+
+
+def hipcc_env() -> dict[str, str]:
+    return toolchain.hip_environment()
+
+
+def _offload_flags(settings: Settings) -> list[str]:
+    flags = [f"--offload-arch={a}" for a in settings.offload_archs]
+    # The folder links every installed device library and adds the generated one of the first
+    # target (gfx1100 is missing from Debian's ROCm 5.2); the others' are installed.
+    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(settings.offload_arch)}"]
+
+
+def version_macros() -> list[str]:
+    major, minor, build = cuda_version()
+    return [f"-D__CUDACC_VER_MAJOR__={major}", f"-D__CUDACC_VER_MINOR__={minor}",
+            f"-D__CUDACC_VER_BUILD__={build}", f"-D__CUDA_API_VER_MAJOR__={major}",
+            f"-D__CUDA_API_VER_MINOR__={minor}"]
+
+
+def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
+    fe = Frontend(tu, settings, work, env=hipcc_env())
+    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *_offload_flags(settings),
+               "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(),
+               *settings.language_flags(), *settings.device_flags]
+    return fe
+
+
+def compile(tu: TranslationUnit, settings: Settings, out_path: str, work: str,
+            deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[Job]:
+    fe = frontend(tu, settings, work)
+    after = [_report_job(fe, out_path, work)] if _wants_report(settings) else []
+    return fe.compile_jobs(out_path, deps_file, deps_targets or [out_path], after=after)
+
+
+def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:
+    return frontend(tu, settings, work).preprocess_jobs(output, ["--cuda-host-only"])
+
+
+def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, targets: list[str],
+                 work: str) -> list[Job]:
+    return frontend(tu, settings, work).deps_jobs(output, targets, ["--cuda-host-only"])
+
+
+def link(objects: list[str], settings: Settings, out_path: str, work: str,
+         shared: bool = False) -> list[Job]:
+    tmp = os.path.join(work, "link.out")
+    argv = [toolchain.find("hipcc").path, f"--offload-arch={settings.offload_arch}"]
+    argv += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
+    argv += ["-o", tmp, *objects, *implicit_link_dirs()]
+    argv += ["-L" + d for d in settings.library_dirs] + ["-l" + lib for lib in settings.libraries]
+    argv += [a for opt in settings.linker_options for a in ("-Xlinker", opt)]
+    argv += settings.link_flags
+    return [Job(argv, env=hipcc_env(), label="link"), place_job(tmp, out_path)]
+
+
+def implicit_link_dirs() -> list[str]:
+    """The folder of libamdhip64, named on every link line (CMake reads it as nvcc's LIBRARIES)."""
+    return ["-L" + os.path.dirname(toolchain.libamdhip64())]
+
+
+# --- the translation report -------------------------------------------------------------------
+
+def _wants_report(settings: Settings) -> bool:
+    return bool(settings.report_path or os.environ.get("CASS_REPORT_DIR"))
+
+
+def _report_job(fe: Frontend, out_path: str, work: str) -> Job:
+    tmp_obj = os.path.join(work, fe.tu.stem + ".o")
+
+    def action() -> None:
+        start = time.perf_counter()
+        names = [n for co in hip_fatbin.code_objects(tmp_obj) for n in hip_fatbin.kernel_symbols(co.data)]
+        names = sorted(set(names))
+        demangled = _demangle(names)
+        report = Report(source=fe.tu.source, route=NAME, offload_arch=fe.settings.offload_arch,
+                        nvidia_targets=fe.settings.nvidia_targets)
+        report.diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}"
+                              for d in fe.mirror.diagnostics]
+        report.diagnostics += [f"recorded: {r}" for r in fe.settings.recorded]
+        read_seconds = time.perf_counter() - start
+        for name in names:
+            report.kernels.append({
+                "name": name, "demangled": demangled.get(name, name), "tier": "hipify",
+                "status": "ok", "sass_instructions": None, "rdna3_instructions": None,
+                "reasons": [], "seconds": {"hipify": round(fe.hipify_seconds, 6),
+                                           "read_back": round(read_seconds, 6)}})
+        report.write(fe.settings.report_path)
+    return Job(["cass-report", tmp_obj, "-o", fe.settings.report_path or "$CASS_REPORT_DIR"],
+               action=action, label="report")
+
+
+def _demangle(names: list[str]) -> dict[str, str]:
+    if not names:
+        return {}
+    try:
+        tool = toolchain.find("llvm-cxxfilt").path
+        out = subprocess.run([tool], input="\n".join(names), capture_output=True, text=True,
+                             timeout=60).stdout.splitlines()
+    except (ToolMissing, OSError, subprocess.TimeoutExpired):  # the mangled name stays correct
+        return {}
+    return dict(zip(names, out)) if len(out) == len(names) else {}
