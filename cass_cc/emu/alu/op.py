@@ -1,0 +1,87 @@
+"""The record that describes what one RDNA3 ALU instruction computes.
+
+Every family module (scalar, integer, float32, float64, float16, compare) maps gfx1100
+mnemonics, spelled as llvm-objdump-22 prints them without the _e32/_e64/_dpp suffix, to an
+`Op`. The emulator core fetches the operands (applying neg/abs/op_sel), calls `fn` on numpy
+arrays shaped (waves, 32) for vector ops or (waves,) for scalar ops, and writes the result
+back under EXEC.
+
+Operand and result types, and the numpy dtype the arrays carry (`DTYPES`):
+  f16 f32 f64          np.float16 / np.float32 / np.float64
+  bf16                 np.uint16 (raw bits; numpy has no bfloat16)
+  i8 u8 i16 u16 i32 u32 i64 u64   the numpy integer of that width and signedness
+  b16 b32 b64          np.uint16 / np.uint32 / np.uint64 (untyped bits)
+  pk_f16 pk_i16 pk_u16 np.uint32: two 16-bit values, element 0 in bits 15:0
+A 64-bit operand arrives combined from its register pair (low dword first).
+SOPK immediates are typed i16 (sign-extended by the instruction) or u16 (zero-extended).
+
+Flags (the extra keyword arguments of `fn` and the shape of its result):
+  cmp          the result is a bool array: the lane mask bit (vector) or SCC (scalar)
+  cmpx         a v_cmpx_*: the bool result is written to EXEC (and nowhere else on gfx11)
+  carry_in     fn takes carry= bool array (VCC in VOP2, the SGPR in src2 of VOP3)
+  carry_out    fn returns (result, bool array) for VCC (VOP2) or the VOP3SD sdst
+  vcc_in       fn takes vcc= bool array, always read from VCC (v_div_fmas_*)
+  mask_in      fn takes mask= bool array (v_cndmask_*: VCC or the SGPR in src2)
+  scc_in       fn takes scc= bool array (s_cselect_*, s_cmov*, s_addc/s_subb)
+  scc_out      scalar: fn returns (result, scc bool array)
+  lane_id      fn takes lane= uint32 array of lane numbers 0..31 (v_mbcnt_*)
+  clamp_aware  fn takes clamp= bool (the VOP3 clamp bit) and applies it itself;
+               without this flag the core applies float clamp/omod itself
+  dst_in       the last source is the current value of the destination register
+               (v_fmac_*, v_dot2acc_*, s_addk_i32, s_bitset*, ...)
+  mix          v_fma_mix*: each source is f32, or f16 converted to f32 when its op_sel_hi bit
+               is set (op_sel picks the half); the core does that before calling fn
+  hi_half      v_fma_mixhi_f16: the f16 result goes to bits 31:16 of the destination,
+               keeping bits 15:0 (without it a f16 result of a mix op goes to bits 15:0)
+
+Floating point follows the defaults of a gfx1100 compute kernel: round to nearest even,
+IEEE mode on (signalling NaNs are quieted by min/max), and denormals kept (not flushed) for
+f16, f32 and f64 — the kernel descriptor's FLOAT_DENORM_MODE for f32 is "keep" unless the
+kernel was built with -fgpu-flush-denormals-to-zero. The exceptions are the f32
+transcendental ops (v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32), which the ISA documents as always
+flushing denormals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+DTYPES: dict[str, type] = {
+    "f16": np.float16, "f32": np.float32, "f64": np.float64, "bf16": np.uint16,
+    "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16,
+    "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64,
+    "b16": np.uint16, "b32": np.uint32, "b64": np.uint64,
+    "pk_f16": np.uint32, "pk_i16": np.uint32, "pk_u16": np.uint32,
+}
+
+FLAGS = frozenset({
+    "cmp", "cmpx", "carry_in", "carry_out", "vcc_in", "mask_in", "scc_in", "scc_out",
+    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half",
+})
+
+
+@dataclass(frozen=True)
+class Op:
+    srcs: tuple[str, ...]
+    dst: str | None
+    fn: Callable
+    flags: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown_types = [t for t in (*self.srcs, self.dst) if t is not None and t not in DTYPES]
+        if unknown_types:
+            raise ValueError(f"unknown operand type(s) {unknown_types}")
+        if not self.flags <= FLAGS:
+            raise ValueError(f"unknown flag(s) {sorted(self.flags - FLAGS)}")
+
+
+def op(srcs: str, dst: str | None, fn: Callable, *flags: str) -> Op:
+    """Shorthand used by the tables: op("f32 f32", "f32", np.add). Overflow to inf and NaN
+    arithmetic are normal results here, so numpy's floating-point warnings are silenced."""
+    def quiet(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+    quiet.__name__ = getattr(fn, "__name__", "op")
+    return Op(tuple(srcs.split()), dst, quiet, frozenset(flags))
