@@ -11,12 +11,15 @@ from __future__ import annotations
 import os
 import tempfile
 
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+
 from .. import toolchain
 from ..errors import CassError
 from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
-from .binary_embed import bundle, embed
+from .binary_embed import BUNDLE_MAGIC, bundle, embed
 from .binary_kernels import code_for_tu
 from .jobs import Job
 from .plan import Compile, Link
@@ -69,8 +72,28 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
     return cmd
 
 
+def _translate_object(host_obj: str, output: str, source: str, settings: Settings, work: str,
+                      no_fallback: str | None) -> None:
+    """Translate the kernels of nvcc's object `host_obj` and write it, with the AMD code in place
+    of the NVIDIA code, to `output`; the report names `source`."""
+    from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
+
+    units = units_from_file(host_obj, settings.offload_arch)
+    tu = code_for_tu(source, units, settings, work, no_fallback)
+    report = Report(source=source, route="binary", offload_arch=",".join(settings.offload_archs),
+                    kernels=tu.kernels, diagnostics=tu.diagnostics + settings.recorded,
+                    nvidia_targets=settings.nvidia_targets)
+    embed(host_obj, bundle(tu.code_objects), output)
+    report.write(settings.report_path)
+
+
+NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
+NO_FALLBACK_OBJECT = "the object was made by nvcc: without its source there is no hipify fallback"
+
+
 def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
-    """Jobs that compile one translation unit into an object with AMD code inside."""
+    """Jobs that compile one translation unit into an object with AMD code inside; kernels the
+    translators refuse come from the hipify fallback when `allow_fallback` (route auto)."""
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")
     nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
@@ -79,19 +102,10 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
         return [nvcc, Job(["cp", host_obj, action.output], lambda: atomic_copy(host_obj, action.output),
                           label="copy")]
 
-    def translate_and_embed() -> None:
-        from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
-
-        units = units_from_file(host_obj, settings.offload_arch)
-        tu = code_for_tu(action.tu.source, units, settings, work, allow_fallback)
-        report = Report(source=action.tu.source, route="binary", offload_arch=",".join(settings.offload_archs),
-                        kernels=tu.kernels, diagnostics=tu.diagnostics + settings.recorded,
-                        nvidia_targets=settings.nvidia_targets)
-        embed(host_obj, bundle(tu.code_objects), action.output)
-        report.write(settings.report_path)
-
     translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
-                     "--embed-into", action.output], translate_and_embed, label="translate")
+                     "--embed-into", action.output],
+                    lambda: _translate_object(host_obj, action.output, action.tu.source, settings, work,
+                                              None if allow_fallback else NO_FALLBACK_ROUTE), label="translate")
     return [nvcc, translate]
 
 
@@ -115,11 +129,36 @@ def link_command(inputs: list[str], output: str, settings: Settings, shared: boo
     return cmd
 
 
+def holds_nvidia_code(path: str) -> bool:
+    """An object made by nvcc itself (its `.nv_fatbin` holds a fatbin, not cass-nvcc's bundle)."""
+    if not path.endswith(".o"):
+        return False
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            sec = elf.get_section_by_name(".nv_fatbin")
+            return sec is not None and not sec.data().startswith(BUNDLE_MAGIC)
+    except (OSError, ELFError):
+        return False  # not an ELF object: the linker says what it is
+
+
 def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
-    """Jobs that link host objects (cass-nvcc's and any others) into a program or shared library."""
+    """Jobs that link host objects (cass-nvcc's, nvcc's and any others) into a program or shared
+    library. Objects that nvcc made carry NVIDIA code: their kernels are translated first (there
+    is no source for a fallback)."""
     runtime_dir = str(cassrt.library_dir())
-    tmp_out = os.path.join(tempfile.mkdtemp(prefix="link-", dir=temp_dir), os.path.basename(action.output))
-    cmd = link_command(action.inputs, tmp_out, settings, action.shared, runtime_dir)
+    work = tempfile.mkdtemp(prefix="link-", dir=temp_dir)
+    tmp_out = os.path.join(work, os.path.basename(action.output))
+    jobs, inputs = [], []
+    for n, path in enumerate(action.inputs):
+        if holds_nvidia_code(path):
+            translated = os.path.join(work, f"{n}-{os.path.basename(path)}")
+            jobs.append(Job(["cass-cc", "translate", path, "--embed-into", translated],
+                            lambda p=path, t=translated: _translate_object(p, t, p, settings, work, NO_FALLBACK_OBJECT),
+                            label="translate"))
+            path = translated
+        inputs.append(path)
+    cmd = link_command(inputs, tmp_out, settings, action.shared, runtime_dir)
 
     def move_into_place() -> None:
         try:
@@ -127,4 +166,4 @@ def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
         except OSError as e:
             raise CassError(f"cannot write '{action.output}': {e.strerror}") from None
 
-    return [Job(cmd, label="link"), Job(["mv", tmp_out, action.output], move_into_place, label="mv")]
+    return jobs + [Job(cmd, label="link"), Job(["mv", tmp_out, action.output], move_into_place, label="mv")]

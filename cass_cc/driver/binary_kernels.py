@@ -108,9 +108,10 @@ def hipify_code_object(source: str, settings: Settings, work: str, offload_arch:
 
 
 def code_for_tu(source: str, units: list[KernelUnit], settings: Settings, work: str,
-                allow_fallback: bool) -> TranslatedTU:
+                no_fallback: str | None) -> TranslatedTU:
     """Translate `units` (the kernels of nvcc's object for `source`) for every offload arch; fall
-    back to hipify for refused kernels when allowed; NoRoute when a kernel gets no code."""
+    back to hipify for refused kernels unless `no_fallback` says why not; NoRoute when a kernel
+    gets no code."""
     result = TranslatedTU()
     for arch in settings.offload_archs:
         for u in units:
@@ -122,19 +123,18 @@ def code_for_tu(source: str, units: list[KernelUnit], settings: Settings, work: 
             data = link_code_object(ok, os.path.join(work, f"lifted-{arch}.hsaco"))
             result.code_objects.append(CodeObject("hip", arch, data))
         if refused:
-            _fall_back(source, refused, settings, work, arch, result, allow_fallback)
+            _fall_back(source, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
             result.kernels = [u.report_entry() for u in translated]
     return result
 
 
 def _fall_back(source: str, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
-               result: TranslatedTU, allow_fallback: bool) -> None:
-    if not allow_fallback:
+               result: TranslatedTU, no_fallback: str | None) -> None:
+    if no_fallback:
         problem = refused[0]
         raise NoRoute(f"kernel '{problem.demangled or problem.name}' cannot be translated: "
-                      f"{'; '.join(problem.reasons)} (--cass-route=binary allows no hipify fallback; "
-                      "--cass-route=auto does)")
+                      f"{'; '.join(problem.reasons)} ({no_fallback})")
     data, messages = hipify_code_object(source, settings, work, arch)
     have = defined_kernels(data) if data else set()
     for u in refused:
