@@ -1,0 +1,78 @@
+"""Vector instructions that move data between lanes and the scalar unit, which the ALU tables do
+not describe: v_readlane_b32, v_readfirstlane_b32, v_writelane_b32, v_swap_b32 — plus the plain
+v_mov_b32/v_mov_b16/v_nop used when the tables lack them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .alu.op import op
+from .decode import Instr
+from .state import EXEC, read_scalar_bits, write_scalar_bits
+
+FALLBACK_VECTOR_OPS = {
+    "v_mov_b32": op("b32", "b32", lambda a: a.copy()),
+    "v_mov_b16": op("b16", "b16", lambda a: a.copy()),
+}
+
+
+def _lane_index(st, w, sel) -> np.ndarray:
+    if sel.kind == "imm":
+        return np.full(len(w), int(sel.value) & 31)
+    return (read_scalar_bits(st, w, sel, 32) & np.uint32(31)).astype(np.int64)
+
+
+def build_lanes(instr: Instr):
+    m = instr.mnemonic.replace("_e32", "").replace("_e64", "")
+    ops = instr.operands
+    if m == "v_readlane_b32":
+        sdst, vsrc, sel = ops
+
+        def readlane(st, w):
+            lane = _lane_index(st, w, sel)
+            write_scalar_bits(st, w, sdst.reg, st.V[w, vsrc.reg, lane], 32)
+            return False
+        return readlane
+    if m == "v_readfirstlane_b32":
+        sdst, vsrc = ops
+
+        def readfirstlane(st, w):
+            ex = st.S[w, EXEC]
+            lane = np.where(ex == 0, 0, _ctz(ex))
+            if vsrc.kind == "v":
+                value = st.V[w, vsrc.reg, lane]
+            else:
+                value = read_scalar_bits(st, w, vsrc, 32)
+            write_scalar_bits(st, w, sdst.reg, value, 32)
+            return False
+        return readfirstlane
+    if m == "v_writelane_b32":
+        vdst, ssrc, sel = ops
+
+        def writelane(st, w):
+            lane = _lane_index(st, w, sel)
+            if ssrc.kind == "imm":
+                value = np.full(len(w), int(ssrc.value) & 0xFFFFFFFF, np.uint32)
+            else:
+                value = read_scalar_bits(st, w, ssrc, 32)
+            st.V[w, vdst.reg, lane] = value
+            return False
+        return writelane
+    if m == "v_swap_b32":
+        a, b = ops
+
+        def swap(st, w):
+            ex = st.exec_mask(w)
+            va, vb = st.V[w, a.reg], st.V[w, b.reg]
+            st.V[w, a.reg] = np.where(ex, vb, va)
+            st.V[w, b.reg] = np.where(ex, va, vb)
+            return False
+        return swap
+    if m == "v_nop":
+        return lambda st, w: False
+    return None
+
+
+def _ctz(x: np.ndarray) -> np.ndarray:
+    x = x.astype(np.uint32)
+    return np.bitwise_count((x & -x.astype(np.int64).astype(np.uint32)) - np.uint32(1)).astype(np.int64)

@@ -1,0 +1,233 @@
+"""launch(): run one kernel dispatch on the emulator.
+
+Sets up what the packet processor and the SPI would: the kernarg segment with every hidden
+argument, the dispatch packet, the initial SGPRs and VGPRs of each wave, LDS and scratch; then
+runs the waves, advancing together all waves that stand at the same pc (lowest pc first, so
+diverged waves reconverge), releasing s_barrier once a workgroup's waves have all arrived.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import struct
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .code_object import CodeObject, KernelInfo
+from .fault import AccessError, EmuFault
+from .memory import Memory
+from .printf import PrintfService
+from .program import Program
+from .salu import TrapError
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
+                    write_scalar_bits)
+
+DEFAULT_BUDGET = 20_000_000           # wave-instructions per launch
+DYNAMIC_STACK_BYTES = 16384           # per lane, for kernels whose stack size is not known statically
+BATCH_BYTES = 256 << 20               # register and scratch state of the waves run at once
+DISPATCH_PACKET_BYTES = 64
+
+
+@dataclass
+class LaunchStats:
+    kernel: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    wave_instructions: int = 0
+    lane_instructions: int = 0
+    opcode_counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynamic_lds: int = 0,
+           memory: Memory | None = None, printf=None) -> LaunchStats:
+    """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault."""
+    start = time.perf_counter()
+    mem = memory or co.memory
+    info = co.kernels.get(kernel)
+    if info is None or info.descriptor is None:
+        raise EmuFault("decode", f"no kernel named '{kernel}' in the code object")
+    grid, block = _dim3(grid), _dim3(block)
+    if min(grid) < 1 or min(block) < 1 or math.prod(block) > info.max_flat_workgroup_size:
+        raise EmuFault("decode", f"invalid launch configuration grid={grid} block={block} "
+                       f"(max {info.max_flat_workgroup_size} threads per block)", kernel=kernel)
+    if co._program is None:
+        co._program = Program(co)
+    program: Program = co._program
+    stats = LaunchStats(kernel, grid, block)
+    sink = printf or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
+    service = PrintfService(sink)
+    if program.hostcall is not None:
+        program.services[program.hostcall] = service
+    budget = int(os.environ.get("CASS_EMU_MAX_INSTRUCTIONS", DEFAULT_BUDGET))
+    owned = []
+    try:
+        hostcall = mem.allocate(4096, "device")
+        owned.append(hostcall)
+        kernarg_addr = _kernarg_segment(mem, info, kernarg, grid, block, dynamic_lds, hostcall)
+        owned.append(kernarg_addr)
+        packet = _dispatch_packet(mem, info, grid, block, kernarg_addr, dynamic_lds)
+        owned.append(packet)
+        run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
+                   {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr})
+        run.all_batches()
+    finally:
+        for addr in owned:
+            mem.free(addr)
+        program.services.pop(program.hostcall, None)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+def _dim3(v) -> tuple[int, int, int]:
+    v = tuple(int(x) for x in (v if isinstance(v, (tuple, list)) else (v,)))
+    return (v + (1, 1, 1))[:3]
+
+
+def _kernarg_segment(mem, info: KernelInfo, explicit: bytes, grid, block, dynamic_lds, hostcall) -> int:
+    size = max(info.kernarg_size, len(explicit), max((a.offset + a.size for a in info.args), default=0))
+    addr = mem.allocate(size + 256, "kernarg")
+    seg = mem.view(addr, size + 256)
+    seg[:len(explicit)] = np.frombuffer(bytes(explicit), np.uint8)
+    dims = 3 if grid[2] * block[2] > 1 else 2 if grid[1] * block[1] > 1 else 1
+    values = {"hidden_block_count_": grid, "hidden_group_size_": block, "hidden_remainder_": (0, 0, 0),
+              "hidden_global_offset_": (0, 0, 0)}
+    for arg in info.args:
+        kind = arg.value_kind
+        value = None
+        for prefix, triple in values.items():
+            if kind.startswith(prefix):
+                value = triple["xyz".index(kind[-1])]
+        if kind == "hidden_grid_dims":
+            value = dims
+        elif kind == "hidden_hostcall_buffer":
+            value = hostcall
+        elif kind == "hidden_dynamic_lds_size":
+            value = dynamic_lds
+        elif kind == "hidden_private_base":
+            value = PRIVATE_APERTURE_HI
+        elif kind == "hidden_shared_base":
+            value = SHARED_APERTURE_HI
+        elif kind.startswith("hidden_") and value is None:
+            value = 0                    # printf buffer, heap, queues, multigrid: none
+        if value is not None:
+            seg[arg.offset:arg.offset + arg.size] = np.frombuffer(
+                int(value).to_bytes(8, "little")[:arg.size], np.uint8)
+    return addr
+
+
+def _dispatch_packet(mem, info: KernelInfo, grid, block, kernarg_addr, dynamic_lds) -> int:
+    """hsa_kernel_dispatch_packet_t: workgroup sizes at 4/6/8, grid sizes (work-items) at 12/16/20."""
+    addr = mem.allocate(256, "kernarg")
+    dims = 3 if grid[2] * block[2] > 1 else 2 if grid[1] * block[1] > 1 else 1
+    raw = struct.pack("<HHHHHHIIIIIQQQQ", 2, dims, *block, 0, *(g * b for g, b in zip(grid, block)),
+                      info.private_segment_size, info.group_segment_size + dynamic_lds,
+                      info.descriptor.entry - 0, kernarg_addr, 0, 0)
+    mem.view(addr, len(raw))[:] = np.frombuffer(raw, np.uint8)
+    return addr
+
+
+class _Run:
+    """The waves of one launch, run batch by batch of whole workgroups."""
+
+    def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers):
+        self.co, self.program, self.info, self.kd = co, program, info, info.descriptor
+        self.grid, self.block, self.mem, self.stats, self.budget = grid, block, mem, stats, budget
+        self.pointers = pointers
+        self.threads = math.prod(block)
+        self.waves_per_group = -(-self.threads // 32)
+        self.lds_bytes = info.group_segment_size + dynamic_lds
+        self.scratch_bytes = info.private_segment_size + (DYNAMIC_STACK_BYTES if info.uses_dynamic_stack else 0)
+        self.nvgpr = max(program.max_vgpr, 1)
+        per_wave = self.nvgpr * 128 + 32 * self.scratch_bytes + 1024 + self.lds_bytes // self.waves_per_group
+        self.groups_per_batch = max(1, min(math.prod(grid), BATCH_BYTES // (per_wave * self.waves_per_group)))
+
+    def all_batches(self):
+        groups = math.prod(self.grid)
+        for first in range(0, groups, self.groups_per_batch):
+            self.batch(range(first, min(groups, first + self.groups_per_batch)))
+
+    def batch(self, groups: range):
+        n = len(groups) * self.waves_per_group
+        st = Waves(n, self.nvgpr, len(groups), self.lds_bytes, self.scratch_bytes)
+        st.mem, st.clock = self.mem, 0
+        self._initial_state(st, groups)
+        self._execute(st)
+
+    def _initial_state(self, st: Waves, groups: range):
+        kd, wpg = self.kd, self.waves_per_group
+        gx, gy, _ = self.grid
+        bx, by, _ = self.block
+        g = np.repeat(np.arange(groups.start, groups.stop), wpg)
+        wave_in_group = np.tile(np.arange(wpg), len(groups))
+        st.wg[:] = np.repeat(np.arange(len(groups)), wpg)
+        st.pc[:] = kd.entry
+        reg = 0
+        for name, count in kd.user_sgprs():
+            value = self.pointers.get(name, 0)
+            if name == "private_segment_size":
+                value = self.scratch_bytes
+            if count >= 2:
+                write_scalar_bits(st, np.arange(st.n), reg, np.full(st.n, value, np.uint64), 64)
+            else:
+                st.S[:, reg] = value
+            reg += count
+        reg = kd.user_sgpr_count
+        ids = (g % gx, (g // gx) % gy, g // (gx * gy))
+        for axis, enabled in enumerate(kd.workgroup_id_enabled):
+            if enabled:
+                st.S[:, reg] = ids[axis]
+                reg += 1
+        if kd.workgroup_info_enabled:
+            st.S[:, reg] = 0
+            reg += 1
+        t = wave_in_group[:, None] * 32 + np.arange(32)[None, :]          # thread id in the group
+        valid = t < self.threads
+        x, y, z = t % bx, (t // bx) % by, t // (bx * by)
+        st.V[:, 0, :] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        st.S[:, EXEC] = ((valid.astype(np.uint64) << np.arange(32, dtype=np.uint64)).sum(axis=1)).astype(np.uint32)
+
+    def _execute(self, st: Waves):
+        program, stats, kernel = self.program, self.stats, self.info.name
+        counts = stats.opcode_counts
+        instrs = program.instrs
+        status, pcs = st.status, st.pc
+        while True:
+            running = status == RUNNING
+            if not running.any():
+                waiting = np.nonzero(status == AT_BARRIER)[0]
+                if len(waiting) == 0:
+                    return
+                pcs[waiting] += 4
+                status[waiting] = RUNNING
+                continue
+            pc = int(pcs[running].min())
+            w = np.nonzero(running & (pcs == pc))[0]
+            exe = program.executor(pc, kernel)
+            instr = instrs[pc]
+            stats.wave_instructions += len(w)
+            stats.lane_instructions += int(np.bitwise_count(st.S[w, EXEC]).sum())
+            counts[instr.mnemonic] = counts.get(instr.mnemonic, 0) + len(w)
+            st.clock = stats.wave_instructions
+            if stats.wave_instructions > self.budget:
+                raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
+                               f"(CASS_EMU_MAX_INSTRUCTIONS); {len(w)} wave(s) spinning here",
+                               kernel=kernel, pc=pc - self.co.base, instruction=instr.text)
+            try:
+                moved = exe(st, w)
+            except AccessError as e:
+                raise EmuFault("memory", e.describe(), kernel=kernel, pc=pc - self.co.base, instruction=instr.text,
+                               lane=getattr(e, "lane", None), address=e.address) from None
+            except TrapError as e:
+                raise EmuFault("trap", str(e), kernel=kernel, pc=pc - self.co.base, instruction=instr.text) from None
+            except EmuFault as e:
+                if e.kernel is None:
+                    e.kernel, e.pc, e.instruction = kernel, pc - self.co.base, instr.text
+                    e.args = (str(e),)
+                raise
+            if not moved:
+                pcs[w] += instr.size

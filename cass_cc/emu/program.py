@@ -1,0 +1,104 @@
+"""A code object's decoded instructions and their executors, built once per code object and
+per instruction on first execution."""
+
+from __future__ import annotations
+
+from .decode import NO_OPS, Instr, decode
+from .fault import EmuFault
+from .lanes import FALLBACK_VECTOR_OPS, build_lanes
+from .lds import build_ds
+from .salu import UnknownScalar, build_control, build_salu
+from .valu import Unimplemented, base_name, build_valu
+from .vmem import build_smem, build_vmem
+
+HOSTCALL_FUNCTION = "__ockl_hostcall_internal"
+
+
+class Program:
+    def __init__(self, co):
+        self.instrs: dict[int, Instr] = decode(co.data, co.base)
+        self.executors: dict[int, object] = {}
+        self.services: dict[int, object] = {}     # function address -> fn(st, w), set per launch
+        self.hostcall = next((a for a, n in co.functions.items() if n == HOSTCALL_FUNCTION), None)
+        self.max_vgpr = max((_max_vgpr(i) for i in self.instrs.values()), default=0)
+
+    def executor(self, pc: int, kernel: str):
+        exe = self.executors.get(pc)
+        if exe is None:
+            exe = self.executors[pc] = self._build(pc, kernel)
+        return exe
+
+    def _build(self, pc: int, kernel: str):
+        instr = self.instrs.get(pc)
+        if instr is None:
+            raise EmuFault("decode", "jump to an address that holds no instruction", kernel=kernel, pc=pc)
+        if instr.mnemonic == "<unknown>":
+            raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc, instruction=instr.text)
+        try:
+            exe = build(instr, self)
+        except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError) as e:
+            raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
+                           kernel=kernel, pc=pc, instruction=instr.text) from None
+        if exe is None:
+            raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented",
+                           kernel=kernel, pc=pc, instruction=instr.text)
+        return exe
+
+
+def _tables():
+    from .alu import SCALAR_OPS, VECTOR_OPS
+    return VECTOR_OPS, SCALAR_OPS
+
+
+def build(instr: Instr, program: Program):
+    """The executor fn(st, w) -> bool (True when it set the pc) of one instruction, or None."""
+    m = instr.mnemonic
+    if NO_OPS.match(m):
+        return lambda st, w: False
+    if instr.dual is not None:
+        return _build_vopd(instr)
+    for builder in (lambda i: build_control(i, program), build_lanes, build_smem, build_vmem, build_ds):
+        exe = builder(instr)
+        if exe is not None:
+            return exe
+    vector_ops, scalar_ops = _tables()
+    name = base_name(m)
+    if m.startswith("v_"):
+        op = vector_ops.get(name) or FALLBACK_VECTOR_OPS.get(name)
+        if op is None:
+            return None
+        compute = build_valu(instr, op)
+
+        def valu(st, w):
+            compute(st, w)(st, w)
+            return False
+        return valu
+    if m.startswith("s_"):
+        op = scalar_ops.get(name)
+        return build_salu(instr, op) if op is not None else None
+    return None
+
+
+def _build_vopd(instr: Instr):
+    """VOPD: two VALU ops issued together; both read their sources before either writes."""
+    vector_ops, _ = _tables()
+    computes = []
+    for half in instr.dual:
+        name = "v_" + half.mnemonic[len("v_dual_"):]
+        op = vector_ops.get(name) or FALLBACK_VECTOR_OPS.get(name)
+        if op is None:
+            raise Unimplemented(f"VOPD half '{half.mnemonic}'")
+        computes.append(build_valu(half, op))
+
+    def vopd(st, w):
+        commits = [c(st, w) for c in computes]
+        for commit in commits:
+            commit(st, w)
+        return False
+    return vopd
+
+
+def _max_vgpr(instr: Instr) -> int:
+    if instr.dual is not None:
+        return max(_max_vgpr(h) for h in instr.dual)
+    return max((o.reg + o.count for o in instr.operands if o.kind == "v"), default=0)

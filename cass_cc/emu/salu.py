@@ -1,0 +1,222 @@
+"""Scalar instructions: SOP1/SOP2/SOPK/SOPC arithmetic from the ALU tables (SCALAR_OPS), and the
+ones that touch wave state this module owns: EXEC save/restore, branches, calls, s_barrier,
+s_endpgm, s_getreg/s_setreg, s_memtime.
+
+Every executor is `fn(st, w) -> bool`: True when it set the pc of the waves itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .alu.op import Op
+from .decode import Instr
+from .operands import scalar_reader, scalar_writer
+from .state import AT_BARRIER, DONE, EXEC, VCC, read_scalar_bits, write_scalar_bits
+
+SAVEEXEC = {
+    "and": lambda s, e: s & e, "or": lambda s, e: s | e, "xor": lambda s, e: s ^ e,
+    "nand": lambda s, e: ~(s & e), "nor": lambda s, e: ~(s | e), "xnor": lambda s, e: ~(s ^ e),
+    "andn1": lambda s, e: ~s & e, "and_not0": lambda s, e: ~s & e,
+    "andn2": lambda s, e: s & ~e, "and_not1": lambda s, e: s & ~e,
+    "orn1": lambda s, e: ~s | e, "or_not0": lambda s, e: ~s | e,
+    "orn2": lambda s, e: s | ~e, "or_not1": lambda s, e: s | ~e,
+}
+
+
+class UnknownScalar(Exception):
+    pass
+
+
+def build_salu(instr: Instr, op: Op):
+    """Executor for a SOP1/SOP2/SOPK/SOPC instruction from its table entry."""
+    flags = op.flags
+    ops = list(instr.operands)
+    dst = None
+    if op.dst is not None and "cmp" not in flags:
+        dst, ops = ops[0], ops[1:]
+    nsrc = len(op.srcs) - (1 if "dst_in" in flags else 0)
+    readers = [scalar_reader(o, t) for o, t in zip(ops[:nsrc], op.srcs)]
+    if len(readers) != nsrc:
+        raise UnknownScalar(f"expected {nsrc} sources")
+    if "dst_in" in flags:
+        readers.append(scalar_reader(dst, op.srcs[-1]))
+    writer = scalar_writer(dst, op.dst) if dst is not None else None
+    fn = op.fn
+
+    def execute(st, w):
+        values = [r(st, w) for r in readers]
+        kwargs = {"scc": st.scc[w]} if "scc_in" in flags else {}
+        with np.errstate(all="ignore"):
+            result = fn(*values, **kwargs)
+        if "cmp" in flags:
+            st.scc[w] = np.asarray(result, bool)
+            return False
+        if "scc_out" in flags:
+            result, scc = result
+            st.scc[w] = np.asarray(scc, bool)
+        if writer is not None:
+            writer(st, w, result)
+        return False
+    return execute
+
+
+def build_control(instr: Instr, program):
+    """Executor for the wave-state scalar instructions, or None when `instr` is not one."""
+    m = instr.mnemonic
+    ops = instr.operands
+    nxt = instr.pc + instr.size
+    if m == "s_endpgm" or m == "s_endpgm_saved":
+        def endpgm(st, w):
+            st.status[w] = DONE
+            return True
+        return endpgm
+    if m == "s_barrier":
+        def barrier(st, w):
+            st.status[w] = AT_BARRIER
+            return True            # the scheduler moves them past it when their workgroup has arrived
+        return barrier
+    if m == "s_branch":
+        target = instr.target
+
+        def branch(st, w):
+            st.pc[w] = target
+            return True
+        return branch
+    if m.startswith("s_cbranch_"):
+        return _cbranch(m[len("s_cbranch_"):], instr.target, nxt)
+    if m == "s_getpc_b64":
+        reg = ops[0].reg
+
+        def getpc(st, w):
+            write_scalar_bits(st, w, reg, np.full(len(w), nxt, np.uint64), 64)
+            return False
+        return getpc
+    if m == "s_setpc_b64":
+        src = ops[0]
+
+        def setpc(st, w):
+            st.pc[w] = read_scalar_bits(st, w, src, 64).astype(np.int64)
+            return True
+        return setpc
+    if m == "s_swappc_b64":
+        return _swappc(instr, program)
+    if m == "s_call_b64":
+        reg = ops[0].reg
+        simm = ops[1].value & 0xFFFF
+        target = nxt + 4 * (simm - 0x10000 if simm & 0x8000 else simm)
+
+        def call(st, w):
+            write_scalar_bits(st, w, reg, np.full(len(w), nxt, np.uint64), 64)
+            st.pc[w] = target
+            return True
+        return call
+    if "_saveexec_" in m or "_wrexec_" in m:
+        return _saveexec(m, ops)
+    if m in ("s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32"):
+        return _hwreg(m, ops)
+    if m in ("s_memtime", "s_memrealtime", "s_getreg_b64"):
+        reg = ops[0].reg
+
+        def memtime(st, w):
+            write_scalar_bits(st, w, reg, np.full(len(w), st.clock, np.uint64), 64)
+            return False
+        return memtime
+    if m == "s_trap":
+        def trap(st, w):
+            raise TrapError(f"s_trap {ops[0].value if ops else 0}: the kernel aborted (assert or __builtin_trap)")
+        return trap
+    return None
+
+
+class TrapError(Exception):
+    pass
+
+
+def _cbranch(cond: str, target: int, nxt: int):
+    def taken(st, w) -> np.ndarray:
+        if cond == "scc0":
+            return ~st.scc[w]
+        if cond == "scc1":
+            return st.scc[w]
+        if cond == "vccz":
+            return st.S[w, VCC] == 0
+        if cond == "vccnz":
+            return st.S[w, VCC] != 0
+        if cond == "execz":
+            return st.S[w, EXEC] == 0
+        if cond == "execnz":
+            return st.S[w, EXEC] != 0
+        raise UnknownScalar(f"s_cbranch_{cond}")
+    def cbranch(st, w):
+        st.pc[w] = np.where(taken(st, w), target, nxt)
+        return True
+    return cbranch
+
+
+def _swappc(instr: Instr, program):
+    dst, src = instr.operands[0].reg, instr.operands[1]
+    nxt = instr.pc + instr.size
+
+    def swappc(st, w):
+        target = read_scalar_bits(st, w, src, 64).astype(np.int64)
+        service = program.services.get(int(target[0])) if len(set(target.tolist())) == 1 else None
+        write_scalar_bits(st, w, dst, np.full(len(w), nxt, np.uint64), 64)
+        if service is not None:             # a device-library function the emulator serves itself
+            service(st, w)
+            st.pc[w] = nxt
+        else:
+            st.pc[w] = target
+        return True
+    return swappc
+
+
+def _saveexec(m: str, ops):
+    name = m[2:].split("_saveexec_")[0] if "_saveexec_" in m else m[2:].split("_wrexec_")[0]
+    fn = SAVEEXEC.get(name)
+    if fn is None:
+        raise UnknownScalar(m)
+    dst, src = ops[0], ops[1]
+    wrexec = "_wrexec_" in m
+
+    def saveexec(st, w):
+        s = read_scalar_bits(st, w, src, 32)
+        e = st.S[w, EXEC].copy()
+        new = fn(s, e).astype(np.uint32)
+        st.S[w, EXEC] = new
+        write_scalar_bits(st, w, dst.reg, new if wrexec else e, 32)
+        st.scc[w] = new != 0
+        return False
+    return saveexec
+
+
+HW_REG_MODE = "HW_REG_MODE"
+
+
+def _hwreg(m: str, ops):
+    """MODE is kept (round and denormal controls, read back by code that saves it); other
+    hardware registers read as zero and writes to them (e.g. flat scratch setup) are ignored."""
+    if m == "s_getreg_b32":
+        dst, (reg, offset, size) = ops[0].reg, _hwreg_fields(ops[1])
+
+        def getreg(st, w):
+            value = (st.mode >> offset) & ((1 << size) - 1) if reg == HW_REG_MODE else 0
+            write_scalar_bits(st, w, dst, np.full(len(w), value, np.uint32), 32)
+            return False
+        return getreg
+    reg, offset, size = _hwreg_fields(ops[0])
+    src = ops[1]
+
+    def setreg(st, w):
+        if reg == HW_REG_MODE:
+            value = int(src.value) if src.kind == "imm" else int(read_scalar_bits(st, w[:1], src, 32)[0])
+            mask = ((1 << size) - 1) << offset
+            st.mode = (st.mode & ~mask) | ((value << offset) & mask)
+        return False
+    return setreg
+
+
+def _hwreg_fields(op) -> tuple[str, int, int]:
+    """hwreg(NAME[, offset, size]) -> (NAME, offset, size)."""
+    args = list(op.value) if op.kind == "call" else [op.value]
+    return str(args[0]), int(args[1]) if len(args) > 1 else 0, int(args[2]) if len(args) > 2 else 32

@@ -1,0 +1,156 @@
+"""The architectural state of the waves of one launch batch, and typed operand access.
+
+Arrays are indexed by wave first, so the waves that share a pc are a fancy index `w`:
+SGPRs S[w, 0..127] (vcc = 106/107, null = 124, m0 = 125, exec = 126/127), SCC scc[w],
+VGPRs V[w, reg, lane], the pc, per-workgroup LDS and per-lane scratch.
+"""
+
+from __future__ import annotations
+
+import struct
+
+import numpy as np
+
+from .alu.op import DTYPES
+from .decode import Operand
+
+LANES = np.arange(32, dtype=np.uint32)
+VCC, NULL, M0, EXEC = 106, 124, 125, 126
+SHARED_APERTURE_HI = 0x10000      # flat addresses 0x0001_0000_xxxx_xxxx are LDS offsets
+PRIVATE_APERTURE_HI = 0x20000     # flat addresses 0x0002_0000_xxxx_xxxx are private (scratch) offsets
+APERTURES = {"src_shared_base": SHARED_APERTURE_HI << 32, "src_shared_limit": (SHARED_APERTURE_HI << 32) | 0xFFFFFFFF,
+             "src_private_base": PRIVATE_APERTURE_HI << 32,
+             "src_private_limit": (PRIVATE_APERTURE_HI << 32) | 0xFFFFFFFF}
+
+RUNNING, AT_BARRIER, DONE = 0, 1, 2
+
+WIDTH = {t: np.dtype(d).itemsize * 8 for t, d in DTYPES.items()}
+UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
+FLOAT_SIGN = {"f16": 0x8000, "bf16": 0x8000, "f32": 0x80000000, "f64": 0x8000000000000000}
+
+
+class Waves:
+    """State of `n` waves: registers, pcs, LDS of their workgroups, scratch of their lanes."""
+
+    def __init__(self, n: int, nvgpr: int, workgroups: int, lds_bytes: int, scratch_bytes: int):
+        self.n = n
+        self.S = np.zeros((n, 128), np.uint32)
+        self.scc = np.zeros(n, bool)
+        self.V = np.zeros((n, nvgpr, 32), np.uint32)
+        self.pc = np.zeros(n, np.int64)
+        self.status = np.zeros(n, np.int8)
+        self.wg = np.zeros(n, np.int64)              # workgroup of each wave (index into lds)
+        self.lds = np.zeros((workgroups, max(lds_bytes, 1)), np.uint8)
+        self.lds_bytes = lds_bytes
+        self.scratch_bytes = scratch_bytes
+        self.scratch = np.zeros((n, 32, max(scratch_bytes, 1)), np.uint8)
+        self.mode = 0x000003F0                       # MODE: round to nearest, denormals kept
+
+    # --- masks --------------------------------------------------------------------------
+    def exec_mask(self, w) -> np.ndarray:
+        """(k, 32) bool: the lanes EXEC enables."""
+        return ((self.S[w, EXEC][:, None] >> LANES) & 1).astype(bool)
+
+    def sgpr_mask(self, w, reg: int) -> np.ndarray:
+        """(k, 32) bool lane mask held in an SGPR (vcc_lo, s4, ...)."""
+        if reg == NULL:
+            return np.zeros((len(w), 32), bool)
+        return ((self.S[w, reg][:, None] >> LANES) & 1).astype(bool)
+
+
+def pack_mask(mask: np.ndarray) -> np.ndarray:
+    """(k, 32) bool -> (k,) uint32 lane mask."""
+    return (mask.astype(np.uint32) << LANES).sum(axis=1, dtype=np.uint32)
+
+
+# --- constants ----------------------------------------------------------------------------
+
+def constant_bits(op: Operand, t: str) -> int:
+    """The bits an inline constant or literal operand gives an operand of type t."""
+    width = WIDTH.get(t, 32)
+    v = op.value
+    if op.is_float:
+        if width == 64:
+            return struct.unpack("<Q", struct.pack("<d", v))[0]
+        if width == 16 or t.startswith("pk_"):
+            half = int(np.float16(v).view(np.uint16))
+            return half | (half << 16) if t.startswith("pk_") else half
+        return struct.unpack("<I", struct.pack("<f", v))[0]
+    v = int(v)
+    if width == 64:
+        if t == "f64" and not -16 <= v <= 64 and 0 <= v < 2**32:
+            return v << 32                            # a 32-bit literal is the high half of an f64
+        return v & 0xFFFFFFFFFFFFFFFF
+    if t.startswith("pk_") and -16 <= v <= 64:
+        half = v & 0xFFFF
+        return half | (half << 16)
+    return v & ((1 << max(width, 32)) - 1) if width != 16 else v & 0xFFFF
+
+
+# --- scalar operands ----------------------------------------------------------------------
+
+def read_scalar_bits(st: Waves, w, op: Operand, width: int) -> np.ndarray:
+    """(k,) unsigned bits of a scalar operand (SGPR, constant, scc, aperture)."""
+    k = len(w)
+    if op.kind == "s":
+        if op.reg == NULL:
+            return np.zeros(k, UNSIGNED[max(width, 32)])
+        lo = st.S[w, op.reg]
+        if width == 64:
+            return lo.astype(np.uint64) | (st.S[w, op.reg + 1].astype(np.uint64) << np.uint64(32))
+        return lo.copy()
+    if op.kind == "scc":
+        return st.scc[w].astype(UNSIGNED[max(width, 32)])
+    if op.kind == "aperture":
+        value = APERTURES[op.name]
+        return np.full(k, value if width == 64 else value & 0xFFFFFFFF, UNSIGNED[max(width, 32)])
+    raise ValueError(f"operand {op.name or op.kind} is not a scalar source")
+
+
+def write_scalar_bits(st: Waves, w, reg: int, bits: np.ndarray, width: int) -> None:
+    if reg == NULL:
+        return
+    if width == 64:
+        bits = bits.astype(np.uint64)
+        st.S[w, reg] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        st.S[w, reg + 1] = (bits >> np.uint64(32)).astype(np.uint32)
+    else:
+        st.S[w, reg] = bits.astype(np.uint32)
+
+
+# --- typed conversion ---------------------------------------------------------------------
+
+def bits_to_type(bits: np.ndarray, t: str) -> np.ndarray:
+    """Raw unsigned bits (32 or 64 wide, or 16 for halves) -> array of the type's dtype."""
+    dtype = np.dtype(DTYPES[t])
+    width = dtype.itemsize * 8
+    raw = bits.astype(UNSIGNED[width]) if bits.dtype.itemsize * 8 != width else bits
+    return raw.view(dtype)
+
+
+def type_to_bits(values, t: str, shape) -> np.ndarray:
+    """A result array of type t -> unsigned bits of its width, broadcast to shape."""
+    dtype = np.dtype(DTYPES[t])
+    arr = np.asarray(values)
+    if arr.dtype != dtype:
+        if arr.dtype == bool or dtype.kind in "iu" and arr.dtype.kind in "iu":
+            arr = arr.astype(dtype)
+        elif dtype.kind in "iu" and arr.dtype.kind == "f":
+            arr = arr.astype(np.int64).astype(dtype)
+        else:
+            arr = arr.astype(dtype)
+    arr = np.broadcast_to(arr, shape)
+    return np.ascontiguousarray(arr).view(UNSIGNED[dtype.itemsize * 8])
+
+
+def apply_float_mods(bits: np.ndarray, t: str, neg: bool, abs_: bool) -> np.ndarray:
+    """neg/abs source modifiers act on the sign bit of float operands."""
+    sign = FLOAT_SIGN.get(t)
+    if sign is None or not (neg or abs_):
+        return bits
+    s = bits.dtype.type(sign)
+    if abs_:
+        bits = bits & ~s
+    if neg:
+        bits = bits ^ s
+    return bits

@@ -1,0 +1,173 @@
+"""Vector ALU instructions (VOP1, VOP2, VOP3, VOP3SD, VOP3P, VOPC, DPP, VOPD).
+
+The arithmetic comes from the ALU tables (cass_cc.emu.alu.VECTOR_OPS, an `Op` per mnemonic);
+this module fetches operands (registers, constants, neg/abs, op_sel, DPP routing), applies
+EXEC, output modifiers and clamp, and routes results to VGPRs, VCC/SGPRs or EXEC.
+
+A builder returns `compute(st, w) -> commit(st, w)` so VOPD can read both halves' sources
+before either half writes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .alu.op import Op
+from .decode import Instr, Operand
+from .dpp import Route
+from .operands import typed, vector_bits, vector_writer
+from .state import EXEC, LANES, VCC, WIDTH, pack_mask, write_scalar_bits
+
+SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
+LANE_IDS = np.arange(32, dtype=np.uint32)
+FLOAT_TYPES = ("f16", "f32", "f64")
+
+
+def base_name(mnemonic: str) -> str:
+    return SUFFIX.sub("", mnemonic)
+
+
+class Unimplemented(Exception):
+    """The instruction is in no table; the caller reports it with kernel, pc and text."""
+
+
+def build_valu(instr: Instr, op: Op):
+    """compute(st, w) -> commit(st, w) for one VALU instruction described by `op`."""
+    ops = list(instr.operands)
+    flags = op.flags
+    mods = instr.mods
+    vop3p = instr.mnemonic.startswith(("v_pk_", "v_dot", "v_fma_mix")) or "op_sel_hi" in mods
+    nsrc = len(op.srcs) - (1 if "dst_in" in flags else 0)
+
+    # destinations by operand position
+    dst = sdst = None
+    if "cmp" in flags and "cmpx" not in flags:
+        sdst, ops = ops[0], ops[1:]
+    elif "cmpx" in flags:
+        pass
+    elif op.dst is not None:
+        dst, ops = ops[0], ops[1:]
+        if "carry_out" in flags:
+            sdst, ops = ops[0], ops[1:]
+    srcs, extra = ops[:nsrc], ops[nsrc:]
+    if len(srcs) != nsrc:
+        raise Unimplemented(f"expected {nsrc} sources")
+    mask_reg = VCC
+    if ("carry_in" in flags or "mask_in" in flags) and extra:
+        mask_reg = extra[0].reg if extra[0].kind == "s" else None
+        if mask_reg is None:
+            raise Unimplemented("lane mask operand must be an SGPR")
+
+    readers = [_source(s, t, i, mods, vop3p, "mix" in flags) for i, (s, t) in enumerate(zip(srcs, op.srcs))]
+    if "dst_in" in flags:
+        readers.append(_source(dst, op.srcs[-1], len(srcs), {}, False, False))
+    route = Route(mods) if ("dpp8" in mods or "quad_perm" in mods or any(k.startswith("row_") and k not in ("row_mask",) for k in mods)) else None
+    writer = vector_writer(dst, op.dst if not ("mix" in flags and op.dst == "f16") else "f16") if dst is not None else None
+    if writer is not None and "hi_half" in flags:
+        dst_hi = Operand("v", dst.reg, hi=True)
+        writer = vector_writer(dst_hi, "f16")
+    elif writer is not None and "mix" in flags and op.dst == "f16":
+        writer = vector_writer(Operand("v", dst.reg, hi=False), "f16")
+    post = _output_modifiers(op, mods)
+    fn = op.fn
+
+    def compute(st, w):
+        exec_mask = st.exec_mask(w)
+        values = [r(st, w) for r in readers]
+        write = exec_mask
+        if route is not None:
+            values[0], write = route.apply(values[0], exec_mask)
+        kwargs = {}
+        if "carry_in" in flags:
+            kwargs["carry"] = st.sgpr_mask(w, mask_reg)
+        if "mask_in" in flags:
+            kwargs["mask"] = st.sgpr_mask(w, mask_reg)
+        if "vcc_in" in flags:
+            kwargs["vcc"] = st.sgpr_mask(w, VCC)
+        if "lane_id" in flags:
+            kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
+        if "clamp_aware" in flags:
+            kwargs["clamp"] = bool(mods.get("clamp", False))
+        with np.errstate(all="ignore"):
+            result = fn(*values, **kwargs)
+            carry = None
+            if "carry_out" in flags:
+                result, carry = result
+            if post is not None and "cmp" not in flags:
+                result = post(result)
+
+        def commit(st, w):
+            if "cmpx" in flags:
+                st.S[w, EXEC] = pack_mask(np.asarray(result, bool) & write)
+            elif "cmp" in flags:
+                write_scalar_bits(st, w, sdst.reg, pack_mask(np.asarray(result, bool) & write), 32)
+            elif writer is not None:
+                writer(st, w, result, write)
+            if carry is not None:
+                write_scalar_bits(st, w, sdst.reg, pack_mask(np.asarray(carry, bool) & write), 32)
+        return commit
+    return compute
+
+
+def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
+    """Reader st, w -> (k, 32) values of type t, with modifiers applied."""
+    def pick(name, default):
+        value = mods.get(name)
+        return bool(value[i]) if isinstance(value, list) and i < len(value) else default
+
+    if mix:
+        return _mix_source(s, i, pick)
+    if t.startswith("pk_") and vop3p:
+        raw = vector_bits(s, t)
+        sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
+        neg_lo = pick("neg_lo", False) and t == "pk_f16"
+        neg_hi = pick("neg_hi", False) and t == "pk_f16"
+
+        def read(st, w):
+            x = raw(st, w)
+            lo = (x >> np.uint32(16)) if sel_lo else (x & np.uint32(0xFFFF))
+            hi = (x >> np.uint32(16)) if sel_hi else (x & np.uint32(0xFFFF))
+            lo = lo ^ np.uint32(0x8000) if neg_lo else lo
+            hi = hi ^ np.uint32(0x8000) if neg_hi else hi
+            return (lo & np.uint32(0xFFFF)) | (hi << np.uint32(16))
+        return read
+    neg, abs_ = s.neg, s.abs
+    if vop3p:            # a non-packed source of a VOP3P op: neg_lo is neg, neg_hi is abs
+        neg, abs_ = pick("neg_lo", neg), pick("neg_hi", abs_)
+        if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):
+            s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
+    raw = vector_bits(s, t)
+    return lambda st, w: typed(raw(st, w), t, neg, abs_)
+
+
+def _mix_source(s: Operand, i: int, pick):
+    """v_fma_mix*: an f32 source, or the f16 half op_sel picks converted to f32 when op_sel_hi."""
+    as_f16 = pick("op_sel_hi", False)
+    neg, abs_ = pick("neg_lo", s.neg), pick("neg_hi", s.abs)
+    if as_f16:
+        raw = vector_bits(Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=pick("op_sel", False)), "f16")
+        return lambda st, w: typed(raw(st, w), "f16", neg, abs_).astype(np.float32)
+    raw = vector_bits(s, "f32")
+    return lambda st, w: typed(raw(st, w), "f32", neg, abs_)
+
+
+def _output_modifiers(op: Op, mods: dict):
+    """omod (mul:2, mul:4, div:2) and clamp for float results the op does not clamp itself."""
+    if op.dst not in FLOAT_TYPES or "clamp_aware" in op.flags and not mods.get("mul") and not mods.get("div"):
+        return None
+    scale = float(mods.get("mul", 1)) / float(mods.get("div", 1))
+    clamp = bool(mods.get("clamp", False)) and "clamp_aware" not in op.flags
+    if scale == 1.0 and not clamp:
+        return None
+    dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[op.dst]
+
+    def post(result):
+        r = np.asarray(result, dtype)
+        if scale != 1.0:
+            r = (r * dtype(scale)).astype(dtype)
+        if clamp:
+            r = np.where(np.isnan(r), dtype(0), np.clip(r, dtype(0), dtype(1))).astype(dtype)
+        return r
+    return post

@@ -1,0 +1,238 @@
+"""Vector memory instructions (GLOBAL, FLAT, SCRATCH, MUBUF) and scalar memory (SMEM).
+
+Loads and stores of every width: b8/u8/i8, b16/u16/i16, d16 (low/high half), b32..b128, and the
+atomics with and without return. FLAT addresses in the shared/private apertures go to LDS and
+scratch.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from .decode import Instr
+from .spaces import GLOBAL, LDS, SCRATCH, atomic
+from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits, write_scalar_bits
+
+LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
+STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
+ATOMIC = re.compile(r"^(global|flat|buffer)_atomic_(?P<op>[a-z]+)_(?P<t>[uibf](32|64))$")
+SMEM = re.compile(r"^s_(buffer_)?load_(?P<t>b32|b64|b128|b256|b512|dword(x\d+)?)$")
+NBYTES = {"b8": 1, "u8": 1, "i8": 1, "b16": 2, "u16": 2, "i16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
+
+
+def active_lanes(st, w):
+    """(wave index into st, lane) of every active lane, in wave then lane order."""
+    wi, li = np.nonzero(st.exec_mask(w))
+    return w[wi], li, wi
+
+
+def read_vgprs(st, wave, lane, reg: int, count: int) -> np.ndarray:
+    """(m, 4*count) uint8: `count` dwords from VGPRs reg.. of each (wave, lane)."""
+    d = st.V[wave[:, None], reg + np.arange(count), lane[:, None]]
+    return np.ascontiguousarray(d).view(np.uint8).reshape(len(wave), 4 * count)
+
+
+def write_vgprs(st, wave, lane, reg: int, dwords: np.ndarray) -> None:
+    """dwords (m, count) uint32 into VGPRs reg.. of each (wave, lane)."""
+    st.V[wave[:, None], reg + np.arange(dwords.shape[1]), lane[:, None]] = dwords
+
+
+def load_to_dwords(raw: np.ndarray, t: str) -> np.ndarray:
+    """Loaded bytes -> (m, n) uint32 register values (sign/zero extended for sub-dword types)."""
+    if t in ("b32", "b64", "b96", "b128"):
+        return np.ascontiguousarray(raw).view(np.uint32)
+    dtype = {"u8": np.uint8, "i8": np.int8, "u16": np.uint16, "i16": np.int16, "b16": np.uint16}[t]
+    return np.ascontiguousarray(raw).view(dtype).astype(np.int64).astype(np.uint32).reshape(-1, 1)
+
+
+def store_loaded(st, wave, lane, reg: int, raw: np.ndarray, kind: str | None, t: str) -> None:
+    if kind is None:
+        write_vgprs(st, wave, lane, reg, load_to_dwords(raw, t))
+        return
+    value = load_to_dwords(raw, t)[:, 0] & np.uint32(0xFFFF)
+    old = st.V[wave, reg, lane]
+    if kind == "d16_hi_":
+        st.V[wave, reg, lane] = (old & np.uint32(0xFFFF)) | (value << np.uint32(16))
+    else:
+        st.V[wave, reg, lane] = (old & np.uint32(0xFFFF0000)) | value
+
+
+# --- addressing ---------------------------------------------------------------------------
+
+def _u32(st, wave, lane, op):
+    return st.V[wave, op.reg, lane].astype(np.int64)
+
+
+def _u64(st, wave, lane, op):
+    return st.V[wave, op.reg, lane].astype(np.uint64) | (st.V[wave, op.reg + 1, lane].astype(np.uint64) << np.uint64(32))
+
+
+def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict):
+    """addr(st, wave, lane, wi) -> (space, addresses) lists per space for one segment kind."""
+    if seg == "global":
+        if saddr is None or saddr.kind == "off":
+            def addr(st, wave, lane, wi, w):
+                return [(GLOBAL, slice(None), _u64(st, wave, lane, vaddr) + np.uint64(offset & 0xFFFFFFFFFFFFFFFF))]
+        else:
+            def addr(st, wave, lane, wi, w):
+                base = read_scalar_bits(st, w, saddr, 64)[wi]
+                return [(GLOBAL, slice(None), base + st.V[wave, vaddr.reg, lane].astype(np.uint64) + np.uint64(offset & 0xFFFFFFFFFFFFFFFF))]
+        return addr
+    if seg == "scratch":
+        def addr(st, wave, lane, wi, w):
+            a = np.full(len(wave), offset, np.int64)
+            if vaddr is not None and vaddr.kind == "v":
+                a += _u32(st, wave, lane, vaddr)
+            if saddr is not None and saddr.kind != "off":
+                a += read_scalar_bits(st, w, saddr, 32)[wi].astype(np.int64)
+            return [(SCRATCH, slice(None), a & 0xFFFFFFFF)]
+        return addr
+    if seg == "flat":
+        def addr(st, wave, lane, wi, w):
+            a = _u64(st, wave, lane, vaddr) + np.uint64(offset & 0xFFFFFFFFFFFFFFFF)
+            hi = a >> np.uint64(32)
+            low = (a & np.uint64(0xFFFFFFFF)).astype(np.int64)
+            shared, private = hi == SHARED_APERTURE_HI, hi == PRIVATE_APERTURE_HI
+            if not shared.any() and not private.any():
+                return [(GLOBAL, slice(None), a)]
+            parts = []
+            for space, sel, values in ((LDS, shared, low), (SCRATCH, private, low), (GLOBAL, ~(shared | private), a)):
+                if sel.any():
+                    idx = np.nonzero(sel)[0]
+                    parts.append((space, idx, values[idx]))
+            return parts
+        return addr
+    if seg == "buffer":
+        return _buffer_address(vaddr, saddr, offset, mods)
+    raise ValueError(seg)
+
+
+def _buffer_address(vaddr, operands, offset, mods):
+    desc, soffset = operands
+
+    def addr(st, wave, lane, wi, w):
+        d = np.stack([read_scalar_bits(st, w, type(desc)("s", desc.reg + i), 32) for i in range(4)], 1)[wi]
+        base = d[:, 0].astype(np.uint64) | ((d[:, 1] & np.uint32(0xFFFF)).astype(np.uint64) << np.uint64(32))
+        stride = ((d[:, 1] >> np.uint32(16)) & np.uint32(0x3FFF)).astype(np.uint64)
+        a = base + np.uint64(offset)
+        if soffset.kind == "s":
+            a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
+        elif soffset.kind == "imm":
+            a += np.uint64(soffset.value)
+        reg = vaddr.reg if vaddr is not None and vaddr.kind == "v" else None
+        if mods.get("idxen"):
+            a += st.V[wave, reg, lane].astype(np.uint64) * stride
+            reg += 1
+        if mods.get("offen"):
+            a += st.V[wave, reg, lane].astype(np.uint64)
+        return [(GLOBAL, slice(None), a)]
+    return addr
+
+
+def build_vmem(instr: Instr):
+    m = instr.mnemonic
+    offset = int(instr.mods.get("offset", 0))
+    seg = m.split("_", 1)[0]
+    ops = instr.operands
+    if (lm := LOAD.match(m)):
+        kind, t = lm.group("kind"), lm.group("t")
+        nb = NBYTES[t]
+        vdst = ops[0]
+        addr = _addr_for(seg, ops[1:], offset, instr.mods)
+
+        def load(st, w):
+            wave, lane, wi = active_lanes(st, w)
+            for space, sel, a in addr(st, wave, lane, wi, w):
+                raw = space.read(st, wave[sel], lane[sel], a, nb)
+                store_loaded(st, wave[sel], lane[sel], vdst.reg, raw, kind, t)
+            return False
+        return load
+    if (sm := STORE.match(m)):
+        kind, t = sm.group("kind"), {"byte": "b8", "short": "b16"}.get(sm.group("t"), sm.group("t"))
+        nb = NBYTES[t]
+        vdata = ops[1]
+        addr = _addr_for(seg, [ops[0]] + ops[2:], offset, instr.mods)
+
+        def store(st, w):
+            wave, lane, wi = active_lanes(st, w)
+            data = read_vgprs(st, wave, lane, vdata.reg, max(1, nb // 4))
+            if kind == "d16_hi_":
+                data = data[:, 2:2 + nb]
+            else:
+                data = data[:, :nb]
+            for space, sel, a in addr(st, wave, lane, wi, w):
+                space.write(st, wave[sel], lane[sel], a, np.ascontiguousarray(data[sel]))
+            return False
+        return store
+    if (am := ATOMIC.match(m)):
+        name, t = am.group("op"), am.group("t")
+        returns = bool(instr.mods.get("glc"))
+        vdst = ops[0] if returns else None
+        rest = ops[1:] if returns else ops
+        vaddr, vdata = rest[0], rest[1]
+        addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods)
+        width = 8 if t.endswith("64") else 4
+        words = width // 4
+
+        def atomic_op(st, w):
+            wave, lane, wi = active_lanes(st, w)
+            data = read_vgprs(st, wave, lane, vdata.reg, words * (2 if name == "cmpswap" else 1))
+            for space, sel, a in addr(st, wave, lane, wi, w):
+                d = np.ascontiguousarray(data[sel])
+                src = d[:, :width].copy().view(_dtype(t)).reshape(-1)
+                cmp = d[:, width:].copy().view(_dtype(t)).reshape(-1) if name == "cmpswap" else None
+                old = atomic(space, st, wave[sel], lane[sel], a, name, t, src, cmp)
+                if vdst is not None:
+                    write_vgprs(st, wave[sel], lane[sel], vdst.reg, np.ascontiguousarray(old).view(np.uint32).reshape(-1, words))
+            return False
+        return atomic_op
+    return None
+
+
+def _dtype(t):
+    return {"u32": np.uint32, "i32": np.int32, "b32": np.uint32, "f32": np.float32,
+            "u64": np.uint64, "i64": np.int64, "b64": np.uint64, "f64": np.float64}[t]
+
+
+def _addr_for(seg, ops, offset, mods):
+    """ops: the address operands after the data operand(s): [vaddr, saddr] (global/scratch),
+    [vaddr] (flat), [vaddr, desc, soffset] (buffer)."""
+    if seg == "buffer":
+        return address_fn(seg, ops[0], (ops[1], ops[2]), offset, mods)
+    vaddr = ops[0]
+    saddr = ops[1] if len(ops) > 1 else None
+    if seg == "scratch" and vaddr.kind == "off":
+        vaddr = None
+    return address_fn(seg, vaddr, saddr, offset, mods)
+
+
+def build_smem(instr: Instr):
+    sm = SMEM.match(instr.mnemonic)
+    if not sm:
+        return None
+    t = sm.group("t")
+    dwords = {"b32": 1, "b64": 2, "b128": 4, "b256": 8, "b512": 16, "dword": 1}.get(t) or int(t[len("dwordx"):])
+    buffer = bool(sm.group(1))
+    dst, base, off = instr.operands[0], instr.operands[1], instr.operands[2] if len(instr.operands) > 2 else None
+    imm = int(instr.mods.get("offset", 0))
+
+    def sload(st, w):
+        if buffer:
+            b = read_scalar_bits(st, w, base, 64) & np.uint64(0xFFFFFFFFFFFF)
+        else:
+            b = read_scalar_bits(st, w, base, 64)
+        a = b + np.uint64(imm)
+        if off is not None and off.kind == "imm":
+            a = a + np.uint64(off.value & 0xFFFFFFFF)
+        elif off is not None and off.kind == "s" and off.reg != 124:
+            a = a + read_scalar_bits(st, w, off, 32).astype(np.uint64)
+        a = a & ~np.uint64(3)
+        raw = GLOBAL.read(st, w, np.zeros(len(w), np.int64), a, 4 * dwords)
+        vals = np.ascontiguousarray(raw).view(np.uint32)
+        for i in range(dwords):
+            if dst.reg + i != 124:
+                st.S[w, dst.reg + i] = vals[:, i]
+        return False
+    return sload
