@@ -58,8 +58,12 @@ class Frontend:
             flags += ["-isystem", d]
         flags += ["-iquote", os.path.dirname(os.path.abspath(self.tu.source))]
         flags += ["-D" + d for d in s.defines] + ["-U" + u for u in s.undefines]
+        # __FILE__ and debug info name the user's files: below the current folder relative, as
+        # nvcc has them; else absolute. (gcc takes the last matching map, clang the longest.)
         root = self.mirror.root.rstrip(os.sep)
-        flags += [f"-fmacro-prefix-map={root}=", f"-fdebug-prefix-map={root}="]
+        here = self.mirror.path_for(os.curdir).rstrip(os.sep) + os.sep
+        for kind in ("macro", "debug"):
+            flags += [f"-f{kind}-prefix-map={root}=", f"-f{kind}-prefix-map={here}="]
         return flags
 
     def to_original(self, path: str) -> str:

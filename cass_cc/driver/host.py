@@ -13,7 +13,7 @@ from .. import toolchain
 from ..errors import ToolMissing
 from .frontend import Frontend
 from .jobs import Job
-from .plan import TranslationUnit
+from .plan import Compile, TranslationUnit
 from .settings import Settings
 
 DEFAULT_INCLUDE_DIRS = ("/usr/include", "/usr/local/include")
@@ -48,9 +48,9 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
     return fe
 
 
-def compile(tu: TranslationUnit, settings: Settings, out_path: str, work: str,
-            deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[Job]:
-    return frontend(tu, settings, work).compile_jobs(out_path, deps_file, deps_targets or [out_path])
+def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
+    return frontend(action.tu, settings, work).compile_jobs(
+        action.output, action.deps_file, action.deps_targets or [action.output])
 
 
 def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:

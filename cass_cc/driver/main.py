@@ -22,6 +22,7 @@ from .plan import Archive, Compile, Dependencies, Link, Preprocess, make_plan
 from .settings import Settings, settings_from
 
 PROG = "cass-nvcc"
+INTERNAL_ERROR_EXIT = 70  # EX_SOFTWARE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -37,6 +38,12 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except Exception as e:  # a bug: one line for the user, the traceback on request
+        if os.environ.get("CASS_DEBUG"):
+            raise
+        sys.stderr.write(f"{PROG}: internal error: {type(e).__name__}: {e} (set CASS_DEBUG=1 for "
+                         "the traceback and please report it)\n")
+        return INTERNAL_ERROR_EXIT
 
 
 def run(argv: list[str]) -> int:
@@ -68,9 +75,8 @@ def run(argv: list[str]) -> int:
 
 def jobs_for(action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Compile):
-        compiler = host if action.tu.language != "cu" else routes.route_module(settings.route)
-        return compiler.compile(action.tu, settings, action.output, work, action.deps_file,
-                                action.deps_targets)
+        return routes.route_module(settings.route).compile_jobs(
+            action, settings, work, allow_fallback=True)
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
     front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
         else source_route
@@ -79,8 +85,7 @@ def jobs_for(action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Dependencies):
         return front.dependencies(action.tu, settings, action.output, action.targets, work)
     if isinstance(action, Link):
-        return routes.route_module(settings.route).link(action.inputs, settings, action.output, work,
-                                                        shared=action.shared)
+        return routes.route_module(settings.route).link_jobs(action, settings, work)
     if isinstance(action, Archive):
         return archive_jobs(action, settings, work)
     raise CassError(f"internal error: no jobs for {action!r}")

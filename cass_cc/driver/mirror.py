@@ -41,16 +41,20 @@ class Mirror:
         return path
 
     def unmirror_text(self, text: str) -> str:
-        return text.replace(self.root.rstrip(os.sep), "")
+        """Mirrored paths in generated text back to the user's: relative below the current
+        folder (as the compiler saw relative inputs), else absolute."""
+        here = self.path_for(os.curdir).rstrip(os.sep) + os.sep
+        return text.replace(here, "").replace(self.root.rstrip(os.sep), "")
 
     def translate_tree(self, source: str, user_dirs: list[str]) -> str:
         """Hipify `source` and the user's headers it includes; returns the mirrored source."""
-        pending = [os.path.abspath(source)]
+        top = os.path.abspath(source)
+        pending = [top]
         while pending:
             path = pending.pop()
             if path in self.files:
                 continue
-            text = read_source(path)
+            text = read_source(source if path == top else path)
             self.files[path] = self.path_for(path)
             result = _translate(text, path)
             self.diagnostics.extend(result.diagnostics)

@@ -140,16 +140,22 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
     # Link or archive: compile the sources into the private temporary folder first.
     actions = []
     objects: list[str] = []
+    default = "a.a" if args.flag("lib") else "a.out"
+    output = args.value("output-file") or os.path.join(odir or "", default)
+    if with_deps and len(units) > 1 and args.value("dependency-output"):
+        raise UsageError("-MF with several input files is not supported (like nvcc)")
     for n, item in enumerate(inputs):
         if isinstance(item, TranslationUnit):
             obj = os.path.join(temp_dir, f"{n}-{item.stem}.o")
-            actions.append(Compile(item, obj))
+            deps = None
+            if with_deps:
+                deps = args.value("dependency-output") or os.path.join(odir or "", item.stem + ".d")
+            actions.append(Compile(item, obj, deps, deps_targets or [_object_name(item, odir)]))
             objects.append(obj)
         else:
             objects.append(item)
     if args.flag("lib"):
-        actions.append(Archive(objects, args.value("output-file") or os.path.join(odir or "", "a.a")))
+        actions.append(Archive(objects, output))
     else:
-        actions.append(Link(objects, args.value("output-file") or os.path.join(odir or "", "a.out"),
-                            shared=args.flag("shared")))
+        actions.append(Link(objects, output, shared=args.flag("shared")))
     return actions

@@ -1,10 +1,11 @@
 """The routes a .cu can take to AMD code, as data.
 
-"source" (hipify + hipcc) is source_route; "binary" (SASS translation) is binary.py, added by
-the binary-route work with the same interface:
-    compile(tu, settings, out_path, work, deps_file=None, deps_targets=None) -> list[Job]
-    link(objects, settings, out_path, work, shared=False) -> list[Job]
-Until binary.py exists, "auto" means "source" and "binary" is refused with a clear message.
+"source" (hipify + hipcc) is source_route; "binary" (SASS translation) is binary.py. Both offer
+    compile_jobs(action: plan.Compile, settings, work, allow_fallback) -> list[Job]
+      (allow_fallback: kernels a translator refuses may take the hipify fallback, reported)
+    link_jobs(action: plan.Link, settings, work) -> list[Job]
+where `work` is a private folder for the step. "auto" means AUTO_ROUTE; a route whose module is
+missing is refused with a clear message.
 """
 
 from __future__ import annotations

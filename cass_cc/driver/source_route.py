@@ -1,9 +1,9 @@
 """The source route: hipify the CUDA translation unit (and the user's headers it includes), then
 compile it with hipcc for the AMD target; link with hipcc so libamdhip64 comes along.
 
-Route interface (the binary route in binary.py offers the same two functions):
-  compile(tu, settings, out_path, work) -> list[Job]   one .cu -> one x86-64 object at out_path
-  link(objects, settings, out_path, work) -> list[Job]  objects/archives -> program or library
+Route interface (routes.py; the binary route in binary.py offers the same two functions):
+  compile_jobs(action: Compile, settings, work, allow_fallback) -> list[Job]
+  link_jobs(action: Link, settings, work) -> list[Job]
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import time
 from .. import toolchain
 from ..errors import ToolMissing
 from ..report import Report
-from . import hip_fatbin
+from . import hip_fatbin, host
 from .frontend import Frontend, place_job
 from .help import cuda_version
 from .jobs import Job
-from .plan import TranslationUnit
+from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
 
 NAME = "source"
@@ -52,11 +52,15 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
     return fe
 
 
-def compile(tu: TranslationUnit, settings: Settings, out_path: str, work: str,
-            deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[Job]:
-    fe = frontend(tu, settings, work)
-    after = [_report_job(fe, out_path, work)] if _wants_report(settings) else []
-    return fe.compile_jobs(out_path, deps_file, deps_targets or [out_path], after=after)
+def compile_jobs(action: Compile, settings: Settings, work: str, allow_fallback: bool = True) -> list[Job]:
+    """One translation unit -> one x86-64 object with the AMD code in its .hip_fatbin.
+    (Nothing falls back on this route: `allow_fallback` is part of the route interface.)"""
+    if action.tu.language != "cu":
+        return host.compile_jobs(action, settings, work)
+    fe = frontend(action.tu, settings, work)
+    after = [_report_job(fe, work)] if _wants_report(settings) else []
+    return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
+                           after=after)
 
 
 def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:
@@ -68,16 +72,16 @@ def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, ta
     return frontend(tu, settings, work).deps_jobs(output, targets, ["--cuda-host-only"])
 
 
-def link(objects: list[str], settings: Settings, out_path: str, work: str,
-         shared: bool = False) -> list[Job]:
+def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
+    """Objects and libraries -> a program or shared library, linked by hipcc (libamdhip64)."""
     tmp = os.path.join(work, "link.out")
     argv = [toolchain.find("hipcc").path, f"--offload-arch={settings.offload_arch}"]
-    argv += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
-    argv += ["-o", tmp, *objects, *implicit_link_dirs()]
+    argv += (["-shared"] if action.shared else []) + (["-pg"] if settings.profile else [])
+    argv += ["-o", tmp, *action.inputs, *implicit_link_dirs()]
     argv += ["-L" + d for d in settings.library_dirs] + ["-l" + lib for lib in settings.libraries]
     argv += [a for opt in settings.linker_options for a in ("-Xlinker", opt)]
     argv += settings.link_flags
-    return [Job(argv, env=hipcc_env(), label="link"), place_job(tmp, out_path)]
+    return [Job(argv, env=hipcc_env(), label="link"), place_job(tmp, action.output)]
 
 
 def implicit_link_dirs() -> list[str]:
@@ -91,7 +95,7 @@ def _wants_report(settings: Settings) -> bool:
     return bool(settings.report_path or os.environ.get("CASS_REPORT_DIR"))
 
 
-def _report_job(fe: Frontend, out_path: str, work: str) -> Job:
+def _report_job(fe: Frontend, work: str) -> Job:
     tmp_obj = os.path.join(work, fe.tu.stem + ".o")
 
     def action() -> None:
