@@ -22,7 +22,7 @@ from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
 from .binary_kernels import code_for_tu
 from .jobs import Job
-from .plan import Compile, Link
+from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
 
 # What cass-nvcc asks nvcc for, whatever -arch/-gencode the user gave (recorded in the report):
@@ -72,18 +72,19 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
     return cmd
 
 
-def _translate_object(host_obj: str, output: str, source: str, settings: Settings, work: str,
+def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, settings: Settings, work: str,
                       no_fallback: str | None) -> None:
-    """Translate the kernels of nvcc's object `host_obj` and write it, with the AMD code in place
-    of the NVIDIA code, to `output`; the report names `source`."""
+    """Translate the kernels of nvcc's object `host_obj` (compiled from `tu`, None when unknown)
+    and write it, with the AMD code in place of the NVIDIA code, to `output`."""
     from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
 
     units = units_from_file(host_obj, settings.offload_arch)
-    tu = code_for_tu(source, units, settings, work, no_fallback)
-    report = Report(source=source, route="binary", offload_arch=",".join(settings.offload_archs),
-                    kernels=tu.kernels, diagnostics=tu.diagnostics + settings.recorded,
+    code = code_for_tu(tu, units, settings, work, no_fallback)
+    report = Report(source=tu.source if tu else host_obj, route="binary",
+                    offload_arch=",".join(settings.offload_archs), kernels=code.kernels,
+                    diagnostics=code.diagnostics + [f"recorded: {r}" for r in settings.recorded],
                     nvidia_targets=settings.nvidia_targets)
-    embed(host_obj, bundle(tu.code_objects), output)
+    embed(host_obj, bundle(code.code_objects), output)
     report.write(settings.report_path)
 
 
@@ -104,7 +105,7 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
 
     translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
                      "--embed-into", action.output],
-                    lambda: _translate_object(host_obj, action.output, action.tu.source, settings, work,
+                    lambda: _translate_object(host_obj, action.output, action.tu, settings, work,
                                               None if allow_fallback else NO_FALLBACK_ROUTE), label="translate")
     return [nvcc, translate]
 
@@ -154,7 +155,7 @@ def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
         if holds_nvidia_code(path):
             translated = os.path.join(work, f"{n}-{os.path.basename(path)}")
             jobs.append(Job(["cass-cc", "translate", path, "--embed-into", translated],
-                            lambda p=path, t=translated: _translate_object(p, t, p, settings, work, NO_FALLBACK_OBJECT),
+                            lambda p=path, t=translated: _translate_object(p, t, None, settings, work, NO_FALLBACK_OBJECT),
                             label="translate"))
             path = translated
         inputs.append(path)

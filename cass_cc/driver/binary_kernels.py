@@ -17,7 +17,9 @@ from ..errors import CassError
 from ..pipeline import run_pipeline
 from ..unit import KernelUnit
 from .binary_embed import CodeObject
-from .mirror import Mirror, is_user_dir
+from . import source_route
+from .mirror import is_user_dir
+from .plan import TranslationUnit
 from .settings import Settings
 
 
@@ -81,35 +83,30 @@ def defined_kernels(code_object: bytes) -> set[str]:
         raise CassError(f"unreadable code object from the fallback compile: {e}") from None
 
 
-def hipify_code_object(source: str, settings: Settings, work: str, offload_arch: str) -> tuple[bytes, str]:
-    """The TU hipified and compiled by hipcc for the device only: (code object, hipcc's messages)."""
-    mirror = Mirror(os.path.join(work, "hipify"))
-    user_dirs = [d for d in settings.include_dirs if is_user_dir(d)]
-    hip_source = mirror.translate_tree(source, user_dirs)
-    out = os.path.join(work, f"fallback-{offload_arch}.hsaco")
-    cmd = [toolchain.path("hipcc"), "--cuda-device-only", "--no-gpu-bundle-output", "-c", "-x", "hip",
-           f"--offload-arch={offload_arch}",
-           f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(offload_arch)}", "-w"]
-    cmd += [f"-I{mirror.include_dir(d) if is_user_dir(d) else d}" for d in settings.include_dirs]
-    cmd += [f"-isystem{d}" for d in settings.system_dirs]
-    cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
-    # nvcc includes cuda_runtime.h in every .cu implicitly; hipcc needs its counterpart named.
-    cmd += ["-include", "hip/hip_runtime.h"] + [f"-include{h}" for h in mirror.compat_headers]
-    if settings.std:
-        cmd.append(f"-std={settings.std}")
-    cmd += [f"-O{settings.opt_level or '3'}", *settings.device_flags, hip_source, "-o", out]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=toolchain.hip_environment())
-    messages = mirror.unmirror_text(proc.stderr)
+def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> tuple[bytes, str]:
+    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it:
+    (code object, hipcc's first error or "")."""
+    fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"))
+    fe.mirror.translate_tree(tu.source, fe.user_dirs())
+    for inc in settings.pre_includes:
+        if is_user_dir(inc):
+            fe.mirror.translate_tree(inc, fe.user_dirs())
+    out = os.path.join(fe.work, f"{tu.stem}.hsaco")
+    argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
+    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w"]
+    argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
+    argv += ["-c", fe.mirrored, "-o", out]
+    proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
     if proc.returncode != 0:
-        errors = [line for line in messages.splitlines() if "error:" in line]
+        errors = [line for line in fe.shape(proc.stderr, closing=False).splitlines() if "error" in line]
         return b"", errors[0] if errors else "hipcc failed"
     with open(out, "rb") as f:
-        return f.read(), messages
+        return f.read(), ""
 
 
-def code_for_tu(source: str, units: list[KernelUnit], settings: Settings, work: str,
+def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings, work: str,
                 no_fallback: str | None) -> TranslatedTU:
-    """Translate `units` (the kernels of nvcc's object for `source`) for every offload arch; fall
+    """Translate `units` (the kernels of nvcc's object for `tu`) for every offload arch; fall
     back to hipify for refused kernels unless `no_fallback` says why not; NoRoute when a kernel
     gets no code."""
     result = TranslatedTU()
@@ -123,19 +120,19 @@ def code_for_tu(source: str, units: list[KernelUnit], settings: Settings, work: 
             data = link_code_object(ok, os.path.join(work, f"lifted-{arch}.hsaco"))
             result.code_objects.append(CodeObject("hip", arch, data))
         if refused:
-            _fall_back(source, refused, settings, work, arch, result, no_fallback)
+            _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
             result.kernels = [u.report_entry() for u in translated]
     return result
 
 
-def _fall_back(source: str, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
+def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
                result: TranslatedTU, no_fallback: str | None) -> None:
-    if no_fallback:
+    if no_fallback or tu is None:
         problem = refused[0]
         raise NoRoute(f"kernel '{problem.demangled or problem.name}' cannot be translated: "
                       f"{'; '.join(problem.reasons)} ({no_fallback})")
-    data, messages = hipify_code_object(source, settings, work, arch)
+    data, messages = hipify_code_object(tu, settings, work, arch)
     have = defined_kernels(data) if data else set()
     for u in refused:
         if u.name not in have:
