@@ -12,7 +12,8 @@ import numpy as np
 from .alu.op import Op
 from .decode import Instr
 from .operands import scalar_reader, scalar_writer
-from .state import AT_BARRIER, DONE, EXEC, VCC, read_scalar_bits, write_scalar_bits
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, read_scalar_bits,
+                    write_scalar_bits)
 
 SAVEEXEC = {
     "and": lambda s, e: s & e, "or": lambda s, e: s | e, "xor": lambda s, e: s ^ e,
@@ -191,16 +192,19 @@ def _saveexec(m: str, ops):
 
 
 HW_REG_MODE = "HW_REG_MODE"
+# apertures as the hardware reports them: bits 15:0 private, 31:16 shared, each address bits 63:48
+SH_MEM_BASES = (SHARED_APERTURE_HI >> 16) << 16 | (PRIVATE_APERTURE_HI >> 16)
 
 
 def _hwreg(m: str, ops):
-    """MODE is kept (round and denormal controls, read back by code that saves it); other
-    hardware registers read as zero and writes to them (e.g. flat scratch setup) are ignored."""
+    """MODE is kept (round and denormal controls, read back by code that saves it), SH_MEM_BASES
+    gives the LDS and private apertures; other hardware registers read as zero and writes to them (e.g. flat scratch setup) are ignored."""
     if m == "s_getreg_b32":
         dst, (reg, offset, size) = ops[0].reg, _hwreg_fields(ops[1])
 
         def getreg(st, w):
-            value = (st.mode >> offset) & ((1 << size) - 1) if reg == HW_REG_MODE else 0
+            full = st.mode if reg == HW_REG_MODE else SH_MEM_BASES if reg == "HW_REG_SH_MEM_BASES" else 0
+            value = (full >> offset) & ((1 << size) - 1)
             write_scalar_bits(st, w, dst, np.full(len(w), value, np.uint32), 32)
             return False
         return getreg
