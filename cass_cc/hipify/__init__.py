@@ -28,9 +28,9 @@ def translate(text: str, filename: str) -> HipifyResult:
     except LexError as e:
         return HipifyResult(text, [Diagnostic(filename, e.line, e.column, "warning",
                                               f"{e}; the file is left untranslated")])
-    new_text, _ = rewrite.apply(src)
-    return HipifyResult(new_text, _diagnostics(src), COMPAT_HEADER if _needs_compat(src) else None,
-                        src.kernels())
+    new_text, changed = rewrite.apply(src)
+    compat = COMPAT_HEADER if _needs_compat(src, changed) else None
+    return HipifyResult(new_text, _diagnostics(src), compat, src.kernels())
 
 
 def _diagnostics(src: Source) -> list[Diagnostic]:
@@ -45,7 +45,8 @@ def _diagnostics(src: Source) -> list[Diagnostic]:
     return sorted(found, key=lambda d: (d.line, d.column))
 
 
-def _needs_compat(src: Source) -> bool:
-    """The TU names something only the compatibility header provides."""
-    return any(src.tokens[i].kind == IDENT and src.tokens[i].text in tables.COMPAT
-               and not src.is_member(i) for i in src.code)
+def _needs_compat(src: Source, changed: dict[int, str]) -> bool:
+    """The TU names something only the compatibility header provides (or overloads)."""
+    return any(src.tokens[i].kind == IDENT and not src.is_member(i)
+               and (src.tokens[i].text in tables.COMPAT
+                    or changed.get(i) in tables.COMPAT_OVERLOADS) for i in src.code)

@@ -3,7 +3,7 @@
  *
  * cass-cc's hipify passes this header with `-include` when a translation unit uses one of
  * the names below: the CUDA 9 `_sync` warp functions, __activemask, __syncwarp, match and
- * reduce, cache-hint loads and stores, __nanosleep, __trap, __dp4a, __hmax/__hmin,
+ * reduce, cache-hint loads and stores, CUDART_CB, C++ overloads of runtime functions, __nanosleep, __trap, __dp4a, __hmax/__hmin,
  * bfloat16 conversions, and cooperative_groups::reduce with its operators.
  *
  * Lane masks are 32 bits, as in CUDA. HIP runs all active lanes of a wavefront together, so
@@ -19,6 +19,17 @@
 
 #if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32
 #error "cass_hip_compat.h: CUDA's 32-lane warp functions need a wave32 target (gfx10/gfx11, e.g. --offload-arch=gfx1100)"
+#endif
+
+/* Calling-convention macros of the CUDA headers; empty on Linux. */
+#ifndef CUDART_CB
+#define CUDART_CB
+#endif
+#ifndef CUDARTAPI
+#define CUDARTAPI
+#endif
+#ifndef CUDAAPI
+#define CUDAAPI
 #endif
 
 namespace cass_compat {
@@ -46,6 +57,41 @@ __device__ inline bool same_bits(const T& a, const T& b) {
 }
 
 }  // namespace cass_compat
+
+/* ---- C++ overloads that CUDA's cuda_runtime.h has and HIP 5.2 lacks ------------------------ */
+
+template <typename T>
+inline hipError_t hipMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return hipMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <typename T>
+inline hipError_t hipHostGetDevicePointer(T** device, void* host, unsigned flags) {
+  return hipHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
+}
+template <typename T>
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, T* kernel) {
+  return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(kernel));
+}
+template <typename T>
+inline hipError_t hipFuncSetAttribute(T* kernel, hipFuncAttribute attr, int value) {
+  return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), attr, value);
+}
+template <typename T>
+inline hipError_t hipFuncSetCacheConfig(T* kernel, hipFuncCache_t config) {
+  return hipFuncSetCacheConfig(reinterpret_cast<const void*>(kernel), config);
+}
+template <typename T>
+inline hipError_t hipFuncSetSharedMemConfig(T* kernel, hipSharedMemConfig config) {
+  return hipFuncSetSharedMemConfig(reinterpret_cast<const void*>(kernel), config);
+}
+template <typename T>
+inline hipError_t hipLaunchKernel(T* kernel, dim3 grid, dim3 block, void** args,
+                                  size_t shared = 0, hipStream_t stream = 0) {
+  return hipLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, shared, stream);
+}
+inline hipError_t hipEventCreate(hipEvent_t* event, unsigned flags) {
+  return hipEventCreateWithFlags(event, flags);
+}
 
 /* ---- votes and the active mask ---------------------------------------------------------- */
 
@@ -158,6 +204,9 @@ CASS_COMPAT_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
 
 /* ---- loads and stores with cache hints (the hint is dropped) -------------------------------- */
 
+template <typename T> __device__ inline T __ldcg(const T* p) { return *p; }
+template <typename T> __device__ inline T __ldca(const T* p) { return *p; }
+template <typename T> __device__ inline T __ldcs(const T* p) { return *p; }
 template <typename T> __device__ inline T __ldlu(const T* p) { return *p; }
 template <typename T> __device__ inline T __ldcv(const T* p) { return *p; }
 template <typename T> __device__ inline void __stcs(T* p, T v) { *p = v; }

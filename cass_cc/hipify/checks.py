@@ -60,7 +60,7 @@ def texture_references(src: Source, own: set) -> Iterator[tuple[int, str]]:
         tok = src.tokens[index]
         after = src.next(index)
         if (tok.is_ident("texture", "surface") and not src.is_member(index)
-                and after is not None and after.is_punct("<")):
+                and after is not None and after.is_punct("<") and _declares_template(src, index)):
             yield index, (f"{tok.text} reference: HIP on AMD does not support {tok.text} "
                           f"references reliably; use {tok.text} objects "
                           f"(cuda{tok.text.capitalize()}Object_t)")
@@ -103,7 +103,7 @@ def warp_size(src: Source, own: set) -> Iterator[tuple[int, str]]:
 
 
 def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
-    uses_groups = any(src.tokens[i].is_ident("cooperative_groups") for i in src.code)
+    uses_groups = any("cooperative_groups" in src.tokens[i].text for i in src.code)
     if not uses_groups:
         return
     for index in src.code:
@@ -116,6 +116,20 @@ def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
 
 CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, texture_references, cuda_arch, warp_size,
                              group_members)
+
+
+def _declares_template(src: Source, index: int) -> bool:
+    """`name<...> declarator`: the closing `>` is followed by an identifier."""
+    depth = 0
+    for pos in range(src.position(index) + 1, len(src.code)):
+        tok = src.tokens[src.code[pos]]
+        if tok.is_punct(";", "{", "}"):
+            return False
+        depth += tok.is_punct("<") - tok.is_punct(">") - 2 * tok.is_punct(">>")
+        if depth <= 0:
+            after = src.tokens[src.code[pos + 1]] if pos + 1 < len(src.code) else None
+            return after is not None and after.kind == IDENT
+    return False
 
 
 def _statement_bounds(src: Source, index: int) -> tuple[int, int]:

@@ -120,6 +120,8 @@ def _next_token(text: str, pos: int, expect_header: bool) -> tuple[str | None, i
         m = _HEADER_NAME.match(text, pos)
         if m:
             return HEADER, m.end()
+    if text.startswith("/*", pos) and text.find("*/", pos + 2) < 0:
+        return None, pos
     raw = _RAW_OPEN.match(text, pos)
     if raw:
         close = text.find(")" + raw.group(1) + '"', raw.end())

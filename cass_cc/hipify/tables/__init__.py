@@ -35,6 +35,7 @@ def _words(attr: str) -> dict[str, str]:
 RENAMES = _renames()
 KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
+COMPAT_OVERLOADS = frozenset(runtime.COMPAT_OVERLOADS.split())
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 HEADERS = headers.HEADERS
 HEADER_PREFIXES = headers.HEADER_PREFIXES
@@ -54,8 +55,10 @@ def library_rename(name: str) -> str | None:
     if any(name.startswith(p) for p in LIBRARY_UNSUPPORTED):
         return None
     for old in sorted(LIBRARY_PREFIXES, key=len, reverse=True):
-        if name.startswith(old) and len(name) > len(old):
-            return LIBRARY_PREFIXES[old] + name[len(old):]
+        rest = name[len(old):]
+        # The prefix must end a word: curandState and curand_init, not curandom.
+        if name.startswith(old) and rest and (old.endswith("_") or not rest[0].islower()):
+            return LIBRARY_PREFIXES[old] + rest
     return None
 
 

@@ -8,7 +8,7 @@ RENAMES: dict[str, str] = {}
 
 KEEP = """
 cooperative_groups thread_group thread_block this_thread_block grid_group this_grid
-multi_grid_group this_multi_grid coalesced_group coalesced_threads tiled_partition
+coalesced_group coalesced_threads tiled_partition
 thread_block_tile group_size thread_rank sync is_valid
 """
 

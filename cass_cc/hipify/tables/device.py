@@ -13,7 +13,7 @@ atomicAdd atomicSub atomicExch atomicMin atomicMax atomicInc atomicDec atomicCAS
 atomicXor atomicAdd_system atomicSub_system atomicExch_system atomicMin_system atomicMax_system
 atomicCAS_system atomicAnd_system atomicOr_system atomicXor_system
 __syncthreads __syncthreads_count __syncthreads_and __syncthreads_or __threadfence
-__threadfence_block __threadfence_system clock clock64 __ldg __ldcg __ldca __ldcs
+__threadfence_block __threadfence_system clock clock64 __ldg
 __popc __popcll __clz __clzll __ffs __ffsll __brev __brevll __byte_perm __mul24 __umul24 __mulhi
 __umulhi __mul64hi __umul64hi __rhadd __urhadd __hadd __uhadd __sad __usad __funnelshift_l
 __funnelshift_r __funnelshift_lc __funnelshift_rc
@@ -31,7 +31,12 @@ frexpf ldexpf scalbnf truncf roundf rintf lrintf llrintf floorf ceilf
 """
 
 COMPAT = """
-__nanosleep __trap __stcs __stcg __stwt __stwb __ldlu __ldcv __dp4a
+__nanosleep __trap __stcs __stcg __stwt __stwb __ldcg __ldca __ldcs __ldlu __ldcv __dp4a
+"""
+
+# HIP 5.2 declares these for __half and __half2 only; the compatibility header adds the rest.
+PARTLY_IN_HIP = """
+__ldcg __ldca __ldcs
 """
 
 UNSUPPORTED = {

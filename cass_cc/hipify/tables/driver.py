@@ -69,7 +69,6 @@ RENAMES.update({
     "cuOccupancyMaxActiveBlocksPerMultiprocessor": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuOccupancyMaxPotentialBlockSize": "hipModuleOccupancyMaxPotentialBlockSize",
     "cuCtxGetLimit": "hipDeviceGetLimit",
-    "cuCtxSetLimit": "hipDeviceSetLimit",
     # Types
     "CUresult": "hipError_t",
     "cudaError_enum": "hipError_t",

@@ -5,8 +5,12 @@ FAMILY = "macros"
 
 RENAMES = {
     "__CUDACC__": "__HIPCC__",
-    "__CUDACC_RDC__": "__HIP_RDC__",
 }
+
+# Calling-convention macros of the CUDA headers (empty on Linux).
+COMPAT = """
+CUDART_CB CUDARTAPI CUDAAPI
+"""
 
 # `defined(__CUDA_ARCH__)` / `#ifdef __CUDA_ARCH__` mean "compiling device code".
 DEVICE_PASS_MACRO = ("__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__")

@@ -12,7 +12,7 @@ cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
 cudaDeviceEnablePeerAccess cudaDeviceGetAttribute cudaDeviceGetByPCIBusId
 cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetLimit cudaDeviceGetMemPool
 cudaDeviceGetP2PAttribute cudaDeviceGetPCIBusId cudaDeviceGetSharedMemConfig
-cudaDeviceGetStreamPriorityRange cudaDeviceReset cudaDeviceSetCacheConfig cudaDeviceSetLimit
+cudaDeviceGetStreamPriorityRange cudaDeviceReset cudaDeviceSetCacheConfig 
 cudaDeviceSetMemPool cudaDeviceSetSharedMemConfig cudaDeviceSynchronize cudaDriverGetVersion
 cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy cudaEventElapsedTime cudaEventQuery
 cudaEventRecord cudaEventSynchronize cudaExternalMemoryGetMappedBuffer cudaFree cudaFreeArray
@@ -79,3 +79,14 @@ RENAMES.update({
     # CUDA 12's capture-info signature is HIP's _v2 one.
     "cudaStreamGetCaptureInfo": "hipStreamGetCaptureInfo_v2",
 })
+
+# HIP functions to which the compatibility header adds the C++ overloads that CUDA's
+# cuda_runtime.h has (typed pointers, kernels passed as functions, cudaEventCreate(e, flags)).
+COMPAT_OVERLOADS = """
+hipMallocPitch hipHostGetDevicePointer hipFuncGetAttributes hipFuncSetAttribute
+hipFuncSetCacheConfig hipFuncSetSharedMemConfig hipLaunchKernel hipEventCreate
+"""
+
+UNSUPPORTED = {
+    "cudaDeviceSetLimit": "HIP 5.2 on AMD has no hipDeviceSetLimit (stack and heap limits are fixed)",
+}

@@ -29,7 +29,7 @@ cudaExternalSemaphoreHandleTypeOpaqueFd cudaExternalSemaphoreHandleTypeOpaqueWin
 cudaExternalSemaphoreHandleTypeOpaqueWin32Kmt cudaExternalSemaphoreSignalParams
 cudaExternalSemaphoreWaitParams cudaExternalSemaphore_t cudaFilterModeLinear cudaFilterModePoint
 cudaFuncAttribute cudaFuncAttributeMax cudaFuncAttributeMaxDynamicSharedMemorySize
-cudaFuncAttributePreferredSharedMemoryCarveout cudaFuncAttributes cudaFuncCache
+cudaFuncAttributePreferredSharedMemoryCarveout cudaFuncAttributes
 cudaFuncCachePreferEqual cudaFuncCachePreferL1 cudaFuncCachePreferNone cudaFuncCachePreferShared
 cudaFunction_t cudaGraphExecUpdateError cudaGraphExecUpdateErrorFunctionChanged
 cudaGraphExecUpdateErrorNodeTypeChanged cudaGraphExecUpdateErrorNotSupported
@@ -120,6 +120,8 @@ cudaDevAttrWarpSize
 
 RENAMES.update({
     "cudaDeviceProp": "hipDeviceProp_t",
+    "cudaPointerAttributes": "hipPointerAttribute_t",
+    "cudaFuncCache": "hipFuncCache_t",
     "cudaDeviceAttr": "hipDeviceAttribute_t",
     "cudaDevAttrMultiProcessorCount": "hipDeviceAttributeMultiprocessorCount",
     "cudaDeviceBlockingSync": "hipDeviceScheduleBlockingSync",
@@ -127,7 +129,6 @@ RENAMES.update({
     "cudaHostAllocMapped": "hipHostMallocMapped",
     "cudaHostAllocPortable": "hipHostMallocPortable",
     "cudaHostAllocWriteCombined": "hipHostMallocWriteCombined",
-    "cudaLimitStackSize": "hipLimitStackSize",
     "cudaDataType": "hipDataType",
     "cudaDataType_t": "hipDataType",
     "CUDA_R_16F": "HIP_R_16F",

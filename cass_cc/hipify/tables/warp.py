@@ -7,7 +7,7 @@ FAMILY = "warp"
 RENAMES: dict[str, str] = {}
 
 KEEP = """
-__shfl __shfl_up __shfl_down __shfl_xor __any __all warpSize __lane_id
+__shfl __shfl_up __shfl_down __shfl_xor __any __all warpSize
 """
 
 COMPAT = """

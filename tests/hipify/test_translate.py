@@ -1,0 +1,185 @@
+"""translate(): which tokens change, which stay byte for byte, what is reported."""
+
+from __future__ import annotations
+
+import pytest
+
+from cass_cc.hipify import COMPAT_HEADER, Diagnostic, HipifyResult, translate
+
+# (family, CUDA line, expected HIP line)
+REWRITES = [
+    ("runtime", "cudaMalloc(&p, n);", "hipMalloc(&p, n);"),
+    ("runtime", "cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s);",
+     "hipMemcpyAsync(d, h, n, hipMemcpyHostToDevice, s);"),
+    ("runtime", "cudaMemcpy2D(d, dp, s, sp, w, h, cudaMemcpyDeviceToDevice);",
+     "hipMemcpy2D(d, dp, s, sp, w, h, hipMemcpyDeviceToDevice);"),
+    ("runtime", "cudaMemcpyToSymbol(sym, &v, 4);", "hipMemcpyToSymbol(sym, &v, 4);"),
+    ("runtime", "cudaDeviceEnablePeerAccess(1, 0);", "hipDeviceEnablePeerAccess(1, 0);"),
+    ("runtime", "cudaMallocHost(&h, n); cudaFreeHost(h);", "hipHostMalloc(&h, n); hipHostFree(h);"),
+    ("runtime", "cudaGraphInstantiate(&exec, graph, 0);",
+     "hipGraphInstantiateWithFlags(&exec, graph, 0);"),
+    ("runtime", "cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);",
+     "hipStreamBeginCapture(s, hipStreamCaptureModeGlobal);"),
+    ("runtime", "::cudaDeviceSynchronize();", "::hipDeviceSynchronize();"),
+    ("types", "cudaStream_t s; cudaEvent_t e; cudaDeviceProp p;",
+     "hipStream_t s; hipEvent_t e; hipDeviceProp_t p;"),
+    ("types", "cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0);",
+     "hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, 0);"),
+    ("types", "cudaHostAlloc(&p, n, cudaHostAllocMapped);", "hipHostMalloc(&p, n, hipHostMallocMapped);"),
+    ("types", "cuFloatComplex z = make_cuFloatComplex(1, 2);",
+     "hipFloatComplex z = make_hipFloatComplex(1, 2);"),
+    ("errors", "if (e != cudaSuccess && e != cudaErrorNotReady) {}",
+     "if (e != hipSuccess && e != hipErrorNotReady) {}"),
+    ("errors", "cudaError_t e = cudaErrorMemoryAllocation;", "hipError_t e = hipErrorMemoryAllocation;"),
+    ("driver", "CUresult r = cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, args, 0);",
+     "hipError_t r = hipModuleLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, s, args, 0);"),
+    ("driver", "CUdeviceptr d; cuMemAlloc(&d, n); cuMemcpyHtoD(d, h, n);",
+     "hipDeviceptr_t d; hipMalloc(&d, n); hipMemcpyHtoD(d, h, n);"),
+    ("driver", "cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);",
+     "hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, dev);"),
+    ("driver", "if (r == CUDA_ERROR_OUT_OF_MEMORY) return;", "if (r == hipErrorOutOfMemory) return;"),
+    ("device", "atomicAdd_block(p, 1); atomicAdd_system(q, 1);", "atomicAdd(p, 1); atomicAdd_system(q, 1);"),
+    ("device", "float v = __ldg(p) + __expf(x);", "float v = __ldg(p) + __expf(x);"),
+    ("half", "__nv_bfloat16 b = __float2bfloat16(x);", "hip_bfloat16 b = __float2bfloat16(x);"),
+    ("half", "__half h = __float2half(x);", "__half h = __float2half(x);"),
+    ("coop_groups", "int n = g.num_threads();", "int n = g.size();"),
+    ("macros", "#ifdef __CUDACC__", "#ifdef __HIPCC__"),
+    ("macros", "#if defined(__CUDA_ARCH__)", "#if defined(__HIP_DEVICE_COMPILE__)"),
+    ("macros", "#ifndef __CUDA_ARCH__", "#ifndef __HIP_DEVICE_COMPILE__"),
+    ("headers", "#include <cuda_runtime.h>", "#include <hip/hip_runtime.h>"),
+    ("headers", '#include "cuda_fp16.h"', '#include "hip/hip_fp16.h"'),
+    ("headers", "#include <cooperative_groups.h>", "#include <hip/hip_cooperative_groups.h>"),
+    ("headers", "#  include <curand_kernel.h>", "#  include <hiprand/hiprand_kernel.h>"),
+    ("libraries", "cublasHandle_t h; cublasCreate(&h); cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T);",
+     "hipblasHandle_t h; hipblasCreate(&h); hipblasSgemm(h, HIPBLAS_OP_N, HIPBLAS_OP_T);"),
+    ("libraries", "curandState st; curand_init(1, i, 0, &st); float u = curand_uniform(&st);",
+     "hiprandState st; hiprand_init(1, i, 0, &st); float u = hiprand_uniform(&st);"),
+    ("libraries", "cufftHandle plan; cufftExecC2C(plan, a, b, CUFFT_FORWARD);",
+     "hipfftHandle plan; hipfftExecC2C(plan, a, b, HIPFFT_FORWARD);"),
+    ("libraries", "cusparseHandle_t h; cusparseCreate(&h);", "hipsparseHandle_t h; hipsparseCreate(&h);"),
+    ("libraries", "cub::BlockReduce<int, 128> r; ::cub::WarpReduce<int> w;",
+     "hipcub::BlockReduce<int, 128> r; ::hipcub::WarpReduce<int> w;"),
+    ("libraries", "thrust::reduce(thrust::cuda::par.on(s), a, b);",
+     "thrust::reduce(thrust::hip::par.on(s), a, b);"),
+    ("launch", "k<<<dim3(4), 64, 0, s>>>(a); k2<T><<<1, 1>>>();",
+     "k<<<dim3(4), 64, 0, s>>>(a); k2<T><<<1, 1>>>();"),
+]
+
+
+@pytest.mark.parametrize("family, cuda, hip", REWRITES, ids=[f"{r[0]}-{i}" for i, r in enumerate(REWRITES)])
+def test_rewrite(family, cuda, hip):
+    assert translate(cuda + "\n", "t.cu").text == hip + "\n"
+
+
+@pytest.mark.parametrize("text", [
+    'const char *s = "cudaMalloc(&p, n)";',
+    "// cudaMalloc(&p, n);",
+    "/* cudaStream_t */",
+    'auto r = R"raw(cudaFree(p); "quoted" )raw";',
+    "char c = 'c';",
+    "obj.cudaMalloc(p); ptr->cudaStream_t = 1;",
+    "mylib::cudaMalloc(p); std::cub::x;",
+    "int curandom = 3; int cubic = cub;",
+])
+def test_left_alone(text):
+    assert translate(text, "t.cu").text == text
+
+
+def test_formatting_kept_byte_for_byte():
+    cuda = ("#include   <cuda_runtime.h>\t// the runtime\r\n"
+            "int main( ) {\r\n\tfloat  *d ;   cudaMalloc( &d ,4 ) ; /* x */ cudaFree(d);\r\n}\r\n")
+    hip = ("#include   <hip/hip_runtime.h>\t// the runtime\r\n"
+           "int main( ) {\r\n\tfloat  *d ;   hipMalloc( &d ,4 ) ; /* x */ hipFree(d);\r\n}\r\n")
+    assert translate(cuda, "t.cu").text == hip
+
+
+def test_plain_cpp_unchanged_and_clean():
+    text = "#include <vector>\nint main() { std::vector<int> v{1, 2}; return v[0] >> 1; }\n"
+    res = translate(text, "t.cpp")
+    assert isinstance(res, HipifyResult)
+    assert (res.text, res.diagnostics, res.compat_header, res.kernels) == (text, [], None, [])
+
+
+def test_kernels_found():
+    text = """
+template <typename T> __global__ void scale(T *p) {}
+extern "C" __global__ void __launch_bounds__(256, 2) saxpy(float a, float *x) {}
+__global__ void
+multi_line(int *p);
+__global__ void multi_line(int *p) { }
+static __global__ void __attribute__((noinline)) tiny() {}
+__device__ void helper() {}
+"""
+    assert translate(text, "t.cu").kernels == ["scale", "saxpy", "multi_line", "tiny"]
+
+
+@pytest.mark.parametrize("text, uses", [
+    ("x = __shfl_down_sync(0xffffffff, v, 1);", True),
+    ("m = __ballot_sync(__activemask(), p);", True),
+    ("__syncwarp();", True),
+    ("h = __hmax(a, b);", True),
+    ("cg::reduce(tile, v, cg::plus<int>());", True),
+    ("x = __shfl_down(v, 1);", False),
+    ("x = cudaMalloc(&p, 4);", False),
+    ('s = "__shfl_sync";', False),
+])
+def test_compat_header_only_when_used(text, uses):
+    assert translate(text, "t.cu").compat_header == (COMPAT_HEADER if uses else None)
+
+
+def warnings(text):
+    return [str(d) for d in translate(text, "w.cu").diagnostics]
+
+
+# (CUDA source, expected "file:line: warning:" text fragment)
+DIAGNOSTICS = [
+    ('asm volatile("membar.gl;");', "w.cu:1: warning: inline assembly (PTX)"),
+    ('__asm__("mov.u32 %0, %%laneid;" : "=r"(l));', "w.cu:1: warning: inline assembly (PTX)"),
+    ("x;\ncudaLaunchKernelEx(&cfg, k);", "w.cu:2: warning: 'cudaLaunchKernelEx' is not in the CUDA->HIP tables"),
+    ("CUtensorMap m;", "'CUtensorMap' is not in the CUDA->HIP tables"),
+    ("x = CUDA_VERSION;", "'CUDA_VERSION' has no HIP equivalent"),
+    ("cudaDeviceSetLimit(cudaLimitStackSize, 4096);", "'cudaDeviceSetLimit' has no HIP equivalent"),
+    ("cudnnCreate(&h);", "'cudnnCreate' is not translated: cuDNN maps to MIOpen"),
+    ("texture<float, 1, cudaReadModeElementType> tex;", "texture reference"),
+    ("surface<void, 2> surf;", "surface reference"),
+    ("#if __CUDA_ARCH__ >= 700\n#endif", "__CUDA_ARCH__ is not defined by hipcc"),
+    ("#ifdef __CUDA_ARCH__\n#endif", "__CUDA_ARCH__ test rewritten to __HIP_DEVICE_COMPILE__"),
+    ("unsigned long long b = __ballot(p);", "__ballot returns a 64-bit mask in HIP"),
+    ("unsigned m = __ballot_sync(~0u, p);\nif (m == 0xFFFFFFFFFFFFFFFFull) f();",
+     "w.cu:2: warning: m holds a 32-bit lane mask, but the statement uses the 64-bit value"),
+    ("if (__activemask() != 0xffffffffffffffff) f();", "__activemask holds a 32-bit lane mask"),
+    ("v = __shfl_xor_sync(0xffffffff, v, 1, 64);", "__shfl_xor_sync with width 64"),
+    ("#include <cooperative_groups.h>\nunsigned b = tile.ballot(p);", "w.cu:2: warning: HIP 5.2's thread_block_tile has no ballot()"),
+]
+
+
+@pytest.mark.parametrize("text, expected", DIAGNOSTICS)
+def test_diagnostic(text, expected):
+    found = warnings(text)
+    assert any(expected in w for w in found), found
+
+
+@pytest.mark.parametrize("text", [
+    "v = __shfl_xor_sync(0xffffffff, v, 16, 32);",     # 32-bit masks on wave32 are fine
+    "unsigned m = __ballot_sync(0xffffffffu, p); if (m == 0xffffffffu) f();",
+    "#define cudaCheck(x) x\ncudaCheck(f());",          # the TU's own CUDA-looking names
+    "static void cudaAssert(int e) {}\nvoid g() { cudaAssert(1); }",
+    "x = obj.ballot(1);",                               # no cooperative groups in this TU
+    "int texture = 1; surface = texture < 2;",
+])
+def test_no_diagnostic(text):
+    assert warnings(text) == []
+
+
+def test_diagnostic_shape():
+    d = translate("\n\n  asm(\"trap;\");", "dir/k.cu").diagnostics[0]
+    assert isinstance(d, Diagnostic)
+    assert (d.file, d.line, d.column, d.severity) == ("dir/k.cu", 3, 3, "warning")
+    assert str(d).startswith("dir/k.cu:3: warning: ")
+
+
+def test_unterminated_comment_is_reported_not_raised():
+    res = translate("int a; /* never closed\n", "bad.cu")
+    assert res.text == "int a; /* never closed\n"
+    assert [str(d) for d in res.diagnostics] == [
+        "bad.cu:1: warning: unterminated /* comment; the file is left untranslated"]
