@@ -94,7 +94,9 @@ NO_FALLBACK_OBJECT = "the object was made by nvcc: without its source there is n
 
 def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
     """Jobs that compile one translation unit into an object with AMD code inside; kernels the
-    translators refuse come from the hipify fallback when `allow_fallback` (route auto)."""
+    translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
+    --cass-route=binary turns off (the route asked for is the route taken)."""
+    allow_fallback = allow_fallback and settings.route != "binary"
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")
     nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,

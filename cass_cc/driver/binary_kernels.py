@@ -34,17 +34,26 @@ class TranslatedTU:
     diagnostics: list[str] = field(default_factory=list)
 
 
-def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelUnit]:
-    """Each unit through the pipeline of the first translator that takes it."""
+def _pipelines() -> dict[str, list]:
+    """The translators (--cass-translators) this cass-cc has, as their lists of passes."""
     from cass_cc import passes  # the passes import llvmlite; only the binary route needs them
 
+    return {"lift": passes.LIFT_PIPELINE}
+
+
+def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelUnit]:
+    """Each unit through the pipeline of the first translator that takes it."""
+    pipelines = _pipelines()
     done = []
     for unit in units:
         reasons: list[str] = []
         for translator in settings.translators:
+            if translator not in pipelines:
+                reasons.append(f"{translator}: not available in this cass-cc")
+                continue
             trial = KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=unit.offload_arch,
                                demangled=unit.demangled, kernel=unit.kernel, tier=translator)
-            trial = run_pipeline(trial, passes.pipeline(translator), settings.dump_after)
+            trial = run_pipeline(trial, pipelines[translator], settings.dump_after)
             if trial.status == "ok":
                 trial.reasons = reasons + trial.reasons
                 unit = trial
@@ -54,22 +63,6 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
             unit.status, unit.reasons = "failed", reasons or ["no translator was allowed (--cass-translators)"]
         done.append(unit)
     return done
-
-
-def link_code_object(units: list[KernelUnit], output: str) -> bytes:
-    """One code object for all translated kernels of the TU (ld.lld over their objects)."""
-    objs = []
-    for n, unit in enumerate(units):
-        path = f"{output}.{n}.o"
-        with open(path, "wb") as f:
-            f.write(unit.obj)
-        objs.append(path)
-    cmd = [toolchain.path("ld.lld"), "-shared", "--no-undefined", "-o", output, *objs]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise CassError(f"linking the translated kernels failed: {proc.stderr.strip()}")
-    with open(output, "rb") as f:
-        return f.read()
 
 
 def defined_kernels(code_object: bytes) -> set[str]:
@@ -117,8 +110,8 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
         ok = [u for u in translated if u.status == "ok"]
         refused = [u for u in translated if u.status != "ok"]
         if ok:
-            data = link_code_object(ok, os.path.join(work, f"lifted-{arch}.hsaco"))
-            result.code_objects.append(CodeObject("hip", arch, data))
+            from cass_cc.passes.link import link_translation_unit
+            result.code_objects.append(CodeObject("hip", arch, link_translation_unit(ok)))
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
