@@ -1,0 +1,109 @@
+"""The translation cache: per kernel, the artifacts of a successful translation, in
+$CASS_CACHE_DIR/translations, keyed by everything the translation reads (the kernel's SASS bytes,
+its .nv.info-derived layout, constant banks and device globals), the translator's version (the
+package version and a digest of the translator's own sources) and the target.
+
+Safe under `make -j`: entries are written to a temporary name and renamed; a reader sees a whole
+entry or none, and no lock is held while a kernel is translated (two builds may both translate
+the same kernel; the second rename wins with identical bytes)."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import importlib.util
+import json
+import os
+from pathlib import Path
+
+from . import __version__, toolchain
+from .fsutil import atomic_write_text
+from .unit import KernelUnit
+
+_TEXT_FIELDS = ("sass_text", "llvm_ir", "asm")
+_BYTES_FIELDS = ("obj", "code_object")
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _translator_sources() -> list[Path]:
+    """The folders whose code decides a translation (passes/ sits outside the package in a checkout)."""
+    passes = Path(importlib.util.find_spec("cass_cc.passes").origin).parent
+    return [_PACKAGE / "sass", _PACKAGE / "rdna3", _PACKAGE / "fatbin", passes]
+
+
+@functools.lru_cache(maxsize=1)
+def translator_version() -> str:
+    """cass-cc's version plus a digest of the translator's sources, so an edited pass never
+    serves entries that the previous code made."""
+    h = hashlib.sha256(__version__.encode())
+    for root in _translator_sources():
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
+                h.update(str(path.relative_to(root.parent)).encode())
+                h.update(path.read_bytes())
+    return f"{__version__}+{h.hexdigest()[:16]}"
+
+
+def kernel_key(unit: KernelUnit) -> str:
+    """Digest of everything a translation of `unit` depends on."""
+    k = unit.kernel
+    h = hashlib.sha256()
+
+    def add(*parts) -> None:
+        for p in parts:
+            h.update(p if isinstance(p, bytes) else repr(p).encode())
+            h.update(b"\0")
+
+    add(translator_version(), unit.offload_arch, unit.sm_arch, unit.name, k.code)
+    add([tuple(p) for p in k.params], k.param_base, k.param_size, k.static_shared_size, k.max_threads,
+        k.reqntid, k.frame_size, k.min_stack_size, k.max_stack_size, k.crs_stack_size, k.regcount,
+        sorted(k.indirect_branches.items()), k.exit_offsets,
+        [(r.offset, r.symbol, r.type, r.addend) for r in k.relocations])
+    for bank, cb in sorted(k.constant_banks.items()):
+        add(bank, cb.data, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
+    cubin = k.cubin
+    if cubin is not None:
+        add([(v.name, v.section, v.offset, v.size, v.data) for v in cubin.globals])
+        for bank, cb in sorted(cubin.constant_banks.items()):
+            add(bank, cb.size, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
+    return h.hexdigest()
+
+
+class TranslationCache:
+    def __init__(self, root: str | os.PathLike | None = None):
+        self.root = Path(root) if root else toolchain.cache_root() / "translations"
+
+    def _path(self, key: str) -> Path:
+        return self.root / key[:2] / f"{key}.json"
+
+    def load(self, unit: KernelUnit) -> bool:
+        """Fill `unit` from the cache; False on a miss (or an unreadable entry)."""
+        path = self._path(kernel_key(unit))
+        try:
+            entry = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return False
+        if entry.get("name") != unit.name:
+            return False
+        for f in _TEXT_FIELDS:
+            setattr(unit, f, entry.get(f, ""))
+        for f in _BYTES_FIELDS:
+            setattr(unit, f, base64.b64decode(entry.get(f, "")))
+        unit.tier, unit.status = entry["tier"], entry["status"]
+        unit.reasons = list(entry.get("reasons", [])) + ["cache: hit"]
+        unit.sass_instructions = entry.get("sass_instructions", 0)
+        unit.rdna3_instructions = entry.get("rdna3_instructions", 0)
+        return True
+
+    def store(self, unit: KernelUnit) -> None:
+        """Keep a successful translation (failures are retried next time)."""
+        if unit.status != "ok" or not unit.code_object:
+            return
+        entry = {f: getattr(unit, f) for f in _TEXT_FIELDS}
+        entry.update({f: base64.b64encode(getattr(unit, f)).decode() for f in _BYTES_FIELDS})
+        entry.update(name=unit.name, tier=unit.tier, status=unit.status, reasons=unit.reasons,
+                     sass_instructions=unit.sass_instructions, rdna3_instructions=unit.rdna3_instructions)
+        path = self._path(kernel_key(unit))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(str(path), json.dumps(entry))

@@ -1,0 +1,17 @@
+"""assemble: unit.asm -> unit.obj with llvm-mc (the text is a product: llvm-mc must accept it)."""
+
+from __future__ import annotations
+
+from cass_cc.errors import CassError, Refusal
+from cass_cc.rdna3.tools import assemble
+from cass_cc.unit import KernelUnit
+
+NAME = "assemble"
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    try:
+        unit.obj = assemble(unit.asm, unit.offload_arch)
+    except CassError as e:
+        raise Refusal(e.message) from None
+    return unit

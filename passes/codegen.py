@@ -1,0 +1,20 @@
+"""codegen: unit.llvm_ir -> unit.asm, RDNA3 assembly for unit.offload_arch (llvmlite, LLVM 22)."""
+
+from __future__ import annotations
+
+from cass_cc.errors import CassError, Refusal
+from cass_cc.rdna3.target import count_instructions, emit_assembly
+from cass_cc.unit import KernelUnit
+
+NAME = "codegen"
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    if not unit.llvm_ir:
+        raise Refusal("no LLVM IR to compile")
+    try:
+        unit.asm = emit_assembly(unit.llvm_ir, unit.offload_arch)
+    except CassError as e:
+        raise Refusal(e.message) from None
+    unit.rdna3_instructions = count_instructions(unit.asm)
+    return unit

@@ -1,0 +1,58 @@
+"""link: the kernel's object + its translation unit's globals object -> unit.code_object (ld.lld).
+
+`link_translation_unit(units)` links all kernels of one translation unit into ONE code object,
+as the binary route embeds it."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+
+from cass_cc.errors import CassError, Refusal
+from cass_cc.rdna3.globals import globals_module
+from cass_cc.rdna3.target import emit_assembly
+from cass_cc.rdna3.tools import assemble, link
+from cass_cc.unit import KernelUnit
+
+NAME = "link"
+
+
+def globals_object(unit: KernelUnit) -> bytes | None:
+    """The object defining the device variables of the unit's cubin (None when it has none)."""
+    cubin = getattr(unit.kernel, "cubin", None)
+    variables = list(cubin.globals) if cubin is not None else []
+    if not variables:
+        return None
+    text = globals_module(variables)
+    return _globals_object(hashlib.sha256(text.encode()).hexdigest(), text, unit.offload_arch)
+
+
+@functools.lru_cache(maxsize=32)
+def _globals_object(_digest: str, text: str, offload_arch: str) -> bytes:
+    return assemble(emit_assembly(text, offload_arch), offload_arch)
+
+
+def link_translation_unit(units: list[KernelUnit]) -> bytes:
+    """One code object holding every unit that has an object, plus the globals of their cubins."""
+    objects = [u.obj for u in units if u.obj]
+    if not objects:
+        raise CassError("no translated kernel to link")
+    seen = set()
+    for u in units:
+        g = globals_object(u) if u.obj else None
+        if g is not None and g not in seen:
+            seen.add(g)
+            objects.append(g)
+    return link(objects)
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    objects = [unit.obj]
+    g = globals_object(unit)
+    if g is not None:
+        objects.append(g)
+    try:
+        unit.code_object = link(objects)
+    except CassError as e:
+        raise Refusal(e.message) from None
+    return unit

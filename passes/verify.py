@@ -1,0 +1,63 @@
+"""verify: the code object loads (ELF, kernel descriptor `<name>.kd`, metadata) and declares the
+CUDA parameter layout: every CUDA parameter is an explicit argument at the same offset and size,
+hidden arguments start after them, wave32, launch bounds as the flat work-group size.
+
+Differential checks (running the kernel on the emulator next to a reference) register themselves
+in DIFFERENTIAL_CHECKS: each is called as check(unit, code_object_info) after the static checks and
+raises Refusal when the kernel misbehaves."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from cass_cc.errors import CassError, Refusal
+from cass_cc.rdna3.metadata import CodeObject, read_code_object
+from cass_cc.unit import KernelUnit
+
+NAME = "verify"
+
+DIFFERENTIAL_CHECKS: list[Callable[[KernelUnit, CodeObject], None]] = []
+
+
+def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
+    """Problems of the code object against the cubin's kernel (empty when it matches)."""
+    problems = []
+    meta = info.kernels.get(unit.name)
+    if meta is None:
+        return [f"kernel '{unit.name}' missing from the code object metadata"]
+    if unit.name not in info.descriptors or len(info.descriptors[unit.name]) != 64:
+        problems.append(f"kernel descriptor '{unit.name}.kd' missing")
+    k = unit.kernel
+    params = [tuple(p) for p in getattr(k, "params", [])]
+    explicit = {a.offset: a for a in meta.explicit_args}
+    for index, offset, size in params:
+        arg = explicit.get(offset)
+        if arg is None or arg.size != size:
+            got = f"{arg.size} bytes" if arg else "nothing"
+            problems.append(f"parameter {index} (offset {offset}, {size} bytes): code object has {got}")
+    param_end = max((o + s for _i, o, s in params), default=0)
+    hidden = [a.offset for a in meta.args if a.hidden]
+    if hidden and min(hidden) < param_end:
+        problems.append(f"hidden arguments start at {min(hidden)}, inside the parameters (end {param_end})")
+    if unit.offload_arch.startswith("gfx1") and meta.wavefront_size != 32:
+        problems.append(f"wavefront size {meta.wavefront_size}, expected 32")
+    bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
+    expected = 1
+    for d in bounds or (1024,):
+        expected *= max(d, 1)
+    if meta.max_flat_workgroup_size != min(expected, 1024):
+        problems.append(f"max flat work-group size {meta.max_flat_workgroup_size}, launch bounds say {expected}")
+    return problems
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    try:
+        info = read_code_object(unit.code_object, f"code object of {unit.name}")
+    except CassError as e:
+        raise Refusal(e.message) from None
+    problems = check_layout(unit, info)
+    if problems:
+        raise Refusal("; ".join(problems))
+    for check in DIFFERENTIAL_CHECKS:
+        check(unit, info)
+    return unit
