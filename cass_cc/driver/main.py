@@ -116,7 +116,7 @@ def environment_lines(settings: Settings) -> list[str]:
              f"PATH={os.environ.get('PATH', '')}"]
     try:
         lines.append(f'INCLUDES="-I{toolchain.hip_include_dir()}"')
-        lines.append("LIBRARIES=" + " ".join(source_route.implicit_link_dirs()))
+        lines.append("LIBRARIES=" + " ".join(source_route.implicit_link_args()))
     except ToolMissing:
         pass
     lines.append(f"CASS_ROUTE={routes.resolve(settings.route)} CASS_OFFLOAD_ARCH="

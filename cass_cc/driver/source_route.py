@@ -23,6 +23,8 @@ from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
 
 NAME = "source"
+# Libraries that name NVIDIA's CUDA runtime: the hipified code calls the HIP runtime instead.
+CUDA_RUNTIME_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
 PRELUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include", "cass_nvcc_prelude.h")
 
 
@@ -77,16 +79,22 @@ def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     tmp = os.path.join(work, "link.out")
     argv = [toolchain.find("hipcc").path, f"--offload-arch={settings.offload_arch}"]
     argv += (["-shared"] if action.shared else []) + (["-pg"] if settings.profile else [])
-    argv += ["-o", tmp, *action.inputs, *implicit_link_dirs()]
-    argv += ["-L" + d for d in settings.library_dirs] + ["-l" + lib for lib in settings.libraries]
+    argv += ["-o", tmp, *action.inputs, *implicit_link_args()]
+    argv += ["-L" + d for d in settings.library_dirs]
+    argv += ["-l" + lib for lib in settings.libraries if lib not in CUDA_RUNTIME_LIBRARIES]
     argv += [a for opt in settings.linker_options for a in ("-Xlinker", opt)]
     argv += settings.link_flags
+    if settings.verbose:
+        # The host linker's own command line (CMake reads the libraries C++ targets need to link
+        # objects with AMD code from it, as it does from g++'s for nvcc).
+        argv.append("-v")
     return [Job(argv, env=hipcc_env(), label="link"), place_job(tmp, action.output)]
 
 
-def implicit_link_dirs() -> list[str]:
-    """The folder of libamdhip64, named on every link line (CMake reads it as nvcc's LIBRARIES)."""
-    return ["-L" + os.path.dirname(toolchain.libamdhip64())]
+def implicit_link_args() -> list[str]:
+    """The HIP runtime, named on every link line: CMake reads it from `-v` as nvcc's LIBRARIES
+    and adds it when C++ targets link objects cass-nvcc compiled."""
+    return ["-L" + os.path.dirname(toolchain.libamdhip64()), "-lamdhip64"]
 
 
 # --- the translation report -------------------------------------------------------------------

@@ -1,0 +1,30 @@
+# CMake toolchain file: CUDA code of a CMake project is compiled by cass-nvcc, a drop-in nvcc
+# that builds programs for AMD GPUs (gfx1100 by default; set CASS_OFFLOAD_ARCH to change it).
+#
+#   cmake -DCMAKE_TOOLCHAIN_FILE=$(cass-cc toolchain-file) -S . -B build
+#
+# CMake identifies cass-nvcc as an NVIDIA CUDA compiler (it answers --version and -v like
+# nvcc), so projects keep `project(... LANGUAGES CXX CUDA)` and CMAKE_CUDA_ARCHITECTURES as they
+# are; NVIDIA targets are recorded and the AMD target is cass-nvcc's.
+
+if(NOT CMAKE_CUDA_COMPILER)
+  # Installed: next to cass-cc; in a checkout: the project's .venv.
+  find_program(CASS_NVCC NAMES cass-nvcc
+    HINTS "$ENV{CASS_NVCC_DIR}" "${CMAKE_CURRENT_LIST_DIR}/../../../.venv/bin"
+          "${CMAKE_CURRENT_LIST_DIR}/../../../../../../bin")
+  if(NOT CASS_NVCC)
+    message(FATAL_ERROR "cass-nvcc not found: put the folder holding it on PATH or set CASS_NVCC_DIR")
+  endif()
+  set(CMAKE_CUDA_COMPILER "${CASS_NVCC}" CACHE FILEPATH "CUDA compiler (cass-nvcc, for AMD GPUs)")
+endif()
+
+# The programs call the HIP runtime that cass-nvcc links in; NVIDIA's cudart is not needed.
+set(CMAKE_CUDA_RUNTIME_LIBRARY None CACHE STRING "CUDA runtime library (cass-nvcc links its own)")
+
+# CUDA targets are linked by cass-nvcc itself (it knows which runtime the route needs); options
+# CMake writes for a GNU linker (-Wl,-rpath,...) go through to the host linker.
+set(CMAKE_CUDA_LINK_EXECUTABLE
+  "<CMAKE_CUDA_COMPILER> -forward-unknown-to-host-linker <FLAGS> <CMAKE_CUDA_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+set(CMAKE_CUDA_CREATE_SHARED_LIBRARY
+  "<CMAKE_CUDA_COMPILER> -forward-unknown-to-host-linker <LANGUAGE_COMPILE_FLAGS> <LINK_FLAGS> -shared <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
+set(CMAKE_CUDA_CREATE_SHARED_MODULE "${CMAKE_CUDA_CREATE_SHARED_LIBRARY}")
