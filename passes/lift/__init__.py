@@ -1,0 +1,94 @@
+"""lift: SASS instruction objects -> an LLVM module for amdgcn-amd-amdhsa (one thread's semantics).
+
+`run(unit)` fills `unit.llvm_ir` with an optimised module holding one `amdgpu_kernel` named like
+the CUDA kernel, whose explicit arguments sit at CUDA's parameter offsets. Families of opcodes live
+in their own modules and register their handlers in core.HANDLERS; an instruction or modifier no
+family implements refuses the kernel (cass_cc.errors.Refusal) with the exact reason.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from cass_cc.unit import KernelUnit
+
+from . import atomics, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
+from .cfg import analyse, never_runs
+from .core import HANDLERS, Lifter, unsupported
+from .launch import declare_kernel, facts_of, module_text
+from .optimize import TRIPLE, optimize, target_machine
+
+NAME = "lift"
+
+
+def lift_module(unit: KernelUnit) -> str:
+    """The unoptimised module for one kernel, as LLVM IR text."""
+    facts = facts_of(unit)
+    module = ir.Module(name=unit.name)
+    module.triple = TRIPLE
+    module.data_layout = str(target_machine(unit.offload_arch).target_data)
+    module.add_named_metadata("llvm.module.flags", [ir.Constant(ir.IntType(32), 1),
+                                                   "amdhsa_code_object_version",
+                                                   ir.Constant(ir.IntType(32), 500)])
+    fn = declare_kernel(module, facts)
+    ctx = Lifter(module, fn, unit.sm_arch)
+    ctx.state["facts"] = facts
+    instructions = sorted(unit.instructions, key=lambda i: i.address)
+    cfg = analyse(instructions, facts.indirect_branches)
+    ctx.state["cfg"] = cfg
+    for ins in instructions:            # refuse before building anything
+        if ins.opcode not in HANDLERS:
+            raise unsupported(ins)
+    live = False
+    for ins in instructions:
+        if ins.address in cfg.leaders:
+            live = ins.address in cfg.reachable
+            if live:
+                block = ctx.block_at(ins.address)
+                if not ctx.b.block.is_terminated:
+                    ctx.b.branch(block)
+                ctx.b.position_at_end(block)
+        if not live or ctx.b.block.is_terminated:
+            continue
+        lift_instruction(ctx, ins)
+    if not ctx.b.block.is_terminated:
+        ctx.b.unreachable()             # fell off the end of the code: nvcc never does
+    for block in fn.blocks:
+        if not block.is_terminated:     # a target in code never reached
+            with ctx.b.goto_block(block):
+                ctx.b.unreachable()
+    return module_text(module, facts)
+
+
+def lift_instruction(ctx: Lifter, ins) -> None:
+    handler, kind = HANDLERS[ins.opcode]
+    ctx.ins = ins
+    if never_runs(ins):
+        return
+    guard = None if ins.guard is None or ctx.is_pt(ins.guard) else ctx.pred(ins.guard)
+    if kind == "control":
+        ctx.guard_value = guard
+        handler(ctx, ins)
+        ctx.guard_value = None
+    elif guard is None:
+        handler(ctx, ins)
+    elif kind == "pure":
+        ctx.guard = guard
+        try:
+            handler(ctx, ins)
+        finally:
+            ctx.guard = None
+    else:
+        then, after = ctx.new_block("then"), ctx.new_block("endif")
+        ctx.b.cbranch(guard, then, after)
+        ctx.b.position_at_end(then)
+        handler(ctx, ins)
+        if not ctx.b.block.is_terminated:
+            ctx.b.branch(after)
+        ctx.b.position_at_end(after)
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    unit.sass_instructions = unit.sass_instructions or len(unit.instructions)
+    unit.llvm_ir = optimize(lift_module(unit), unit.offload_arch)
+    return unit

@@ -1,0 +1,123 @@
+"""Atomics: ATOMG (global), ATOM (generic), ATOMS (shared) and RED (no result) of every operation
+and type -> atomicrmw / cmpxchg, monotonic, at the scope the modifier names (.GPU -> agent,
+.CTA -> workgroup, .SYS -> system). INC/DEC have CUDA's wrap semantics: LLVM's uinc_wrap and
+udec_wrap are exactly atomicInc/atomicDec."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import F32, F64, I32, I64, Lifter, Reg, handles, unsupported
+from .memory import SCOPE, pointer
+
+OPS = {"ADD": "add", "MIN": "min", "MAX": "max", "INC": "uinc_wrap", "DEC": "udec_wrap",
+       "AND": "and", "OR": "or", "XOR": "xor", "EXCH": "xchg"}
+TYPES = {"U32": (I32, False), "S32": (I32, True), "32": (I32, False), "64": (I64, False),
+         "U64": (I64, False), "S64": (I64, True), "F32": (F32, False), "F64": (F64, False)}
+IGNORED = {"E", "STRONG", "GPU", "CTA", "SM", "SYS", "VC", "FTZ", "RN", "WEAK", "MMIO", "EF",
+           "EL", "LU", "NA", "PRIVATE"}
+
+
+def _scope_text(scope: str | None) -> str:
+    return f'syncscope("{scope}") ' if scope else ""
+
+
+class ScopedRMW(ir.instructions.Instruction):
+    """`atomicrmw op ptr, val syncscope(...) monotonic` (llvmlite's has no syncscope)."""
+
+    def __init__(self, parent, op, ptr, val, scope, name=""):
+        super().__init__(parent, val.type, "atomicrmw", (ptr, val), name=name)
+        self.operation, self.scope = op, scope
+
+    def descr(self, buf):
+        ptr, val = self.operands
+        buf.append(f"atomicrmw {self.operation} {ptr.type} {ptr.get_reference()}, {val.type} "
+                   f"{val.get_reference()} {_scope_text(self.scope)}monotonic\n")
+
+
+class ScopedCmpXchg(ir.instructions.Instruction):
+    def __init__(self, parent, ptr, cmp, val, scope, name=""):
+        super().__init__(parent, ir.LiteralStructType([val.type, ir.IntType(1)]), "cmpxchg",
+                         (ptr, cmp, val), name=name)
+        self.scope = scope
+
+    def descr(self, buf):
+        ptr, cmp, val = self.operands
+        buf.append(f"cmpxchg {ptr.type} {ptr.get_reference()}, {cmp.type} {cmp.get_reference()}, "
+                   f"{val.type} {val.get_reference()} {_scope_text(self.scope)}monotonic monotonic\n")
+
+
+def _space(ins) -> str:
+    """ATOM and RED take generic addresses: flat atomics reach global, shared and private alike."""
+    return {"ATOMG": "global", "ATOM": "generic", "ATOMS": "shared", "RED": "generic"}[ins.opcode]
+
+
+def _value(ctx: Lifter, op, ty: ir.Type) -> ir.Value:
+    if isinstance(op, Reg) and op.index is None:
+        return ir.Constant(ty, 0)
+    if ty == I64 or ty == F64:
+        v = ctx.u64(op)
+    else:
+        v = ctx.u32(op)
+    return v if v.type == ty else ctx.b.bitcast(v, ty)
+
+
+def _result(ctx: Lifter, dest, value: ir.Value) -> None:
+    if dest is None or (isinstance(dest, Reg) and dest.index is None):
+        return
+    if value.type in (I64, F64):
+        ctx.set64(dest, value)
+    else:
+        ctx.set32(dest, value)
+
+
+@handles("ATOMG", "ATOM", "ATOMS", "RED", kind="effect")
+def atomic(ctx: Lifter, ins) -> None:
+    b = ctx.b
+    mods = list(ins.modifiers)
+    space = _space(ins)
+    scope = next((SCOPE[m] for m in mods if m in SCOPE), "agent" if space != "shared" else "workgroup")
+    if "POPC" in mods and "INC" in mods:     # ATOMS.POPC.INC: each active thread adds 1
+        ctx.check(ins, IGNORED | {"POPC", "INC", "32"})
+        dest, mem = ctx.operands(ins, 2)
+        rmw = ScopedRMW(b.block, "add", pointer(ctx, ins, mem, space), ir.Constant(I32, 1), scope)
+        b._insert(rmw)
+        _result(ctx, dest, rmw)
+        return
+    op = [m for m in mods if m in OPS or m in ("CAS", "CAST")]
+    ctx.check(ins, IGNORED | set(OPS) | set(TYPES) | {"CAS", "CAST", "SPIN"})
+    if len(op) != 1:
+        raise unsupported(ins, "atomic operation")
+    op = op[0]
+    ty, signed = next((TYPES[m] for m in mods if m in TYPES), (I32, False))
+    operands = list(ins.operands)
+    pdest = operands.pop(0) if isinstance(operands[0], Reg) and operands[0].kind == "P" else None
+    dest = None if ins.opcode == "RED" or op == "CAST" else operands.pop(0)
+    mem, *values = operands
+    ptr = pointer(ctx, ins, mem, space)
+    if op in ("CAS", "CAST"):
+        if len(values) != 2 or ty in (F32, F64):
+            raise unsupported(ins, "compare-and-swap operands")
+        cx = ScopedCmpXchg(b.block, ptr, _value(ctx, values[0], ty), _value(ctx, values[1], ty), scope)
+        b._insert(cx)
+        if op == "CAST":                     # ATOMS.CAST.SPIN P, [a], cmp, new: P = swapped
+            if pdest is None:
+                raise unsupported(ins, "CAST without a predicate")
+            ctx.setp(pdest, b.extract_value(cx, 1))
+        else:
+            _result(ctx, dest, b.extract_value(cx, 0))
+        return
+    if len(values) != 1:
+        raise unsupported(ins, "operand count")
+    llvm_op = OPS[op]
+    if ty in (F32, F64):
+        if op not in ("ADD", "MIN", "MAX", "EXCH"):
+            raise unsupported(ins, "float atomic operation")
+        llvm_op = {"ADD": "fadd", "MIN": "fmin", "MAX": "fmax", "EXCH": "xchg"}[op]
+    elif op in ("MIN", "MAX") and not signed:
+        llvm_op = "u" + llvm_op
+    if op in ("INC", "DEC") and ty != I32:
+        raise unsupported(ins, "64-bit INC/DEC")
+    rmw = ScopedRMW(b.block, llvm_op, ptr, _value(ctx, values[0], ty), scope)
+    b._insert(rmw)
+    _result(ctx, dest, rmw)

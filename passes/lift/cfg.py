@@ -1,0 +1,111 @@
+"""The control-flow skeleton of a kernel's SASS: block leaders, the blocks reachable from the entry,
+and the return sites of CALL.REL subroutines.
+
+Subroutines (division and sqrt slow paths, non-inlined device functions) share the kernel's
+.text section and its registers; the lifter keeps them in the kernel's one LLVM function: CALL.REL
+branches to the subroutine, RET.REL switches on the return-address register over the return sites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cass_cc.sass.model import Instruction, Label, Reg
+
+from .core import unsupported
+
+TERMINATORS = ("BRA", "BRX", "EXIT", "RET", "CALL", "JMP", "JMX", "KILL")
+
+
+@dataclass
+class Cfg:
+    leaders: set[int] = field(default_factory=set)
+    reachable: set[int] = field(default_factory=set)
+    return_sites: list[int] = field(default_factory=list)
+    brx_targets: dict[int, list[int]] = field(default_factory=dict)
+
+
+def label_address(ins: Instruction) -> int:
+    for op in ins.operands:
+        if isinstance(op, Label):
+            if op.address is None:
+                raise unsupported(ins, f"unresolved label {op.name}")
+            return op.address
+    raise unsupported(ins, "no branch target")
+
+
+def is_unconditional(ins: Instruction) -> bool:
+    """No guard (or @PT) and no predicate operand other than PT."""
+    def pt(r):
+        return r is None or (r.kind in ("P", "UP") and (r.index is None or r.index == 7) and not r.invert)
+    preds = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("P", "UP")]
+    return pt(ins.guard) and all(pt(p) for p in preds)
+
+
+def never_runs(ins: Instruction) -> bool:
+    g = ins.guard
+    return g is not None and g.kind in ("P", "UP") and (g.index is None or g.index == 7) and g.invert
+
+
+def successors(ins: Instruction, cfg: Cfg) -> list[int]:
+    """Targets of a block-ending instruction, fallthrough included when it is conditional."""
+    op = ins.opcode
+    nxt = ins.address + 16
+    if never_runs(ins):
+        return [nxt]
+    cond = not is_unconditional(ins)
+    if op == "BRA":
+        targets = [label_address(ins)]
+    elif op == "CALL":
+        targets = [label_address(ins)] if "REL" in ins.modifiers else [nxt]
+        cond = cond and "REL" in ins.modifiers
+    elif op == "BRX":
+        targets = cfg.brx_targets.get(ins.address)
+        if not targets:
+            raise unsupported(ins, "indirect branch without known targets")
+    elif op == "RET":
+        targets = list(cfg.return_sites)
+    elif op == "EXIT":
+        targets = []
+    else:
+        raise unsupported(ins)
+    return targets + ([nxt] if cond else [])
+
+
+def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[int]]) -> Cfg:
+    cfg = Cfg()
+    cfg.brx_targets = {a: list(t) for a, t in indirect_branches.items()}
+    for ins in instructions:
+        if ins.opcode == "BRX" and ins.address not in cfg.brx_targets and ins.extras.get("branch_targets"):
+            cfg.brx_targets[ins.address] = list(ins.extras["branch_targets"])
+        if ins.opcode == "CALL" and "REL" in ins.modifiers:
+            cfg.return_sites.append(ins.address + 16)
+    if not instructions:
+        return cfg
+    ends = {}
+    cfg.leaders.add(instructions[0].address)
+    for ins in instructions:
+        if ins.opcode in TERMINATORS:
+            succ = successors(ins, cfg)
+            ends[ins.address] = succ
+            cfg.leaders.update(succ)
+            cfg.leaders.add(ins.address + 16)
+    addresses = [i.address for i in instructions]
+    start_of = {}
+    for a in addresses:
+        if a in cfg.leaders:
+            current = a
+        start_of[a] = current
+    block_end: dict[int, int] = {}
+    for a in addresses:
+        block_end[start_of[a]] = a
+    work = [instructions[0].address]
+    while work:
+        lead = work.pop()
+        if lead in cfg.reachable or lead not in block_end:
+            continue
+        cfg.reachable.add(lead)
+        last = block_end[lead]
+        succ = ends.get(last, [last + 16])
+        work.extend(s for s in succ if s not in cfg.reachable)
+    return cfg

@@ -1,0 +1,135 @@
+"""Control: branches (per thread; LLVM's AMDGPU backend handles divergence), BRX jump tables,
+EXIT, CALL.REL/RET.REL subroutines within the kernel's function, barriers and memory fences.
+BSSY/BSYNC/BREAK/WARPSYNC are reconvergence hints for NVIDIA's scheduler: nothing to do here."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .cfg import label_address
+from .core import I32, Lifter, Reg, handles, unsupported
+
+SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
+
+
+def _condition(ctx: Lifter, ins) -> ir.Value | None:
+    """guard AND the branch's predicate operand; None when unconditional."""
+    cond = ctx.guard_value
+    for op in ins.operands:
+        if isinstance(op, Reg) and op.kind in ("P", "UP") and not ctx.is_pt(op):
+            p = ctx.pred(op)
+            cond = p if cond is None else ctx.b.and_(cond, p)
+    return cond
+
+
+def _goto(ctx: Lifter, ins, target: ir.Block) -> None:
+    cond = _condition(ctx, ins)
+    if cond is None:
+        ctx.b.branch(target)
+    else:
+        ctx.b.cbranch(cond, target, ctx.block_at(ins.address + 16))
+
+
+@handles("BRA", kind="control")
+def bra(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
+    _goto(ctx, ins, ctx.block_at(label_address(ins)))
+
+
+@handles("CALL", kind="control")
+def call(ctx: Lifter, ins) -> None:
+    if "REL" in ins.modifiers:
+        ctx.check(ins, {"REL", "NOINC"})
+        _goto(ctx, ins, ctx.block_at(label_address(ins)))
+        return
+    from .printf import call_abs
+    call_abs(ctx, ins)
+
+
+@handles("EXIT", kind="control")
+def exit_(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"KEEPREFCOUNT"})
+    cond = _condition(ctx, ins)
+    if cond is None:
+        ctx.b.ret_void()
+        return
+    done = ctx.new_block("exit")
+    ctx.b.cbranch(cond, done, ctx.block_at(ins.address + 16))
+    with ctx.b.goto_block(done):
+        ctx.b.ret_void()
+
+
+def _dispatch(ctx: Lifter, ins, value: ir.Value, targets: list[int]) -> None:
+    """Switch on a code address; any other value cannot happen in code nvcc wrote."""
+    nowhere = ctx.new_block("badtarget")
+    with ctx.b.goto_block(nowhere):
+        ctx.b.unreachable()
+    cond = _condition(ctx, ins)
+    if cond is not None:
+        go = ctx.new_block("indirect")
+        ctx.b.cbranch(cond, go, ctx.block_at(ins.address + 16))
+        ctx.b.position_at_end(go)
+    sw = ctx.b.switch(value, nowhere)
+    for t in dict.fromkeys(targets):
+        sw.add_case(ir.Constant(I32, t), ctx.block_at(t))
+
+
+@handles("BRX", kind="control")
+def brx(ctx: Lifter, ins) -> None:
+    """`BRX R4 -0x380`: target = R4 + imm + address of the next instruction; the jump table in
+    c[0x2] holds function-relative addresses, the .nv.info lists the targets."""
+    ctx.check(ins, set())
+    regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    imms = [op for op in ins.operands if not isinstance(op, Reg)]
+    if len(regs) != 1:
+        raise unsupported(ins, "BRX operands")
+    value = ctx.u32(regs[0], ("64",))
+    delta = ins.address + 16 + (ctx.imm_bits32(imms[0]) if imms else 0)
+    value = ctx.b.add(value, ctx.c32(delta))
+    _dispatch(ctx, ins, value, ctx.state["cfg"].brx_targets[ins.address])
+
+
+@handles("RET", kind="control")
+def ret(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"REL", "NODEC"})
+    regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if len(regs) != 1:
+        raise unsupported(ins, "RET without a return-address register")
+    value = ctx.u32(Reg(regs[0].kind, regs[0].index, regs[0].name))
+    _dispatch(ctx, ins, value, ctx.state["cfg"].return_sites)
+
+
+@handles("BSSY", "BSYNC", "BREAK", "WARPSYNC", "NOP", "YIELD", "NANOSLEEP", "DEPBAR", "LDGDEPBAR",
+         "CCTL", "ERRBAR", "BMOV", "PMTRIG", "CCTLL", kind="pure")
+def hint(ctx: Lifter, ins) -> None:
+    """Scheduling, reconvergence and cache hints: no effect on one thread's results."""
+    if ins.opcode == "BMOV":
+        raise unsupported(ins, "convergence barrier register moves")
+
+
+def barrier(ctx: Lifter) -> None:
+    """__syncthreads as clang emits it: release fence, s_barrier, acquire fence."""
+    ctx.b.fence("release", "workgroup")
+    ctx.b.call(ctx.intrinsic("llvm.amdgcn.s.barrier", ir.VoidType(), [], ("convergent",)), [])
+    ctx.b.fence("acquire", "workgroup")
+
+
+@handles("BAR", kind="effect")
+def bar(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"SYNC", "DEFER_BLOCKING", "SYNCALL"})
+    if "SYNCALL" not in ins.modifiers and (len(ins.operands) != 1 or ctx.imm_bits32(ins.operands[0]) != 0):
+        raise unsupported(ins, "named barriers or thread counts")
+    barrier(ctx)
+
+
+@handles("MEMBAR", kind="effect")
+def membar(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"SC", "ALL", "CTA", "GPU", "SYS", "VC", "SM"})
+    scope = next((SCOPES[m] for m in ins.modifiers if m in SCOPES), "agent")
+    ctx.b.fence("seq_cst" if "SC" in ins.modifiers else "acq_rel", scope)
+
+
+@handles("LEPC", kind="pure")
+def lepc(ctx: Lifter, ins) -> None:
+    """The address of this instruction, function-relative like every code address here."""
+    ctx.set64(ins.operands[0], ir.Constant(ir.IntType(64), ins.address))

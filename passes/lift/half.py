@@ -1,0 +1,163 @@
+"""Packed half precision: HADD2, HMUL2, HFMA2 (incl. the .MMA form nvcc uses as a move of a 32-bit
+constant), HMNMX2, HSETP2, HSET2, with .H0_H0/.H1_H1 operand swizzles and .F32 results. A pair of
+immediates is written high half first (`HFMA2.MMA R5, -RZ, RZ, 1.875, 0` sets R5 = 0x3f800000)."""
+
+from __future__ import annotations
+
+import struct
+
+from llvmlite import ir
+
+from .core import F16, F32, I32, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .float import compare_parts, fcompare
+
+V2 = ir.VectorType(F16, 2)
+V2I16 = ir.VectorType(ir.IntType(16), 2)
+
+
+def _half_bits(op: Imm) -> int:
+    if not op.is_float and (op.text or "").lstrip("+-").lower().startswith("0x"):
+        return int(op.value) & 0xFFFF
+    v = -float(op.value) if op.negate else float(op.value)
+    return struct.unpack("<H", struct.pack("<e", v))[0]
+
+
+def sources(ctx: Lifter, ins, ops: list) -> list[ir.Value]:
+    """Operands as <2 x half>: registers (with swizzle, -, ||), constant words, immediate pairs."""
+    b = ctx.b
+    out = []
+    ops = list(ops)
+    while ops:
+        op = ops.pop(0)
+        if isinstance(op, Imm):
+            if not ops or not isinstance(ops[0], Imm):
+                raise unsupported(ins, "half immediate without its pair")
+            lo = ops.pop(0)
+            word = (_half_bits(op) << 16) | _half_bits(lo)
+            out.append(b.bitcast(ir.Constant(I32, word), V2))
+            continue
+        if isinstance(op, Reg):
+            swz = [s for s in op.suffixes if s in ("H0_H0", "H1_H1", "H1_H0", "H0_H1")]
+            if set(op.suffixes) - set(swz):
+                raise unsupported(ins, "operand suffix")
+            v = b.bitcast(ctx.u32(Reg(op.kind, op.index, op.name)), V2)
+            if swz and swz[0] != "H0_H1":
+                order = {"H0_H0": (0, 0), "H1_H1": (1, 1), "H1_H0": (1, 0)}[swz[0]]
+                v = b.shuffle_vector(v, v, ir.Constant(ir.VectorType(I32, 2), list(order)))
+            if op.absolute:
+                v = ctx.call("llvm.fabs.v2f16", V2, [v])
+            if op.negate:
+                v = b.fneg(v)
+            out.append(v)
+        elif isinstance(op, ConstRef):
+            plain = ConstRef(op.bank, op.offset, op.reg, op.bank_reg)
+            v = b.bitcast(ctx.u32(plain), V2)
+            if op.absolute:
+                v = ctx.call("llvm.fabs.v2f16", V2, [v])
+            if op.negate:
+                v = b.fneg(v)
+            out.append(v)
+        else:
+            raise unsupported(ins, "operand")
+    return out
+
+
+def _lane(ctx: Lifter, v: ir.Value, i: int) -> ir.Value:
+    return ctx.b.extract_element(v, ir.Constant(I32, i))
+
+
+def _write(ctx: Lifter, ins, d, v: ir.Value) -> None:
+    """A <2 x half> result, or its low lane widened to f32 for the .F32 forms."""
+    b = ctx.b
+    if "SAT" in ins.modifiers:
+        zero, one = ir.Constant(V2, [0.0, 0.0]), ir.Constant(V2, [1.0, 1.0])
+        v = ctx.call("llvm.minnum.v2f16", V2, [ctx.call("llvm.maxnum.v2f16", V2, [v, zero]), one])
+    if "F32" in ins.modifiers:
+        ctx.set32(d, b.fpext(_lane(ctx, v, 0), F32))
+    else:
+        ctx.set32(d, b.bitcast(v, I32))
+
+
+ARITH = {"MMA", "F32", "FTZ", "SAT", "RN", "F16_V2"}
+
+
+def _f32_pair(ctx: Lifter, vals: list[ir.Value]) -> list[ir.Value]:
+    return [ctx.b.fpext(_lane(ctx, v, 0), F32) for v in vals]
+
+
+@handles("HADD2")
+def hadd2(ctx: Lifter, ins) -> None:
+    ctx.check(ins, ARITH)
+    d, *rest = ins.operands
+    x, y = sources(ctx, ins, rest)
+    if "F32" in ins.modifiers:                 # computed in single precision
+        fx, fy = _f32_pair(ctx, [x, y])
+        ctx.set32(d, ctx.b.fadd(fx, fy))
+        return
+    _write(ctx, ins, d, ctx.b.fadd(x, y))
+
+
+@handles("HMUL2")
+def hmul2(ctx: Lifter, ins) -> None:
+    ctx.check(ins, ARITH)
+    d, *rest = ins.operands
+    x, y = sources(ctx, ins, rest)
+    if "F32" in ins.modifiers:
+        fx, fy = _f32_pair(ctx, [x, y])
+        ctx.set32(d, ctx.b.fmul(fx, fy))
+        return
+    _write(ctx, ins, d, ctx.b.fmul(x, y))
+
+
+@handles("HFMA2")
+def hfma2(ctx: Lifter, ins) -> None:
+    ctx.check(ins, ARITH)
+    d, *rest = ins.operands
+    x, y, z = sources(ctx, ins, rest)
+    if "F32" in ins.modifiers:
+        fx, fy, fz = _f32_pair(ctx, [x, y, z])
+        ctx.set32(d, ctx.call("llvm.fma.f32", F32, [fx, fy, fz]))
+        return
+    _write(ctx, ins, d, ctx.call("llvm.fma.v2f16", V2, [x, y, z]))
+
+
+@handles("HMNMX2")
+def hmnmx2(ctx: Lifter, ins) -> None:
+    """HMNMX2 d, a, b, P: per half min when P, max when !P."""
+    ctx.check(ins, {"FTZ"})
+    d, *rest, p = ins.operands
+    x, y = sources(ctx, ins, rest)
+    lo = ctx.call("llvm.minnum.v2f16", V2, [x, y])
+    hi = ctx.call("llvm.maxnum.v2f16", V2, [x, y])
+    ctx.set32(d, ctx.b.bitcast(ctx.b.select(ctx.pred(p), lo, hi), I32))
+
+
+@handles("HSETP2")
+def hsetp2(ctx: Lifter, ins) -> None:
+    """HSETP2.op.logic P, Q, a, b, c: P from the low halves, Q from the high halves."""
+    op, logic = compare_parts(ctx, ins, {"FTZ"})
+    p, q, *rest, c = ins.operands
+    x, y = sources(ctx, ins, rest)
+    other = ctx.pred(c)
+    for i, dest in enumerate((p, q)):
+        r = fcompare(ctx, ins, op, _lane(ctx, x, i), _lane(ctx, y, i))
+        ctx.setp(dest, ctx.combine(ins, r, logic, other))
+
+
+@handles("HSET2")
+def hset2(ctx: Lifter, ins) -> None:
+    """HSET2[.BF].op.logic d, a, b, c: per half 1.0 (.BF) or 0xffff when true, else 0."""
+    op, logic = compare_parts(ctx, ins, {"FTZ", "BF"})
+    d, *rest, c = ins.operands
+    x, y = sources(ctx, ins, rest)
+    other = ctx.pred(c)
+    true = 0x3C00 if "BF" in ins.modifiers else 0xFFFF
+    word = ir.Constant(I32, 0)
+    b = ctx.b
+    for i in range(2):
+        r = ctx.combine(ins, fcompare(ctx, ins, op, _lane(ctx, x, i), _lane(ctx, y, i)), logic, other)
+        word = b.or_(word, b.select(r, ir.Constant(I32, true << (16 * i)), ir.Constant(I32, 0)))
+    ctx.set32(d, word)
+
+
+

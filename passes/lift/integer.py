@@ -1,0 +1,269 @@
+"""Integer arithmetic: IMAD and its variants, IADD3 with carries, LEA, ISETP (with .EX chains),
+IMNMX, IABS, SEL, MOV, VABSDIFF, S2R/CS2R. Carries travel in predicates, as on NVIDIA hardware."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
+
+CMP_SIGNED = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
+
+
+def split(ins) -> tuple[list, list, list]:
+    """(destinations, sources, trailing predicate inputs): a first register, predicates right after
+    it (carry outs), values, then predicates at the end (carry ins)."""
+    ops = list(ins.operands)
+    dests = [ops.pop(0)]
+    while ops and isinstance(ops[0], Reg) and ops[0].kind in ("P", "UP"):
+        dests.append(ops.pop(0))
+    tail = []
+    while ops and isinstance(ops[-1], Reg) and ops[-1].kind in ("P", "UP"):
+        tail.insert(0, ops.pop())
+    return dests, ops, tail
+
+
+def _is_zero(op) -> bool:
+    return isinstance(op, Reg) and op.index is None and op.kind in ("R", "UR")
+
+
+@handles("IMAD", "UIMAD")
+def imad(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"MOV", "IADD", "SHL", "U32", "S32", "WIDE", "HI", "X"})
+    b = ctx.b
+    dests, (a, bb, c), carry_in = split(ins)
+    unsigned = "U32" in ins.modifiers
+    ext = b.zext if unsigned else b.sext
+    if len(dests) > 1:
+        raise unsupported(ins, "carry out of IMAD")
+    if "WIDE" in ins.modifiers or "HI" in ins.modifiers:
+        wide = b.mul(ext(ctx.u32(a), I64), ext(ctx.u32(bb), I64))
+        if "HI" in ins.modifiers:            # c is a register pair added to the 64-bit product
+            if not (isinstance(c, Reg) or _is_zero(c)):
+                raise unsupported(ins, "IMAD.HI addend")
+            wide = b.add(wide, ctx.u64(c))
+        else:
+            wide = b.add(wide, ctx.u64(c) if isinstance(c, (Reg, ConstRef)) else ext(ctx.u32(c), I64))
+        wide = _add_carries(ctx, wide, carry_in, I64)
+        if "HI" in ins.modifiers:
+            ctx.set32(dests[0], ctx.split64(wide)[1])
+        else:
+            ctx.set64(dests[0], wide)
+        return
+    v = b.add(b.mul(ctx.u32(a), ctx.u32(bb)), ctx.u32(c))
+    ctx.set32(dests[0], _add_carries(ctx, v, carry_in, I32))
+
+
+def _add_carries(ctx: Lifter, v: ir.Value, preds: list, ty: ir.Type) -> ir.Value:
+    for p in preds:
+        v = ctx.b.add(v, ctx.b.zext(ctx.pred(p), ty))
+    return v
+
+
+def _carry_terms(ctx: Lifter, ins, sources: list) -> tuple[list[ir.Value], int]:
+    """The zero-extended 32-bit terms of an add and the constant +1s of negated registers
+    (-R is ~R + 1, which is what makes the carry of a subtraction)."""
+    terms, ones = [], 0
+    for op in sources:
+        if isinstance(op, (Reg, ConstRef)) and op.negate:
+            plain = Reg(op.kind, op.index, op.name, op.suffixes) if isinstance(op, Reg) else \
+                ConstRef(op.bank, op.offset, op.reg, op.bank_reg, op.suffixes)
+            terms.append(ctx.b.not_(ctx.u32(plain)))
+            ones += 1
+        else:
+            terms.append(ctx.u32(op))
+    return terms, ones
+
+
+@handles("IADD3", "UIADD3")
+def iadd3(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"X"})
+    b = ctx.b
+    dests, sources, carry_in = split(ins)
+    if len(sources) != 3:
+        raise unsupported(ins, "operand count")
+    if "X" in ins.modifiers and any(getattr(s, "negate", False) for s in sources):
+        raise unsupported(ins, "negated operand in IADD3.X")
+    terms, ones = _carry_terms(ctx, ins, sources)
+    total = ir.Constant(I64, ones)
+    for t in terms:
+        total = b.add(total, b.zext(t, I64))
+    if "X" in ins.modifiers:
+        total = _add_carries(ctx, total, carry_in, I64)
+    elif carry_in:
+        raise unsupported(ins, "carry in without .X")
+    lo, count = ctx.split64(total)
+    ctx.set32(dests[0], lo)
+    for i, p in enumerate(dests[1:]):        # P0: at least one carry, P1: two
+        ctx.setp(p, b.icmp_unsigned(">", count, ir.Constant(I32, i)))
+
+
+@handles("VIADD", "UVIADD")
+def viadd(ctx: Lifter, ins) -> None:
+    ctx.check(ins, set())
+    d, a, c = ctx.operands(ins, 3)
+    ctx.set32(d, ctx.b.add(ctx.u32(a), ctx.u32(c)))
+
+
+@handles("LEA", "ULEA")
+def lea(ctx: Lifter, ins) -> None:
+    """LEA d, a, b, s = (a << s) + b;  LEA.HI d, a, b, c, s = hi32((c:a) << s) + b (.SX32: c is
+    a's sign); .X adds the carry predicate."""
+    ctx.check(ins, {"HI", "X", "SX32"})
+    b = ctx.b
+    dests, sources, carry_in = split(ins)
+    shift = ctx.imm_bits32(sources[-1]) if isinstance(sources[-1], Imm) else None
+    if shift is None:
+        raise unsupported(ins, "register shift amount")
+    if "HI" in ins.modifiers:
+        if "SX32" in ins.modifiers:
+            a, addend = sources[0], sources[1]
+            wide = b.sext(ctx.u32(a), I64)
+        else:
+            a, addend, hi = sources[0], sources[1], sources[2]
+            wide = ctx.join64(ctx.u32(a), ctx.u32(hi))
+        part = ctx.split64(b.shl(wide, ir.Constant(I64, shift)))[1]
+    else:
+        a, addend = sources[0], sources[1]
+        part = b.shl(ctx.u32(a), ir.Constant(I32, shift))
+    total = b.add(b.zext(part, I64), b.zext(ctx.u32(addend), I64))
+    if "X" in ins.modifiers:
+        total = _add_carries(ctx, total, carry_in, I64)
+    elif carry_in:
+        raise unsupported(ins, "carry in without .X")
+    lo, count = ctx.split64(total)
+    ctx.set32(dests[0], lo)
+    for p in dests[1:2]:
+        ctx.setp(p, b.icmp_unsigned("!=", count, ir.Constant(I32, 0)))
+    if len(dests) > 2:
+        raise unsupported(ins, "two carry outs")
+
+
+def _compare(ctx: Lifter, op: str, unsigned: bool, x: ir.Value, y: ir.Value) -> ir.Value:
+    sym = CMP_SIGNED[op]
+    if sym in ("==", "!="):
+        return ctx.b.icmp_unsigned(sym, x, y)
+    return (ctx.b.icmp_unsigned if unsigned else ctx.b.icmp_signed)(sym, x, y)
+
+
+@handles("ISETP", "UISETP")
+def isetp(ctx: Lifter, ins) -> None:
+    """ISETP.op.logic P, Q, a, b, c [, chain]: P = (a op b) logic c, Q = !(a op b) logic c.
+    .EX compares the high words of a 64-bit chain; `chain` is the low words' result."""
+    cmp = [m for m in ins.modifiers if m in CMP_SIGNED]
+    logic = [m for m in ins.modifiers if m in ("AND", "OR", "XOR")]
+    ctx.check(ins, set(CMP_SIGNED) | {"AND", "OR", "XOR", "U32", "EX"})
+    if len(cmp) != 1 or len(logic) != 1:
+        raise unsupported(ins, "comparison")
+    op, unsigned = cmp[0], "U32" in ins.modifiers
+    ops = list(ins.operands)
+    chain = ops.pop() if "EX" in ins.modifiers else None
+    if len(ops) != 5:
+        raise unsupported(ins, "operand count")
+    p, q, a, bb, c = ops
+    x, y = ctx.u32(a), ctx.u32(bb)
+    r = _compare(ctx, op, unsigned, x, y)
+    if chain is not None:
+        low = ctx.pred(chain)
+        eq = ctx.b.icmp_unsigned("==", x, y)
+        if op == "EQ":
+            r = ctx.b.and_(eq, low)
+        elif op == "NE":
+            r = ctx.b.or_(r, low)
+        elif op in ("LT", "GT"):                   # strict above, else equal and low part decides
+            r = ctx.b.or_(r, ctx.b.and_(eq, low))
+        else:                                      # LE/GE: strict compare, or equal and low
+            strict = _compare(ctx, "LT" if op == "LE" else "GT", unsigned, x, y)
+            r = ctx.b.or_(strict, ctx.b.and_(eq, low))
+    other = ctx.pred(c)
+    ctx.setp(p, ctx.combine(ins, r, logic[0], other))
+    ctx.setp(q, ctx.combine(ins, ctx.b.not_(r), logic[0], other))
+
+
+@handles("IMNMX", "UIMNMX")
+def imnmx(ctx: Lifter, ins) -> None:
+    """IMNMX d, a, b, P: min when P, max when !P."""
+    ctx.check(ins, {"U32", "S32"})
+    d, a, bb, p = ctx.operands(ins, 4)
+    unsigned = "U32" in ins.modifiers
+    x, y = ctx.u32(a), ctx.u32(bb)
+    lt = (ctx.b.icmp_unsigned if unsigned else ctx.b.icmp_signed)("<", x, y)
+    ctx.set32(d, ctx.b.select(ctx.pred(p), ctx.b.select(lt, x, y), ctx.b.select(lt, y, x)))
+
+
+@handles("VIADDMNMX")
+def viaddmnmx(ctx: Lifter, ins) -> None:
+    """sm_90: VIADDMNMX d, a, b, c, P = min/max(a + b, c) (min when P)."""
+    ctx.check(ins, {"U32", "S32"})
+    d, a, bb, c, p = ctx.operands(ins, 5)
+    s = ctx.b.add(ctx.u32(a), ctx.u32(bb))
+    y = ctx.u32(c)
+    lt = (ctx.b.icmp_unsigned if "U32" in ins.modifiers else ctx.b.icmp_signed)("<", s, y)
+    ctx.set32(d, ctx.b.select(ctx.pred(p), ctx.b.select(lt, s, y), ctx.b.select(lt, y, s)))
+
+
+@handles("IABS", "UIABS")
+def iabs(ctx: Lifter, ins) -> None:
+    ctx.check(ins, set())
+    d, a = ctx.operands(ins, 2)
+    v = ctx.u32(a)
+    neg = ctx.b.icmp_signed("<", v, ir.Constant(I32, 0))
+    ctx.set32(d, ctx.b.select(neg, ctx.b.neg(v), v))
+
+
+@handles("SEL", "USEL")
+def sel(ctx: Lifter, ins) -> None:
+    ctx.check(ins, set())
+    d, a, bb, p = ctx.operands(ins, 4)
+    ctx.set32(d, ctx.b.select(ctx.pred(p), ctx.u32(a), ctx.u32(bb)))
+
+
+@handles("MOV", "UMOV")
+def mov(ctx: Lifter, ins) -> None:
+    ctx.check(ins, {"64"} if ins.opcode == "UMOV" else set())
+    ops = ctx.operands(ins, 2, 3)
+    if len(ops) == 3 and ctx.imm_bits32(ops[2]) != 0xF:
+        raise unsupported(ins, "lane mask")
+    if "64" in ins.modifiers:
+        ctx.set64(ops[0], ctx.u64(ops[1]))
+    else:
+        ctx.set32(ops[0], ctx.u32(ops[1]))
+
+
+@handles("VABSDIFF")
+def vabsdiff(ctx: Lifter, ins) -> None:
+    """VABSDIFF d, a, b, c = |a - b| + c (signed 32-bit, as __sad)."""
+    ctx.check(ins, {"U32", "S32"})
+    d, a, bb, c = ctx.operands(ins, 4)
+    x, y = ctx.u32(a), ctx.u32(bb)
+    gt = (ctx.b.icmp_unsigned if "U32" in ins.modifiers else ctx.b.icmp_signed)(">", x, y)
+    diff = ctx.b.select(gt, ctx.b.sub(x, y), ctx.b.sub(y, x))
+    ctx.set32(d, ctx.b.add(diff, ctx.u32(c)))
+
+
+@handles("S2R", "S2UR")
+def s2r(ctx: Lifter, ins) -> None:
+    ctx.check(ins, set())
+    d, src = ctx.operands(ins, 2)
+    ctx.set32(d, ctx.u32(src))
+
+
+@handles("CS2R")
+def cs2r(ctx: Lifter, ins) -> None:
+    """CS2R R4, SRZ (zero a pair) / CS2R R4, SR_CLOCKLO (64-bit clock) / CS2R.32."""
+    ctx.check(ins, {"32"})
+    d, src = ctx.operands(ins, 2)
+    if not isinstance(src, Reg):
+        raise unsupported(ins)
+    if src.name == "SRZ":
+        value = ir.Constant(I64, 0)
+    elif src.name in ("SR_CLOCKLO", "SR_GLOBALTIMERLO"):
+        name = "llvm.readcyclecounter" if "CLOCK" in src.name else "llvm.amdgcn.s.memrealtime"
+        value = ctx.call(name, I64, [])
+    else:
+        raise unsupported(ins, src.name)
+    if "32" in ins.modifiers:
+        ctx.set32(d, ctx.b.trunc(value, I32))
+    else:
+        ctx.set64(d, value)
+

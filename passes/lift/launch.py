@@ -1,0 +1,310 @@
+"""The kernel's interface and launch state: the AMDGPU kernel signature that reproduces CUDA's
+parameter layout, constant banks (c[0x0] launch state and parameters, c[0x2] jump tables,
+c[0x3] `__constant__` variables, c[0x4] addresses of device globals), special registers, the
+private frame and the LDS array.
+
+Constant bank 0 on sm_80..sm_90 (DESIGN.md, "Facts measured"): blockDim at 0x0/0x4/0x8, gridDim
+at 0xc/0x10/0x14, the generic address of shared memory at 0x18, of the local window at 0x20, the
+stack pointer at 0x28, the global memory descriptor at 0x118 (0x208 on sm_90), parameters from
+0x160 (0x210 on sm_90).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, Lifter, PrivateAlloca, Reg
+
+SHARED_NAME = "__cass_shared"
+
+
+@dataclass
+class Facts:
+    """What the lifter needs from the cubin (cass_cc.fatbin's CubinKernel and Cubin)."""
+    name: str
+    params: list[tuple[int, int, int]]       # (index, offset from the parameter base, size)
+    param_base: int
+    shared_size: int = 0
+    stack_size: int = 0
+    flat_workgroup_size: int = 1024
+    bank2: bytes = b""
+    indirect_branches: dict[int, list[int]] = field(default_factory=dict)
+    variables: list = field(default_factory=list)      # cass_cc.fatbin Variable (bank 3 and globals)
+    relocations: dict[tuple[int, int], tuple[str, int, int]] = field(default_factory=dict)
+    # (bank, offset) -> (symbol, relocation type, addend) for address words in constant banks
+
+
+def facts_of(unit) -> Facts:
+    k = unit.kernel
+    default_base = 0x210 if unit.sm_arch == "sm_90" else 0x160
+    params = [tuple(p)[:3] for p in (k.params if k is not None else [])]
+    f = Facts(unit.name, params, getattr(k, "param_base", 0) or default_base)
+    if k is None:
+        return f
+    f.shared_size = getattr(k, "static_shared_size", 0)
+    f.stack_size = max(getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0))
+    bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
+    if bounds:
+        total = 1
+        for d in bounds:
+            total *= max(d, 1)
+        f.flat_workgroup_size = min(total, 1024)
+    f.indirect_branches = dict(getattr(k, "indirect_branches", {}) or {})
+    banks = dict(getattr(k, "constant_banks", {}) or {})
+    cubin = getattr(unit, "cubin", None) or getattr(k, "cubin", None)
+    if cubin is not None:
+        for bank, cb in cubin.constant_banks.items():
+            banks.setdefault(bank, cb)
+        f.variables = list(cubin.globals)
+    if 2 in banks:
+        f.bank2 = banks[2].data
+    for bank, cb in banks.items():
+        for r in cb.relocations:
+            f.relocations[(bank, r.offset)] = (r.symbol, r.type, r.addend)
+    return f
+
+
+def arg_types(params: list[tuple[int, int, int]]) -> list[ir.Type]:
+    """Explicit kernel arguments whose natural alignments put each CUDA parameter at its CUDA
+    offset: scalars as iN, anything else as an array of the widest integer its offset and size
+    allow; a gap alignment cannot produce gets an [n x i8] filler."""
+    out: list[ir.Type] = []
+    end = 0
+    for _index, offset, size in sorted(params, key=lambda p: p[1]):
+        align = 8
+        while align > 1 and (offset % align or size % align):
+            align //= 2
+        if (end + align - 1) // align * align != offset:
+            out.append(ir.ArrayType(I8, offset - end))
+        elem = ir.IntType(8 * align)
+        out.append(elem if size == align else ir.ArrayType(elem, size // align))
+        end = offset + size
+    return out
+
+
+def declare_kernel(module: ir.Module, facts: Facts) -> ir.Function:
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), arg_types(facts.params)), name=facts.name)
+    fn.calling_convention = "amdgpu_kernel"
+    fn.attributes.add("nounwind")
+    return fn
+
+
+def module_text(module: ir.Module, facts: Facts) -> str:
+    """The module's text with the string attributes llvmlite.ir cannot attach (the flat work-group
+    size from the CUDA launch bounds)."""
+    text = str(module)
+    marker = ") nounwind\n{"
+    if marker not in text:
+        raise AssertionError("kernel definition not found in the lifted module")
+    return text.replace(marker, ') nounwind "amdgpu-flat-work-group-size"="1,%d"\n{' % facts.flat_workgroup_size, 1)
+
+
+# ---- launch state ------------------------------------------------------------------------------
+def _kernarg(ctx: Lifter) -> ir.Value:
+    if "kernarg" not in ctx.state:
+        with ctx.b.goto_block(ctx.entry):
+            ctx.b.position_at_start(ctx.entry)
+            ctx.state["kernarg"] = ctx.b.call(ctx.intrinsic("llvm.amdgcn.kernarg.segment.ptr", CONST, []), [])
+    return ctx.state["kernarg"]
+
+
+def _implicitarg(ctx: Lifter) -> ir.Value:
+    if "implicitarg" not in ctx.state:
+        with ctx.b.goto_block(ctx.entry):
+            ctx.b.position_at_start(ctx.entry)
+            ctx.state["implicitarg"] = ctx.b.call(ctx.intrinsic("llvm.amdgcn.implicitarg.ptr", CONST, []), [])
+    return ctx.state["implicitarg"]
+
+
+def _load_at(ctx: Lifter, base: ir.Value, offset: ir.Value | int, ty: ir.Type, align: int) -> ir.Value:
+    b = ctx.b
+    off = offset if isinstance(offset, ir.Value) else ir.Constant(I64, offset)
+    if off.type != I64:
+        off = b.zext(off, I64)
+    ptr = b.gep(base, [off], source_etype=I8)
+    ld = b.load(ptr, typ=ty, align=align)
+    ld.set_metadata("invariant.load", ctx.module.add_metadata([]))
+    return ld
+
+
+def frame(ctx: Lifter) -> ir.Value:
+    """The private frame that LDL/STL and the stack pointer R1 index (R1 starts at its size)."""
+    if "frame" not in ctx.state:
+        size = max(ctx.state["facts"].stack_size, 16)
+        eb = ctx.entry_builder
+        eb.position_at_start(ctx.entry)
+        slot = PrivateAlloca(eb.block, ir.ArrayType(I8, size), "frame")
+        slot.align = 16
+        eb._insert(slot)
+        ctx.state["frame"] = slot
+    return ctx.state["frame"]
+
+
+def opaque(g: ir.GlobalVariable, space: int) -> ir.Value:
+    """A global as an opaque `ptr addrspace(N)` (llvmlite.ir types globals as typed pointers)."""
+    return ir.FormattedConstant(ir.PointerType(addrspace=space), g.get_reference())
+
+
+def shared_base(ctx: Lifter) -> ir.Value:
+    """One LDS array, static size then dynamic shared memory; SASS addresses it from 0."""
+    g = ctx.module.globals.get(SHARED_NAME)
+    if g is None:
+        size = ctx.state["facts"].shared_size
+        if size:
+            g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, size), SHARED_NAME, addrspace=3)
+            g.linkage = "internal"
+            g.initializer = ir.Constant(g.value_type, ir.Undefined)
+        else:   # no static shared memory: the dynamic array starts at 0
+            g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, 0), SHARED_NAME, addrspace=3)
+            g.linkage = "external"
+        g.align = 16
+    return opaque(g, 3)
+
+
+def _window(ctx: Lifter, base: ir.Value) -> ir.Value:
+    with ctx.b.goto_block(ctx.entry):
+        ctx.b.position_at_end(ctx.entry) if ctx.entry.terminator is None else ctx.b.position_before(ctx.entry.terminator)
+        return ctx.b.ptrtoint(ctx.b.addrspacecast(base, FLAT), I64)
+
+
+def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
+    """A 32-bit word of c[0x0] outside the parameters."""
+    b = ctx.b
+    facts: Facts = ctx.state["facts"]
+    if offset in (0x0, 0x4, 0x8):      # blockDim: hidden_group_size_x/y/z (i16 at 12, 14, 16)
+        return b.zext(_load_at(ctx, _implicitarg(ctx), 12 + offset // 2, I16, 2), I32)
+    if offset in (0xc, 0x10, 0x14):    # gridDim: hidden_block_count_x/y/z (i32 at 0, 4, 8)
+        return _load_at(ctx, _implicitarg(ctx), offset - 0xc, I32, 4)
+    if offset in (0x18, 0x1c, 0x20, 0x24):
+        key = "shared_window" if offset < 0x20 else "local_window"
+        if key not in ctx.state:
+            ctx.state[key] = _window(ctx, shared_base(ctx) if offset < 0x20 else frame(ctx))
+        w = ctx.state[key]
+        return b.trunc(w if offset % 8 == 0 else b.lshr(w, ir.Constant(I64, 32)), I32)
+    if offset == 0x28:                 # stack pointer: R1 counts down from the frame's size
+        frame(ctx)
+        return ir.Constant(I32, max(facts.stack_size, 16))
+    desc = 0x208 if ctx.sm_arch == "sm_90" else 0x118
+    if offset in (desc, desc + 4):     # global memory descriptor: AMDGPU has none
+        return ir.Constant(I32, 0)
+    raise ctx.refuse(f"constant bank 0 word 0x{offset:x}")
+
+
+def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
+    """c[bank][offset] (optionally + register) as i32 or i64."""
+    b = ctx.b
+    facts: Facts = ctx.state["facts"]
+    width = ty.width // 8
+    if ref.bank_reg is not None or ref.bank is None:
+        raise ctx.refuse("constant bank selected by a register")
+    dyn = ctx.u32(ref.reg) if ref.reg is not None else None
+    if ref.bank == 0:
+        rel = ref.offset - facts.param_base
+        if rel >= 0 or dyn is not None:
+            off = ir.Constant(I32, rel) if dyn is None else b.add(dyn, ir.Constant(I32, rel))
+            return _load_at(ctx, _kernarg(ctx), off, ty, 4)
+        if width == 8:
+            return ctx.join64(_launch_word(ctx, ref.offset), _launch_word(ctx, ref.offset + 4))
+        return _launch_word(ctx, ref.offset)
+    if dyn is None:
+        relocated = _relocated(ctx, ref.bank, ref.offset, width)
+        if relocated is not None:
+            return relocated
+    if ref.bank == 2 and facts.bank2:
+        g = _bank_global(ctx, 2, facts.bank2)
+        off = ir.Constant(I32, ref.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset))
+        return _load_at(ctx, g, off, ty, 4)
+    if ref.bank == 3:
+        var = next((v for v in facts.variables if v.bank == 3 and v.offset <= ref.offset < v.offset + max(v.size, 1)), None)
+        if var is None:
+            raise ctx.refuse(f"c[0x3][0x{ref.offset:x}] is no __constant__ variable")
+        g = external_global(ctx, var.name)
+        off = ir.Constant(I32, ref.offset - var.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset - var.offset))
+        return _load_at(ctx, g, off, ty, 4)
+    raise ctx.refuse(f"constant bank {ref.bank} word 0x{ref.offset:x}")
+
+
+def external_global(ctx: Lifter, name: str) -> ir.Value:
+    """A device variable of the cubin: declared here, defined once per code object by the back end."""
+    g = ctx.module.globals.get(name)
+    if g is None:
+        g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, 0), name, addrspace=1)
+        g.linkage = "external"
+    return opaque(g, 1)
+
+
+def _relocated(ctx: Lifter, bank: int, offset: int, width: int) -> ir.Value | None:
+    """A constant-bank word the cubin relocates: the (low/high half of the) address of a symbol."""
+    rel = ctx.state["facts"].relocations
+    hit = rel.get((bank, offset)) or rel.get((bank, offset - 4))
+    if hit is None:
+        return None
+    symbol, _rtype, addend = hit
+    if symbol == "vprintf":
+        return ir.Constant(ir.IntType(width * 8), 0)    # CALL.ABS through it is lowered in control
+    b = ctx.b
+    addr = b.add(b.ptrtoint(external_global(ctx, symbol), I64), ir.Constant(I64, addend))
+    base = offset if (bank, offset) in rel else offset - 4
+    if width == 8 and base == offset:
+        return addr
+    if width == 4:
+        return b.trunc(addr if offset == base else b.lshr(addr, ir.Constant(I64, 32)), I32)
+    raise ctx.refuse(f"unaligned 64-bit read of relocated c[0x{bank:x}][0x{offset:x}]")
+
+
+def _bank_global(ctx: Lifter, bank: int, data: bytes) -> ir.Value:
+    name = f"__cass_cbank{bank}"
+    g = ctx.module.globals.get(name)
+    if g is None:
+        ty = ir.ArrayType(I8, len(data))
+        g = ir.GlobalVariable(ctx.module, ty, name, addrspace=4)
+        g.linkage = "internal"
+        g.global_constant = True
+        g.initializer = ir.Constant(ty, bytearray(data))
+        g.align = 4
+    return opaque(g, 4)
+
+
+# ---- special registers -------------------------------------------------------------------------
+def lane_id(ctx: Lifter) -> ir.Value:
+    return ctx.call("llvm.amdgcn.mbcnt.lo", I32, [ir.Constant(I32, -1), ir.Constant(I32, 0)])
+
+
+def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
+    b = ctx.b
+    name = reg.name
+    axis = {"X": "x", "Y": "y", "Z": "z"}
+    if name.startswith("SR_TID.") and name[-1] in axis:
+        return ctx.call(f"llvm.amdgcn.workitem.id.{axis[name[-1]]}", I32, [])
+    if name.startswith("SR_CTAID.") and name[-1] in axis:
+        return ctx.call(f"llvm.amdgcn.workgroup.id.{axis[name[-1]]}", I32, [])
+    if name == "SR_LANEID":
+        return lane_id(ctx)
+    if name in ("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI"):
+        t = ctx.call("llvm.readcyclecounter" if "CLOCK" in name else "llvm.amdgcn.s.memrealtime", I64, [])
+        return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)
+    masks = {"SR_EQMASK": "==", "SR_LTMASK": "<", "SR_LEMASK": "<=", "SR_GTMASK": ">", "SR_GEMASK": ">="}
+    if name in masks:
+        lane = lane_id(ctx)
+        one = b.shl(ir.Constant(I32, 1), lane)
+        return {"==": lambda: one,
+                "<": lambda: b.sub(one, ir.Constant(I32, 1)),
+                "<=": lambda: b.or_(one, b.sub(one, ir.Constant(I32, 1))),
+                ">": lambda: b.not_(b.or_(one, b.sub(one, ir.Constant(I32, 1)))),
+                ">=": lambda: b.not_(b.sub(one, ir.Constant(I32, 1)))}[masks[name]]()
+    raise ctx.refuse(f"special register {name}")
+
+
+def frame_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
+    return ctx.b.gep(frame(ctx), [offset], source_etype=I8)
+
+
+def lds_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
+    return ctx.b.gep(shared_base(ctx), [offset], source_etype=I8)
+
+
+__all__ = ["Facts", "facts_of", "declare_kernel", "const_load", "special_register", "lane_id",
+           "frame", "frame_pointer", "lds_pointer", "shared_base", "external_global", "LDS",
+           "PRIVATE", "I1"]

@@ -1,0 +1,36 @@
+"""Turning the lifted module into decent code: LLVM's O2 pipeline for the AMDGPU target promotes
+the register allocas to SSA (mem2reg/SROA), folds the launch-state loads and simplifies the CFG."""
+
+from __future__ import annotations
+
+import functools
+
+import llvmlite.binding as llvm
+
+from cass_cc.errors import CassError
+
+TRIPLE = "amdgcn-amd-amdhsa"
+
+
+@functools.lru_cache(maxsize=None)
+def target_machine(arch: str):
+    llvm.initialize_all_targets()
+    llvm.initialize_all_asmprinters()
+    target = llvm.Target.from_triple(TRIPLE)
+    return target.create_target_machine(cpu=arch, features="+wavefrontsize32", opt=3)
+
+
+def optimize(text: str, arch: str = "gfx1100", speed_level: int = 2) -> str:
+    """Parse, verify and optimise an LLVM module; return its text."""
+    tm = target_machine(arch)
+    try:
+        mod = llvm.parse_assembly(text)
+        mod.verify()
+    except RuntimeError as e:
+        raise CassError(f"lift produced invalid LLVM IR: {str(e).strip().splitlines()[0]}") from None
+    mod.triple = TRIPLE
+    mod.data_layout = str(tm.target_data)
+    pto = llvm.create_pipeline_tuning_options(speed_level=speed_level)
+    pb = llvm.create_pass_builder(tm, pto)
+    pb.getModulePassManager().run(mod, pb)
+    return str(mod)

@@ -1,0 +1,91 @@
+"""Rounding and flush-to-zero, done with integer-correct expansions (the default FP environment is
+never changed, so ordinary code around these stays as fast and as movable as LLVM likes).
+
+Directed rounding of an f32 result: the exact result is an unevaluated sum hi + lo of doubles (an
+f32 product is exact in double; sums use TwoSum), hi is rounded to nearest f32 r, and r steps one
+ulp towards the requested direction when the exact value lies on the wrong side of r. That side is
+the sign of (hi - r) + lo: hi - r is exact (Sterbenz), and when non-zero it dominates lo.
+Directed rounding of an f64 product or sum uses the exact error term (fma(a, b, -p) / TwoSum).
+.FTZ flushes f32 denormal inputs and outputs to a zero of the same sign.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import F32, F64, I32, I64, Lifter
+
+MODES = ("RN", "RZ", "RM", "RP")
+
+
+def mode_of(ins) -> str:
+    found = [m for m in ins.modifiers if m in MODES]
+    return found[0] if found else "RN"
+
+
+def flush32(ctx: Lifter, v: ir.Value) -> ir.Value:
+    b = ctx.b
+    bits = b.bitcast(v, I32)
+    denormal = b.icmp_unsigned("==", b.and_(bits, ir.Constant(I32, 0x7F800000)), ir.Constant(I32, 0))
+    return b.bitcast(b.select(denormal, b.and_(bits, ir.Constant(I32, 0x80000000)), bits), F32)
+
+
+def two_sum(ctx: Lifter, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
+    b = ctx.b
+    s = b.fadd(x, y)
+    yy = b.fsub(s, x)
+    err = b.fadd(b.fsub(x, b.fsub(s, yy)), b.fsub(y, yy))
+    return s, err
+
+
+def _step(ctx: Lifter, r: ir.Value, up: bool) -> ir.Value:
+    """The next representable value above (up) or below r (same width as r, r not NaN)."""
+    b = ctx.b
+    ity = I32 if r.type == F32 else I64
+    bits = b.bitcast(r, ity)
+    zero = ir.Constant(ity, 0)
+    sign = ir.Constant(ity, 1 << (ity.width - 1))
+    magnitude = b.and_(bits, b.not_(sign))
+    is_zero = b.icmp_unsigned("==", magnitude, zero)
+    negative = b.icmp_unsigned("!=", b.and_(bits, sign), zero)
+    away = b.xor(negative, ir.Constant(ir.IntType(1), 1 if up else 0))   # grows in magnitude
+    stepped = b.select(away, b.add(bits, ir.Constant(ity, 1)), b.sub(bits, ir.Constant(ity, 1)))
+    tiny = ir.Constant(ity, 1 if up else (1 | (1 << (ity.width - 1))))
+    return b.bitcast(b.select(is_zero, tiny, stepped), r.type)
+
+
+def _direct(ctx: Lifter, r: ir.Value, above: ir.Value, below: ir.Value, mode: str) -> ir.Value:
+    """Step r when the exact value is above/below it and the mode rounds that way."""
+    b = ctx.b
+    if mode == "RN":
+        return r
+    if mode == "RP":
+        return b.select(above, _step(ctx, r, True), r)
+    if mode == "RM":
+        return b.select(below, _step(ctx, r, False), r)
+    positive = b.fcmp_ordered(">", r, ir.Constant(r.type, 0.0))
+    negative = b.fcmp_ordered("<", r, ir.Constant(r.type, 0.0))
+    r = b.select(b.and_(positive, below), _step(ctx, r, False), r)
+    return b.select(b.and_(negative, above), _step(ctx, r, True), r)
+
+
+def round_to_f32(ctx: Lifter, hi: ir.Value, lo: ir.Value, mode: str) -> ir.Value:
+    """The f32 nearest to (hi + lo) in `mode` (hi, lo doubles, |lo| <= ulp(hi)/2)."""
+    b = ctx.b
+    r = b.fptrunc(hi, F32)
+    if mode == "RN":
+        return r
+    t = b.fsub(hi, b.fpext(r, F64))
+    zero = ir.Constant(F64, 0.0)
+    t_zero = b.fcmp_ordered("==", t, zero)
+    above = b.or_(b.fcmp_ordered(">", t, zero), b.and_(t_zero, b.fcmp_ordered(">", lo, zero)))
+    below = b.or_(b.fcmp_ordered("<", t, zero), b.and_(t_zero, b.fcmp_ordered("<", lo, zero)))
+    return _direct(ctx, r, above, below, mode)
+
+
+def round_f64(ctx: Lifter, r: ir.Value, err: ir.Value, mode: str) -> ir.Value:
+    """Adjust the nearest double r whose exact value is r + err."""
+    zero = ir.Constant(F64, 0.0)
+    above = ctx.b.fcmp_ordered(">", err, zero)
+    below = ctx.b.fcmp_ordered("<", err, zero)
+    return _direct(ctx, r, above, below, mode)

@@ -1,0 +1,153 @@
+"""Warp operations on a wave32 (CUDA's 32-lane warp): SHFL -> ds_bpermute with PTX's in-range
+rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> reads of each active lane (readlane)."""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import I1, I32, Lifter, Reg, handles, unsupported
+from .launch import lane_id
+
+WARP = 32
+
+
+def ballot(ctx: Lifter, p: ir.Value) -> ir.Value:
+    fn = ctx.intrinsic("llvm.amdgcn.ballot.i32", I32, [I1], ("convergent",))
+    return ctx.b.call(fn, [p])
+
+
+def active_mask(ctx: Lifter) -> ir.Value:
+    return ballot(ctx, ir.Constant(I1, 1))
+
+
+def readlane(ctx: Lifter, v: ir.Value, lane: int) -> ir.Value:
+    fn = ctx.intrinsic("llvm.amdgcn.readlane.i32", I32, [I32, I32], ("convergent",))
+    return ctx.b.call(fn, [v, ir.Constant(I32, lane)])
+
+
+@handles("SHFL", kind="effect")
+def shfl(ctx: Lifter, ins) -> None:
+    """SHFL.mode P, d, a, b, c (PTX shfl.sync): c packs the clamp (bits 4:0) and the segment mask
+    (bits 12:8); out of range, a lane reads its own value and P is false."""
+    modes = ("IDX", "UP", "DOWN", "BFLY")
+    ctx.check(ins, set(modes))
+    mode = [m for m in ins.modifiers if m in modes]
+    if len(mode) != 1:
+        raise unsupported(ins, "shuffle mode")
+    p, d, a, bb, c = ctx.operands(ins, 5)
+    b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
+    lane = lane_id(ctx)
+    bval = b.and_(ctx.u32(bb), k(31))
+    cv = ctx.u32(c)
+    seg = b.and_(b.lshr(cv, k(8)), k(31))
+    clamp = b.and_(cv, k(31))
+    max_lane = b.or_(b.and_(lane, seg), b.and_(clamp, b.not_(seg)))
+    mode = mode[0]
+    if mode == "IDX":
+        j = b.or_(b.and_(lane, seg), b.and_(bval, b.not_(seg)))
+        ok = b.icmp_signed("<=", j, max_lane)
+    elif mode == "UP":
+        j = b.sub(lane, bval)
+        ok = b.icmp_signed(">=", j, max_lane)
+    elif mode == "DOWN":
+        j = b.add(lane, bval)
+        ok = b.icmp_signed("<=", j, max_lane)
+    else:
+        j = b.xor(lane, bval)
+        ok = b.icmp_signed("<=", j, max_lane)
+    j = b.select(ok, j, lane)
+    fn = ctx.intrinsic("llvm.amdgcn.ds.bpermute", I32, [I32, I32], ("convergent",))
+    value = b.call(fn, [b.shl(j, k(2)), ctx.u32(a)])
+    ctx.set32(d, value)
+    ctx.setp(p, ok)
+
+
+@handles("VOTE", "VOTEU", kind="effect")
+def vote(ctx: Lifter, ins) -> None:
+    """VOTE.{ANY,ALL,EQ} [R,] P, Ps: R = ballot(Ps) over the active lanes."""
+    ctx.check(ins, {"ANY", "ALL", "EQ"})
+    b = ctx.b
+    ops = ctx.operands(ins, 2, 3)
+    rdest = ops[0] if len(ops) == 3 else None
+    pdest, src = ops[-2], ops[-1]
+    votes = ballot(ctx, ctx.pred(src))
+    active = active_mask(ctx)
+    if rdest is not None:
+        ctx.set32(rdest, votes)
+    zero = ir.Constant(I32, 0)
+    if "ANY" in ins.modifiers:
+        r = b.icmp_unsigned("!=", votes, zero)
+    elif "ALL" in ins.modifiers:
+        r = b.icmp_unsigned("==", votes, active)
+    else:
+        r = b.or_(b.icmp_unsigned("==", votes, zero), b.icmp_unsigned("==", votes, active))
+    ctx.setp(pdest, r)
+
+
+def _each_active(ctx: Lifter, values: list[ir.Value], step) -> None:
+    active = active_mask(ctx)
+    for lane in range(WARP):
+        on = ctx.b.icmp_unsigned("!=", ctx.b.and_(active, ir.Constant(I32, 1 << lane)), ir.Constant(I32, 0))
+        step(lane, on, [readlane(ctx, v, lane) for v in values])
+
+
+@handles("MATCH", kind="effect")
+def match(ctx: Lifter, ins) -> None:
+    """MATCH.ANY d, a: the active lanes holding the same value; MATCH.ALL [P,] d, a: all active
+    lanes if they all agree, else 0."""
+    ctx.check(ins, {"ANY", "ALL", "U32", "U64"})
+    b = ctx.b
+    ops = list(ins.operands)
+    pdest = ops.pop(0) if isinstance(ops[0], Reg) and ops[0].kind == "P" else None
+    d, a = ops
+    wide = "U64" in ins.modifiers
+    mine = ctx.get_regs(a, 2 if wide else 1)
+    same = [ir.Constant(I32, 0)]
+
+    def step(lane, on, theirs):
+        eq = on
+        for x, y in zip(mine, theirs):
+            eq = b.and_(eq, b.icmp_unsigned("==", x, y))
+        same[0] = b.or_(same[0], b.select(eq, ir.Constant(I32, 1 << lane), ir.Constant(I32, 0)))
+
+    _each_active(ctx, mine, step)
+    if "ALL" in ins.modifiers:
+        active = active_mask(ctx)
+        agree = b.icmp_unsigned("==", same[0], active)
+        ctx.set32(d, b.select(agree, active, ir.Constant(I32, 0)))
+        if pdest is not None:
+            ctx.setp(pdest, agree)
+    else:
+        ctx.set32(d, same[0])
+
+
+@handles("REDUX", kind="effect")
+def redux(ctx: Lifter, ins) -> None:
+    """REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32] d, a: reduction over the active lanes."""
+    ops = {"SUM", "MIN", "MAX", "AND", "OR", "XOR"}
+    ctx.check(ins, ops | {"S32", "U32"})
+    b = ctx.b
+    op = [m for m in ins.modifiers if m in ops]
+    if len(op) != 1:
+        raise unsupported(ins, "reduction")
+    op = op[0]
+    signed = "S32" in ins.modifiers
+    d, a = ctx.operands(ins, 2)
+    identity = {"SUM": 0, "AND": -1, "OR": 0, "XOR": 0,
+                "MIN": 0x7FFFFFFF if signed else -1, "MAX": -0x80000000 if signed else 0}[op]
+    acc = [ir.Constant(I32, identity)]
+
+    def step(lane, on, theirs):
+        x, v = acc[0], theirs[0]
+        if op == "SUM":
+            r = b.add(x, v)
+        elif op in ("AND", "OR", "XOR"):
+            r = {"AND": b.and_, "OR": b.or_, "XOR": b.xor}[op](x, v)
+        else:
+            cmp = (b.icmp_signed if signed else b.icmp_unsigned)("<" if op == "MIN" else ">", v, x)
+            r = b.select(cmp, v, x)
+        acc[0] = b.select(on, r, x)
+
+    _each_active(ctx, [ctx.u32(a)], step)
+    ctx.set32(d, acc[0])
