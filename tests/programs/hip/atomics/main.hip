@@ -1,0 +1,70 @@
+// Histogram with LDS atomics merged by global atomics, plus global atomicMax/Min/CAS/Exch.
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+#define CHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { \
+    printf("%s failed: %s\n", #x, hipGetErrorString(e_)); return 1; } } while (0)
+
+const int BINS = 16;
+
+__global__ void histogram(const int* in, int n, int* bins, int* maxv, int* minv,
+                          unsigned* cas_counter, float* fsum) {
+    __shared__ int local[BINS];
+    if (threadIdx.x < BINS) local[threadIdx.x] = 0;
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicAdd(&local[in[i] % BINS], 1);
+        atomicMax(maxv, in[i]);
+        atomicMin(minv, in[i]);
+        unsigned old = *cas_counter, assumed;
+        do { assumed = old; old = atomicCAS(cas_counter, assumed, assumed + 2); } while (old != assumed);
+        atomicAdd(fsum, 0.5f);
+    }
+    __syncthreads();
+    if (threadIdx.x < BINS) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
+
+int main() {
+    const int n = 500;
+    int h[n];
+    for (int i = 0; i < n; i++) h[i] = (i * 131 + 17) % 1009;
+    int *in, *bins, *maxv, *minv;
+    unsigned* counter;
+    float* fsum;
+    CHECK(hipMalloc(&in, sizeof h));
+    CHECK(hipMalloc(&bins, BINS * sizeof(int)));
+    CHECK(hipMalloc(&maxv, sizeof(int)));
+    CHECK(hipMalloc(&minv, sizeof(int)));
+    CHECK(hipMalloc(&counter, sizeof(unsigned)));
+    CHECK(hipMalloc(&fsum, sizeof(float)));
+    CHECK(hipMemcpy(in, h, sizeof h, hipMemcpyHostToDevice));
+    CHECK(hipMemset(bins, 0, BINS * sizeof(int)));
+    int lo = -1, hi = 1 << 30;
+    CHECK(hipMemcpy(maxv, &lo, sizeof lo, hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(minv, &hi, sizeof hi, hipMemcpyHostToDevice));
+    CHECK(hipMemset(counter, 0, sizeof(unsigned)));
+    CHECK(hipMemset(fsum, 0, sizeof(float)));
+    histogram<<<(n + 127) / 128, 128>>>(in, n, bins, maxv, minv, counter, fsum);
+    CHECK(hipGetLastError());
+    int hb[BINS], gmax, gmin;
+    unsigned gcount;
+    float gsum;
+    CHECK(hipMemcpy(hb, bins, sizeof hb, hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(&gmax, maxv, sizeof gmax, hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(&gmin, minv, sizeof gmin, hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(&gcount, counter, sizeof gcount, hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(&gsum, fsum, sizeof gsum, hipMemcpyDeviceToHost));
+    int expect[BINS] = {0}, emax = -1, emin = 1 << 30, bad = 0;
+    for (int i = 0; i < n; i++) {
+        expect[h[i] % BINS]++;
+        emax = h[i] > emax ? h[i] : emax;
+        emin = h[i] < emin ? h[i] : emin;
+    }
+    long checksum = 0;
+    for (int b = 0; b < BINS; b++) { bad += hb[b] != expect[b]; checksum += (long)hb[b] * (b + 1); }
+    bad += gmax != emax || gmin != emin || gcount != 2u * n || gsum != 0.5f * n;
+    printf("checksum: %ld\n", checksum + gmax + gmin + gcount);
+    printf(bad ? "FAIL\n" : "PASS\n");
+    return bad != 0;
+}

@@ -1,0 +1,44 @@
+// Tree reduction in LDS with __syncthreads, one partial sum per block, then a second pass.
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+#define CHECK(x) do { hipError_t e_ = (x); if (e_ != hipSuccess) { \
+    printf("%s failed: %s\n", #x, hipGetErrorString(e_)); return 1; } } while (0)
+
+template <int BLOCK>
+__global__ void reduce(const int* in, int* out, int n) {
+    __shared__ int partial[BLOCK];
+    int tid = threadIdx.x;
+    int i = blockIdx.x * BLOCK * 2 + tid;
+    int v = 0;
+    if (i < n) v += in[i];
+    if (i + BLOCK < n) v += in[i + BLOCK];
+    partial[tid] = v;
+    __syncthreads();
+    for (int stride = BLOCK / 2; stride > 0; stride >>= 1) {
+        if (tid < stride) partial[tid] += partial[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = partial[0];
+}
+
+int main() {
+    const int n = 3000, block = 128;
+    const int blocks = (n + 2 * block - 1) / (2 * block);
+    int h[n];
+    long long expect = 0;
+    for (int i = 0; i < n; i++) { h[i] = (i * 37) % 101 - 50; expect += h[i]; }
+    int *in, *partial, *total;
+    CHECK(hipMalloc(&in, sizeof h));
+    CHECK(hipMalloc(&partial, blocks * sizeof(int)));
+    CHECK(hipMalloc(&total, sizeof(int)));
+    CHECK(hipMemcpy(in, h, sizeof h, hipMemcpyHostToDevice));
+    reduce<block><<<blocks, block>>>(in, partial, n);
+    reduce<block><<<1, block>>>(partial, total, blocks);
+    CHECK(hipGetLastError());
+    int result = 0;
+    CHECK(hipMemcpy(&result, total, sizeof result, hipMemcpyDeviceToHost));
+    printf("checksum: %d\n", result);
+    printf(result == expect ? "PASS\n" : "FAIL\n");
+    return result != expect;
+}

@@ -1,0 +1,18 @@
+// An API the emulated runtime lacks returns hipErrorNotSupported, and is named once on stderr.
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+int main() {
+    hipArray_t array;
+    hipChannelFormatDesc desc = hipCreateChannelDesc(32, 0, 0, 0, hipChannelFormatKindFloat);
+    hipError_t first = hipMallocArray(&array, &desc, 8, 8, 0);
+    hipError_t second = hipMallocArray(&array, &desc, 8, 8, 0);
+    hipError_t last = hipGetLastError();
+    hipGraph_t graph;
+    hipError_t graph_error = hipGraphCreate(&graph, 0);
+    int bad = first != hipErrorNotSupported || second != hipErrorNotSupported ||
+              last != hipErrorNotSupported || graph_error != hipErrorNotSupported || desc.x != 32;
+    printf("checksum: %d\n", (int)first);
+    printf(bad ? "FAIL\n" : "PASS\n");
+    return bad;
+}

@@ -1,0 +1,57 @@
+"""Building the HIP test programs (tests/programs/hip/<name>/) once per session with hipcc for
+gfx1100, and running them under bin/cass-run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from cass_cc import toolchain
+from cass_cc.errors import ToolMissing
+from tests.conftest import ROOT, run_tool
+
+HIP_PROGRAMS = ROOT / "tests" / "programs" / "hip"
+OFFLOAD_ARCH = "gfx1100"
+
+
+def _hipcc(args: list[str], cwd: Path) -> None:
+    try:
+        hipcc = toolchain.path("hipcc")
+        libs = toolchain.rocm_device_lib_path(OFFLOAD_ARCH)
+    except ToolMissing as e:
+        pytest.skip(str(e))
+    cmd = [hipcc, f"--offload-arch={OFFLOAD_ARCH}", f"--rocm-device-lib-path={libs}", "-O2", *args]
+    proc = subprocess.run(cmd, cwd=cwd, env=toolchain.hip_environment(), capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
+
+
+@pytest.fixture(scope="session")
+def hip_program(tmp_path_factory):
+    """hip_program(name) -> folder holding `prog` (from the .hip files) and `<stem>.hsaco` for
+    each `<stem>.genco.hip` (a code object for the module API); built once per session."""
+    built: dict[str, Path] = {}
+
+    def build(name: str) -> Path:
+        if name not in built:
+            source = HIP_PROGRAMS / name
+            out = tmp_path_factory.mktemp(name)
+            sources = sorted(str(p) for p in source.glob("*.hip") if not p.name.endswith(".genco.hip"))
+            _hipcc(["-o", str(out / "prog"), *sources], out)
+            for genco in sorted(source.glob("*.genco.hip")):
+                stem = genco.name.removesuffix(".genco.hip")
+                _hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out)
+            built[name] = out
+        return built[name]
+
+    return build
+
+
+def cass_run(folder: Path, *args: str, env_extra: dict[str, str] | None = None,
+             timeout: int = 300) -> subprocess.CompletedProcess:
+    env = dict(os.environ)
+    env.update(env_extra or {})
+    return run_tool("cass-run", *args, str(folder / "prog"), cwd=folder, env=env, timeout=timeout)
