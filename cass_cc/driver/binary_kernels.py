@@ -53,7 +53,10 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
                 continue
             trial = KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=unit.offload_arch,
                                demangled=unit.demangled, kernel=unit.kernel, tier=translator)
-            trial = run_pipeline(trial, pipelines[translator], settings.dump_after)
+            try:
+                trial = run_pipeline(trial, pipelines[translator], settings.dump_after)
+            except CassError as e:  # a translator's failure on this kernel is its refusal
+                trial.status, trial.reasons = "failed", [f"{translator}: {e.message}"]
             if trial.status == "ok":
                 trial.reasons = reasons + trial.reasons
                 unit = trial

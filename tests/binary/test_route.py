@@ -1,0 +1,103 @@
+"""The binary route end to end: CUDA programs built by cass-nvcc --cass-route=binary run under
+cass-run and pass, with every kernel translated from SASS (tier lift)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from binroute import (ROOT, cass_nvcc, cass_run, checksum, cuda_programs, program_args, program_flags,
+                       program_sources, reports)
+
+from cass_cc import toolchain
+from cass_cc.driver import routes
+
+HERE = Path(__file__).resolve().parent
+
+
+def _build(folder: Path, out: Path, route: str, *extra: str) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    exe = out / "prog"
+    proc = cass_nvcc(f"--cass-route={route}", *program_flags(folder), *extra, *program_sources(folder),
+                     "-o", exe, cwd=out, env={"CASS_REPORT_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr
+    return exe
+
+
+def _passes(exe: Path, folder: Path) -> str:
+    proc = cass_run(exe, *program_args(folder))
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("PASS"), proc.stdout + proc.stderr
+    reference = folder / "reference.txt"
+    if reference.is_file():
+        assert checksum(proc.stdout) == checksum(reference.read_text())
+    return proc.stdout
+
+
+@pytest.mark.parametrize("folder", cuda_programs(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_program_passes_with_every_kernel_lifted(folder, build_root):
+    out = build_root / "lift" / folder.relative_to(ROOT)
+    exe = _build(folder, out, "binary")
+    _passes(exe, folder)
+    kernels = [k for r in reports(out) for k in r["kernels"]]
+    assert kernels and all(k["tier"] == "lift" and k["status"] == "ok" for k in kernels), kernels
+
+
+@pytest.mark.skipif(routes.AUTO_ROUTE != "binary", reason="--cass-route=auto does not take the binary route yet")
+def test_refused_kernels_take_the_hipify_fallback(build_root):
+    """A translator this cass-cc lacks refuses every kernel; route auto falls back per kernel and
+    says so in the report, and the program still passes."""
+    folder = ROOT / "tests" / "programs" / "binary" / "runtime_features"
+    out = build_root / "fallback"
+    out.mkdir()
+    exe = out / "prog"
+    proc = cass_nvcc("--cass-route=binary", "--cass-translators=model", *program_sources(folder), "-o", exe,
+                     cwd=out)
+    assert proc.returncode != 0 and "model: not available" in proc.stderr and not exe.exists()
+    proc = cass_nvcc("--cass-route=auto", "--cass-translators=model", *program_sources(folder), "-o", exe,
+                     cwd=out, env={"CASS_ROUTE": "", "CASS_REPORT_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr
+    _passes(exe, folder)
+    kernels = [k for r in reports(out) for k in r["kernels"]]
+    assert {k["tier"] for k in kernels} == {"hipify"}
+    assert all(k["status"] == "fallback" and "model: not available" in k["reasons"][0] for k in kernels)
+
+
+def test_several_files_and_a_static_library(build_root):
+    folder = ROOT / "tests" / "programs" / "binary" / "multi_file"
+    out = build_root / "static"
+    out.mkdir()
+    for name in ("scale", "reduce", "main"):
+        proc = cass_nvcc("--cass-route=binary", "-c", folder / f"{name}.cu", "-o", out / f"{name}.o", cwd=out)
+        assert proc.returncode == 0, proc.stderr
+    proc = cass_nvcc("-lib", out / "scale.o", out / "reduce.o", "-o", out / "libparts.a", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    proc = cass_nvcc("--cass-route=binary", out / "main.o", f"-L{out}", "-lparts", "-lcudart", "-o", out / "prog",
+                     cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", folder)
+
+
+def test_shared_library_loaded_by_a_host_program(build_root):
+    data = HERE / "data" / "shared_lib"
+    out = build_root / "shared"
+    out.mkdir()
+    proc = cass_nvcc("--cass-route=binary", "-shared", "-Xcompiler", "-fPIC", data / "saxpy.cu",
+                     "-o", out / "libsaxpy.so", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    subprocess.run(["g++", str(data / "host.cpp"), "-o", str(out / "host"), f"-L{out}", "-lsaxpy",
+                    "-Wl,-rpath,$ORIGIN"], check=True)
+    _passes(out / "host", data)
+
+
+def test_object_from_plain_nvcc_is_translated_at_link(build_root):
+    """cass-nvcc links objects nvcc made itself: their kernels are translated during the link."""
+    data = HERE / "data" / "shared_lib"
+    out = build_root / "foreign"
+    out.mkdir()
+    subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", "-Xcompiler", "-fPIC", str(data / "saxpy.cu"),
+                    "-o", str(out / "saxpy.o")], check=True)
+    subprocess.run(["g++", "-c", str(data / "host.cpp"), "-o", str(out / "host.o")], check=True)
+    proc = cass_nvcc(out / "saxpy.o", out / "host.o", "-o", out / "prog", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", data)
