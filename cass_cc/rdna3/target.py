@@ -34,7 +34,8 @@ def emit_assembly(ir_text: str, offload_arch: str = "gfx1100", opt: int = 2) -> 
             module = llvm.parse_assembly(ir_text)
             module.verify()
         except RuntimeError as e:
-            raise CassError(f"invalid LLVM IR: {str(e).strip().splitlines()[0]}") from None
+            lines = [l.strip() for l in str(e).strip().splitlines() if l.strip()]
+            raise CassError(f"invalid LLVM IR: {' '.join(lines[:2])}") from None
         if module.triple and module.triple != TRIPLE:
             raise CassError(f"LLVM module targets '{module.triple}', expected '{TRIPLE}'")
         module.triple = TRIPLE

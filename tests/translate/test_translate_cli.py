@@ -1,0 +1,95 @@
+"""`cass-cc translate` and `cass-cc extract` on real nvcc output."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from cass_cc.rdna3 import read_code_object
+from tests.conftest import run_tool
+from tests.sass.compiled import KERNELS, compile_cu
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory):
+    out = tmp_path_factory.mktemp("translate") / "out"
+    obj = compile_cu(KERNELS / "math.cu", "-arch=sm_80")
+    proc = run_tool("cass-cc", "translate", str(obj), "-o", str(out))
+    return proc, out, obj
+
+
+def test_every_kernel_is_reported(translated):
+    proc, out, obj = translated
+    assert "Traceback" not in proc.stderr, proc.stderr
+    report = json.loads((out / f"{obj.stem}.cass-report.json").read_text())
+    assert report["route"] == "binary" and report["offload_arch"] == "gfx1100"
+    assert report["nvidia_targets"] == ["sm_80"]
+    kernels = {k["name"]: k for k in report["kernels"]}
+    assert len(kernels) == 11
+    for name, k in kernels.items():
+        assert k["tier"] == "lift" and k["status"] in ("ok", "failed")
+        assert k["sass_instructions"] > 0
+        assert (out / f"{name}.sass").is_file()
+        if k["status"] == "ok":
+            info = read_code_object((out / f"{name}.hsaco").read_bytes())
+            assert name in info.kernels and (out / f"{name}.s").is_file() and (out / f"{name}.ll").is_file()
+        else:
+            assert k["reasons"] and k["reasons"][0].split(":")[0] in (
+                "lift", "codegen", "assemble", "link", "verify")
+            assert f"{k['demangled']}: lift failed" in proc.stdout
+    ok = [n for n, k in kernels.items() if k["status"] == "ok"]
+    assert proc.returncode == (0 if len(ok) == len(kernels) else 1)
+    if ok:
+        combined = read_code_object((out / f"{obj.stem}.hsaco").read_bytes())
+        assert set(ok) <= set(combined.kernels)
+
+
+def test_second_translation_hits_the_cache(translated, tmp_path):
+    proc, out, obj = translated
+    first = json.loads((out / f"{obj.stem}.cass-report.json").read_text())
+    again = run_tool("cass-cc", "translate", str(obj), "-o", str(tmp_path / "again"))
+    report = json.loads((tmp_path / "again" / f"{obj.stem}.cass-report.json").read_text())
+    for before, after in zip(first["kernels"], report["kernels"]):
+        assert before["status"] == after["status"]
+        if after["status"] == "ok":
+            assert after["reasons"][-1] == "cache: hit"
+            assert (out / f"{after['name']}.hsaco").read_bytes() == \
+                (tmp_path / "again" / f"{after['name']}.hsaco").read_bytes()
+
+
+def test_translate_a_cu_file(tmp_path):
+    src = tmp_path / "tiny.cu"
+    src.write_text("__global__ void scale(float *p, float s, int n) {\n"
+                   "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] *= s; }\n")
+    proc = run_tool("cass-cc", "translate", str(src), "-o", str(tmp_path / "o"))
+    assert "Traceback" not in proc.stderr
+    report = json.loads((tmp_path / "o" / "tiny.cass-report.json").read_text())
+    assert [k["demangled"] for k in report["kernels"]] == ["scale(float*, float, int)"]
+    assert (tmp_path / "o" / "_Z5scalePffi.sass").read_text().count("EXIT") >= 1
+
+
+def test_cu_that_does_not_compile(tmp_path):
+    src = tmp_path / "broken.cu"
+    src.write_text("__global__ void k( {\n")
+    proc = run_tool("cass-cc", "translate", str(src), "-o", str(tmp_path / "o"))
+    assert proc.returncode == 1 and proc.stderr.startswith("cass-cc: error: nvcc failed")
+    assert not (tmp_path / "o").exists()
+
+
+def test_extract_lists_kernels_parameters_and_sass():
+    obj = compile_cu(KERNELS / "math.cu", "-arch=sm_80")
+    proc = run_tool("cass-cc", "extract", str(obj))
+    assert proc.returncode == 0, proc.stderr
+    assert "kernel _Z8by_value3BigcsxPf  (by_value(Big, char, short, long long, float*))" in proc.stdout
+    assert "  param 2: offset 42 size 2" in proc.stdout
+    assert "launch bounds max_threads=(256, 1, 1)" in proc.stdout
+    assert "/*0000*/" in proc.stdout
+    compact = run_tool("cass-cc", "extract", "--compact", str(obj)).stdout
+    assert "/*" not in compact and "BRX R4 -0x160 ;" in compact
+
+
+def test_missing_file():
+    proc = run_tool("cass-cc", "translate", "/nonexistent/x.o")
+    assert proc.returncode == 1 and proc.stderr == "cass-cc: error: '/nonexistent/x.o': no such file\n"
