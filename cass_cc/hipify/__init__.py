@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import checks, rewrite, tables
-from .lexer import IDENT, LexError
+from .lexer import HEADER, IDENT, LexError
 from .result import Diagnostic, HipifyResult
 from .source import Source
 
@@ -47,6 +47,11 @@ def _diagnostics(src: Source) -> list[Diagnostic]:
 
 def _needs_compat(src: Source, changed: dict[int, str]) -> bool:
     """The TU names something only the compatibility header provides (or overloads)."""
-    return any(src.tokens[i].kind == IDENT and not src.is_member(i)
-               and (src.tokens[i].text in tables.COMPAT
-                    or changed.get(i) in tables.COMPAT_OVERLOADS) for i in src.code)
+    for i in src.code:
+        tok = src.tokens[i]
+        if tok.kind == HEADER and changed.get(i, "")[1:-1] in tables.HEADERS_NEEDING_COMPAT:
+            return True
+        if tok.kind == IDENT and not src.is_member(i) and (
+                tok.text in tables.COMPAT or changed.get(i) in tables.COMPAT_OVERLOADS):
+            return True
+    return False

@@ -15,7 +15,19 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_bfloat16.h>
+
+/* HIP 5.2's cooperative groups pick 32-lane wavefronts (and 32-bit lane masks) only for the
+ * gfx10 chips they list, and 64 for everything else, gfx11 included. While they are read,
+ * a wave32 target poses as one of the listed chips; the name is dropped right after. */
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE == 32 && !defined(__gfx1030__)
+#define __gfx1030__ 1
+#define CASS_COMPAT_POSING_AS_GFX1030
+#endif
 #include <hip/hip_cooperative_groups.h>
+#ifdef CASS_COMPAT_POSING_AS_GFX1030
+#undef __gfx1030__
+#undef CASS_COMPAT_POSING_AS_GFX1030
+#endif
 
 #if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32
 #error "cass_hip_compat.h: CUDA's 32-lane warp functions need a wave32 target (gfx10/gfx11, e.g. --offload-arch=gfx1100)"

@@ -241,8 +241,11 @@ MACROS = r"""
 #if !defined(__CUDACC__)
 #error "__CUDACC__ was not rewritten"
 #endif
+#include <cooperative_groups.h>
 #if defined(__CUDA_ARCH__)
-__device__ int device_pass_only;
+// HIP 5.2 alone takes gfx1100 for a 64-lane target here; the compatibility header fixes it.
+static_assert(WAVEFRONT_SIZE == 32, "cooperative groups see 32-lane wavefronts");
+static_assert(sizeof(lane_mask) == 4, "cooperative groups use 32-bit lane masks");
 #endif
 __global__ void k(int *p) { p[0] = 1; }
 int main() { return 0; }

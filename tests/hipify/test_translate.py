@@ -119,6 +119,8 @@ __device__ void helper() {}
     ("__syncwarp();", True),
     ("h = __hmax(a, b);", True),
     ("cg::reduce(tile, v, cg::plus<int>());", True),
+    ("#include <cooperative_groups.h>", True),
+    ("cudaEventCreate(&e, cudaEventDisableTiming);", True),
     ("x = __shfl_down(v, 1);", False),
     ("x = cudaMalloc(&p, 4);", False),
     ('s = "__shfl_sync";', False),

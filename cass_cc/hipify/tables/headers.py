@@ -37,6 +37,10 @@ HEADERS = {
     "cub/cub.cuh": "hipcub/hipcub.hpp",
 }
 
+# HIP headers that need the compatibility header in front: HIP 5.2's cooperative groups assume
+# 64-lane wavefronts on gfx11 unless told otherwise.
+NEEDS_COMPAT = frozenset({"hip/hip_cooperative_groups.h"})
+
 # Folder prefixes: a folder maps to a folder (thrust's CUDA backend is rocThrust's HIP one) or
 # to one umbrella header (any cub/ header is hipCUB).
 HEADER_PREFIXES = {
