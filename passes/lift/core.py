@@ -176,10 +176,9 @@ class Lifter:
         """An integer immediate (or the IEEE single bits of a float one), as an unsigned 32-bit value."""
         if op.is_float:
             import struct
-            v = -op.value if op.negate else op.value
+            v = op.value             # signed as written (`negate` only records the '-')
             return struct.unpack("<I", struct.pack("<f", v))[0]
-        v = -op.value if op.negate else op.value
-        return int(v) & 0xFFFFFFFF
+        return int(op.value) & 0xFFFFFFFF
 
     def u64(self, op) -> ir.Value:
         """A register pair (R4 = R4:R5), a 64-bit constant-bank word or an immediate, as i64."""
@@ -190,8 +189,7 @@ class Lifter:
             v = self.join64(lo, hi)
             return self._int_mods(v, op.negate, op.absolute, op.invert)
         if isinstance(op, Imm):
-            v = -op.value if op.negate else op.value
-            return ir.Constant(I64, int(v) & 0xFFFFFFFFFFFFFFFF)
+            return ir.Constant(I64, int(op.value) & 0xFFFFFFFFFFFFFFFF)
         if isinstance(op, ConstRef):
             from .launch import const_load
             return self._int_mods(const_load(self, op, I64), op.negate, op.absolute, op.invert)
@@ -231,7 +229,7 @@ class Lifter:
             v = struct.unpack("<f", struct.pack("<I", int(op.value) & 0xFFFFFFFF))[0]
         else:
             v = float(op.value)
-        return -v if op.negate else v
+        return v
 
     def float_mods(self, v, negate, absolute):
         if absolute:
@@ -249,7 +247,7 @@ class Lifter:
                 v = struct.unpack("<d", struct.pack("<Q", int(op.value) & 0xFFFFFFFFFFFFFFFF))[0]
             else:
                 v = float(op.value)
-            return ir.Constant(F64, -v if op.negate else v)
+            return ir.Constant(F64, v)
         if isinstance(op, Reg):
             if op.kind == "SR":
                 raise self.refuse("special register used as a double")

@@ -18,7 +18,7 @@ V2I16 = ir.VectorType(ir.IntType(16), 2)
 def _half_bits(op: Imm) -> int:
     if not op.is_float and (op.text or "").lstrip("+-").lower().startswith("0x"):
         return int(op.value) & 0xFFFF
-    v = -float(op.value) if op.negate else float(op.value)
+    v = float(op.value)
     return struct.unpack("<H", struct.pack("<e", v))[0]
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .core import I1, I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
 
+I128 = ir.IntType(128)
 CMP_SIGNED = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
 
 
@@ -29,29 +30,38 @@ def _is_zero(op) -> bool:
 
 @handles("IMAD", "UIMAD")
 def imad(ctx: Lifter, ins) -> None:
+    """IMAD d, a, b, c = a*b + c; .WIDE: 64-bit product plus the pair c; .HI: the high word of
+    the 64-bit product plus the pair c (c:c+1, as the division sequences use it); .X adds carry
+    predicates; a predicate after d receives the carry out."""
     ctx.check(ins, {"MOV", "IADD", "SHL", "U32", "S32", "WIDE", "HI", "X"})
     b = ctx.b
     dests, (a, bb, c), carry_in = split(ins)
     unsigned = "U32" in ins.modifiers
     ext = b.zext if unsigned else b.sext
-    if len(dests) > 1:
-        raise unsupported(ins, "carry out of IMAD")
+    if len(dests) > 2:
+        raise unsupported(ins, "two carry outs")
+    if carry_in and "X" not in ins.modifiers:
+        raise unsupported(ins, "carry in without .X")
     if "WIDE" in ins.modifiers or "HI" in ins.modifiers:
-        wide = b.mul(ext(ctx.u32(a), I64), ext(ctx.u32(bb), I64))
-        if "HI" in ins.modifiers:            # c is a register pair added to the 64-bit product
-            if not (isinstance(c, Reg) or _is_zero(c)):
-                raise unsupported(ins, "IMAD.HI addend")
-            wide = b.add(wide, ctx.u64(c))
-        else:
-            wide = b.add(wide, ctx.u64(c) if isinstance(c, (Reg, ConstRef)) else ext(ctx.u32(c), I64))
-        wide = _add_carries(ctx, wide, carry_in, I64)
+        if "HI" in ins.modifiers and not isinstance(c, Reg):
+            raise unsupported(ins, "IMAD.HI addend")
+        addend = ctx.u64(c) if isinstance(c, (Reg, ConstRef)) else ext(ctx.u32(c), I64)
+        wide = b.add(b.mul(ext(ctx.u32(a), I128), ext(ctx.u32(bb), I128)), b.zext(addend, I128))
+        wide = _add_carries(ctx, wide, carry_in, I128)
+        low64 = b.trunc(wide, I64)
         if "HI" in ins.modifiers:
-            ctx.set32(dests[0], ctx.split64(wide)[1])
+            ctx.set32(dests[0], ctx.split64(low64)[1])
         else:
-            ctx.set64(dests[0], wide)
-        return
-    v = b.add(b.mul(ctx.u32(a), ctx.u32(bb)), ctx.u32(c))
-    ctx.set32(dests[0], _add_carries(ctx, v, carry_in, I32))
+            ctx.set64(dests[0], low64)
+        carry = b.trunc(b.lshr(wide, ir.Constant(I128, 64)), I1)
+    else:
+        wide = b.add(b.zext(b.mul(ctx.u32(a), ctx.u32(bb)), I64), b.zext(ctx.u32(c), I64))
+        wide = _add_carries(ctx, wide, carry_in, I64)
+        lo, hi = ctx.split64(wide)
+        ctx.set32(dests[0], lo)
+        carry = b.trunc(hi, I1)
+    for p in dests[1:]:
+        ctx.setp(p, carry)
 
 
 def _add_carries(ctx: Lifter, v: ir.Value, preds: list, ty: ir.Type) -> ir.Value:

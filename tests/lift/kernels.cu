@@ -1,0 +1,66 @@
+// Kernels for the lifter's semantic checks on the emulator (tests/lift/test_emulated.py).
+// Each writes one 32-bit word per thread (or per element) so the host can recompute it.
+extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void intdiv(const int* a, const int* b, int* q, int* r, unsigned* uq) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  q[i] = a[i] / b[i];
+  r[i] = a[i] % b[i];
+  uq[i] = (unsigned)a[i] / (unsigned)b[i];
+}
+extern "C" __global__ void fpdiv(const float* a, const float* b, float* q, float* s, double* dq) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  q[i] = a[i] / b[i];
+  s[i] = sqrtf(fabsf(a[i]));
+  dq[i] = (double)a[i] / (double)b[i];
+}
+extern "C" __global__ void bits(const unsigned* a, const unsigned* b, unsigned* o) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned x = a[i], y = b[i];
+  o[8 * i + 0] = __byte_perm(x, y, y & 0x7777);
+  o[8 * i + 1] = __funnelshift_l(x, y, y & 63);
+  o[8 * i + 2] = __funnelshift_r(x, y, x & 63);
+  o[8 * i + 3] = __popc(x) + __clz(y) + (__brev(x) ^ y);
+  o[8 * i + 4] = (x & y) ^ (~x | (y >> 3));
+  o[8 * i + 5] = __umulhi(x, y) + (unsigned)((long long)(int)x * (int)y >> 40);
+  unsigned long long w = ((unsigned long long)x << 32 | y) + ((unsigned long long)y * 12345u);
+  o[8 * i + 6] = (unsigned)(w >> 17) ^ (unsigned)(w % 1000003u);
+  o[8 * i + 7] = (int)x < (int)y ? __ffs(x) : __sad(x, y, 7u);
+}
+extern "C" __global__ void warp(const int* a, int* o) {
+  int t = threadIdx.x;
+  int v = a[blockIdx.x * blockDim.x + t];
+  int base = 8 * (blockIdx.x * blockDim.x + t);
+  o[base + 0] = __shfl_down_sync(0xffffffff, v, 3);
+  o[base + 1] = __shfl_up_sync(0xffffffff, v, 5, 16);
+  o[base + 2] = __shfl_xor_sync(0xffffffff, v, 6);
+  o[base + 3] = __shfl_sync(0xffffffff, v, (t * 7) & 31);
+  o[base + 4] = __ballot_sync(0xffffffff, v & 1);
+  o[base + 5] = __any_sync(0xffffffff, v > 90) + 2 * __all_sync(0xffffffff, v >= 0);
+  unsigned m = 0;
+  if (v & 2) m = __ballot_sync(__activemask(), v & 4);  // a vote under divergence
+  o[base + 6] = m;
+  o[base + 7] = __reduce_add_sync(0xffffffff, v) + __match_any_sync(0xffffffff, v & 3);
+}
+extern "C" __global__ void atomics(int* counters, unsigned* u, float* f, const int* a) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = a[i];
+  atomicAdd(&counters[0], v);
+  atomicMax(&counters[1], v);
+  atomicMin(&counters[2], v);
+  atomicOr(&counters[3], 1 << (v & 31));
+  atomicXor(&counters[4], v);
+  atomicInc(&u[0], 17u);
+  atomicDec(&u[1], 5u);
+  atomicAdd(&f[0], 0.5f);
+  atomicCAS(&counters[5], 0, 7);
+  __shared__ int s[2];
+  if (threadIdx.x == 0) { s[0] = 0; s[1] = 1 << 30; }
+  __syncthreads();
+  atomicAdd(&s[0], 1);
+  atomicMin(&s[1], v);
+  __syncthreads();
+  if (threadIdx.x == 0) { atomicAdd(&counters[6], s[0]); atomicMin(&counters[7], s[1]); }
+}
