@@ -1,4 +1,5 @@
-// Histogram with LDS atomics merged by global atomics, plus global atomicMax/Min/CAS/Exch.
+// Histogram with LDS atomics merged by global atomics, plus global atomicMax/Min, a CAS loop
+// and a float atomicAdd (both CAS loops; one lane per wave, so the waves contend).
 #include <hip/hip_runtime.h>
 #include <cstdio>
 
@@ -17,9 +18,11 @@ __global__ void histogram(const int* in, int n, int* bins, int* maxv, int* minv,
         atomicAdd(&local[in[i] % BINS], 1);
         atomicMax(maxv, in[i]);
         atomicMin(minv, in[i]);
-        unsigned old = *cas_counter, assumed;
-        do { assumed = old; old = atomicCAS(cas_counter, assumed, assumed + 2); } while (old != assumed);
-        atomicAdd(fsum, 0.5f);
+        if (threadIdx.x % warpSize == 0) {  // CAS loops: one lane per wave, waves contend
+            unsigned old = *cas_counter, assumed;
+            do { assumed = old; old = atomicCAS(cas_counter, assumed, assumed + 2); } while (old != assumed);
+            atomicAdd(fsum, 0.5f);
+        }
     }
     __syncthreads();
     if (threadIdx.x < BINS) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
@@ -63,7 +66,9 @@ int main() {
     }
     long checksum = 0;
     for (int b = 0; b < BINS; b++) { bad += hb[b] != expect[b]; checksum += (long)hb[b] * (b + 1); }
-    bad += gmax != emax || gmin != emin || gcount != 2u * n || gsum != 0.5f * n;
+    int waves = 0;
+    for (int i = 0; i < n; i += 32) waves++;
+    bad += gmax != emax || gmin != emin || gcount != 2u * waves || gsum != 0.5f * waves;
     printf("checksum: %ld\n", checksum + gmax + gmin + gcount);
     printf(bad ? "FAIL\n" : "PASS\n");
     return bad != 0;

@@ -1,0 +1,92 @@
+"""cass-run's command line: help, bad programs, device choice, exit statuses."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+
+import pytest
+
+from cass_cc.runtime import run
+from tests.conftest import run_tool
+
+
+def test_help_lists_every_option():
+    proc = run_tool("cass-run", "--help")
+    assert proc.returncode == 0
+    for option in ("--emulate", "--hip", "--emu-stats", "PROGRAM", "CASS_EMU_MAX_INSTRUCTIONS", "134"):
+        assert option in proc.stdout
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda d: str(d / "missing"), "does not exist"),
+    (lambda d: "no-such-program-cass-run-test", "not found"),
+    (lambda d: str(d), "is not a file"),
+])
+def test_missing_program(tmp_path, make, message):
+    proc = run_tool("cass-run", make(tmp_path))
+    assert proc.returncode != 0
+    assert proc.stderr.startswith("cass-run: error: ") and message in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_not_executable(tmp_path):
+    target = tmp_path / "prog"
+    shutil.copy("/bin/true", target)
+    os.chmod(target, 0o644)
+    proc = run_tool("cass-run", str(target))
+    assert proc.returncode == 1 and "is not executable" in proc.stderr
+
+
+def test_script_is_not_an_elf_program(tmp_path):
+    script = tmp_path / "prog.sh"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    script.chmod(0o755)
+    proc = run_tool("cass-run", str(script))
+    assert proc.returncode == 1 and "is not an ELF program" in proc.stderr
+
+
+def test_foreign_architecture_is_refused(tmp_path):
+    data = bytearray(open("/bin/true", "rb").read())
+    data[18:20] = (183).to_bytes(2, "little")  # EM_AARCH64
+    target = tmp_path / "arm_prog"
+    target.write_bytes(bytes(data))
+    target.chmod(0o755)
+    proc = run_tool("cass-run", str(target))
+    assert proc.returncode == 1 and "not an x86-64 program" in proc.stderr
+
+
+def test_hip_without_a_gpu_is_a_clear_error():
+    if run.real_gpu_available():
+        pytest.skip("this machine has an AMD GPU")
+    proc = run_tool("cass-run", "--hip", "/bin/true")
+    assert proc.returncode == 1
+    assert "--hip needs an AMD GPU" in proc.stderr
+
+
+def test_hip_and_emulate_exclude_each_other():
+    proc = run_tool("cass-run", "--hip", "--emulate", "/bin/true")
+    assert proc.returncode == 2 and "not allowed with" in proc.stderr
+
+
+def test_exit_status_and_arguments_are_the_programs():
+    proc = run_tool("cass-run", "--emulate", "/bin/sh", "-c", 'echo "$1"; exit 7', "sh", "--hip")
+    assert proc.returncode == 7
+    assert proc.stdout == "--hip\n"
+
+
+def test_signal_becomes_128_plus_n():
+    proc = run_tool("cass-run", "--emulate", "/bin/sh", "-c", "kill -TERM $$")
+    assert proc.returncode == 128 + 15
+
+
+def test_emulator_environment_puts_the_runtime_first(tmp_path):
+    env = run.emulator_environment(None)
+    first = env["LD_LIBRARY_PATH"].split(os.pathsep)[0]
+    assert os.path.isfile(os.path.join(first, "libamdhip64.so.5"))
+    assert os.path.islink(os.path.join(first, "libamdhip64.so.6"))
+    assert stat.S_ISREG(os.stat(os.path.join(first, "libamdhip64.so.6")).st_mode)
+    paths = env[run.SYSPATH_ENV].split(os.pathsep)
+    assert any(os.path.isdir(os.path.join(p, "cass_cc")) for p in paths)
+    assert any(os.path.isdir(os.path.join(p, "numpy")) for p in paths)
