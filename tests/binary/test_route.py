@@ -98,6 +98,6 @@ def test_object_from_plain_nvcc_is_translated_at_link(build_root):
     subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", "-Xcompiler", "-fPIC", str(data / "saxpy.cu"),
                     "-o", str(out / "saxpy.o")], check=True)
     subprocess.run(["g++", "-c", str(data / "host.cpp"), "-o", str(out / "host.o")], check=True)
-    proc = cass_nvcc(out / "saxpy.o", out / "host.o", "-o", out / "prog", cwd=out)
+    proc = cass_nvcc("--cass-route=binary", out / "saxpy.o", out / "host.o", "-o", out / "prog", cwd=out)
     assert proc.returncode == 0, proc.stderr
     _passes(out / "prog", data)
