@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ieee import is_denormal, is_snan
+from .ieee import bits, exponent, exponent_all_ones, quiet_bit
 from .op import Op, op
 
 _ORDERED = {
@@ -36,15 +36,13 @@ def _negate(fn):
 def fp_class(x: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """v_cmp_class: bit 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0,
     7 +denormal, 8 +normal, 9 +inf of the mask select the classes that give true."""
-    neg = np.signbit(x)
-    den = is_denormal(x)
-    normal = np.isfinite(x) & (x != 0) & ~den
-    classes = [is_snan(x), np.isnan(x) & ~is_snan(x), np.isinf(x) & neg, normal & neg, den & neg,
-               (x == 0) & neg, (x == 0) & ~neg, den & ~neg, normal & ~neg, np.isinf(x) & ~neg]
-    out = np.zeros(np.broadcast(x, mask).shape, bool)
-    for bit, members in enumerate(classes):
-        out |= members & (((mask >> np.uint32(bit)) & np.uint32(1)) != 0)
-    return out
+    b = bits(x)
+    e = exponent(x)
+    zero = (b & b.dtype.type(quiet_bit(x.dtype) * 2 - 1)) == 0  # the significand field
+    positive = np.select([(e == 0) & zero, e == 0, e == exponent_all_ones(x.dtype)], [6, 7, 9], 8)
+    index = np.where(np.signbit(x), 11 - positive, positive)
+    index = np.where(np.isnan(x), np.where((b & b.dtype.type(quiet_bit(x.dtype))) != 0, 1, 0), index)
+    return ((mask >> index.astype(np.uint32)) & np.uint32(1)) != 0
 
 
 def _vector_table() -> dict[str, Op]:

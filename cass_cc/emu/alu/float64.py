@@ -41,11 +41,13 @@ def _trig_preop(x, seg):
     e = exponent(x)
     shift = (seg & U32(31)).astype(np.int64) * 53 + np.where(e > 1077, e - 1077, 0)
     scale = -53 - shift + np.where(e >= 1968, 128, 0)
-    out = np.empty(np.broadcast(x, seg).shape, F64)
-    for idx in np.ndindex(out.shape):
-        s = int(np.broadcast_to(shift, out.shape)[idx])
-        bits = (_TWO_OVER_PI >> max(1201 - 53 - s, 0)) & ((1 << 53) - 1) if s <= 1148 else 0
-        out[idx] = np.ldexp(float(bits), int(np.broadcast_to(scale, out.shape)[idx]))
+    shift, scale = np.broadcast_arrays(shift, scale)
+    out = np.empty(shift.shape, F64)
+    for s in np.unique(shift):  # few distinct shifts per wave: one big-integer slice each
+        s = int(s)
+        part = (_TWO_OVER_PI >> (1201 - 53 - s)) & ((1 << 53) - 1) if s <= 1148 else 0
+        where = shift == s
+        out[where] = np.ldexp(float(part), scale[where])
     return out
 
 

@@ -22,6 +22,12 @@ def exponent(x: np.ndarray) -> np.ndarray:
     return ((bits(x).astype(np.int64) >> m) & ((1 << (8 * x.dtype.itemsize - 1 - m)) - 1))
 
 
+def exponent_all_ones(dtype) -> int:
+    """The biased exponent of infinities and NaNs (31, 255 or 2047)."""
+    d = np.dtype(dtype)
+    return (1 << (8 * d.itemsize - 1 - _MANT_BITS[d])) - 1
+
+
 def quiet_bit(dtype) -> int:
     return 1 << (_MANT_BITS[np.dtype(dtype)] - 1)
 
@@ -45,32 +51,39 @@ def flush_denormals(x: np.ndarray) -> np.ndarray:
     return np.where(is_denormal(x), np.copysign(x.dtype.type(0), x), x).astype(x.dtype)
 
 
-def _lt_neg_zero(a, b):
-    return (a < b) | ((a == 0) & (b == 0) & np.signbit(a) & ~np.signbit(b))
-
-
-def _gt_neg_zero(a, b):
-    return (a > b) | ((a == 0) & (b == 0) & ~np.signbit(a) & np.signbit(b))
-
-
 def _select_ieee(a, b, pick_a):
-    """The NaN ladder of RDNA3's v_min/v_max in IEEE mode, most important last."""
+    """The NaN ladder of RDNA3's v_min/v_max in IEEE mode, most important last. Without NaNs
+    (the common case) it is a plain select."""
     r = np.where(pick_a, a, b)
-    r = np.where(np.isnan(a), b, r)
-    r = np.where(np.isnan(b), a, r)
-    r = np.where(is_snan(b), quieted(b), r)
-    r = np.where(is_snan(a), quieted(a), r)
-    return r.astype(a.dtype)
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    if nan_a.any() or nan_b.any():
+        r = np.where(nan_a, b, r)
+        r = np.where(nan_b, a, r)
+        r = np.where(is_snan(b), quieted(b), r)
+        r = np.where(is_snan(a), quieted(a), r)
+    return r.astype(a.dtype, copy=False)
+
+
+def _zero_tie(a, b):
+    return (a == 0) & (b == 0)
 
 
 def ieee_min(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """v_min_f16/f32/f64: a quiet NaN loses to a number, a signalling NaN wins (quieted),
     and -0.0 is less than +0.0."""
-    return _select_ieee(a, b, _lt_neg_zero(a, b))
+    lt = a < b
+    ties = _zero_tie(a, b)
+    if ties.any():
+        lt = lt | (ties & np.signbit(a) & ~np.signbit(b))
+    return _select_ieee(a, b, lt)
 
 
 def ieee_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return _select_ieee(a, b, _gt_neg_zero(a, b))
+    gt = a > b
+    ties = _zero_tie(a, b)
+    if ties.any():
+        gt = gt | (ties & ~np.signbit(a) & np.signbit(b))
+    return _select_ieee(a, b, gt)
 
 
 def ieee_med3(a, b, c):

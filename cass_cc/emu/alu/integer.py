@@ -100,20 +100,16 @@ def _alignbyte(hi, lo, s):
 
 
 def _perm(hi, lo, sel):
-    data = (hi.astype(U64) << U64(32)) | lo
-    out = np.zeros(np.broadcast(hi, lo, sel).shape, U32)
-    for k in range(4):
-        s = ((sel >> U32(8 * k)) & U32(0xFF)).astype(U64)
-        byte = (data >> (np.minimum(s, 7) * U64(8))) & U64(0xFF)
-        msb_of = lambda i: ((data >> U64(8 * i + 7)) & U64(1)) * U64(0xFF)
-        byte = np.where(s == 8, msb_of(1), byte)
-        byte = np.where(s == 9, msb_of(3), byte)
-        byte = np.where(s == 10, msb_of(5), byte)
-        byte = np.where(s == 11, msb_of(7), byte)
-        byte = np.where(s == 12, U64(0), byte)
-        byte = np.where(s >= 13, U64(0xFF), byte)
-        out |= (byte.astype(U32) << U32(8 * k))
-    return out
+    """v_perm_b32: each selector byte picks a byte of {hi, lo}, a sign fill, 0x00 or 0xff."""
+    shape = np.broadcast(hi, lo, sel).shape
+    data = ((np.broadcast_to(hi, shape).astype(U64) << U64(32)) | lo).view(np.uint8).reshape(*shape, 8)
+    table = np.empty((*shape, 14), np.uint8)
+    table[..., :8] = data
+    table[..., 8:12] = np.where(data[..., 1::2] >= 0x80, 0xFF, 0)
+    table[..., 12] = 0
+    table[..., 13] = 0xFF
+    picks = np.minimum(np.broadcast_to(sel, shape).astype(U32).view(np.uint8).reshape(*shape, 4), 13)
+    return np.ascontiguousarray(np.take_along_axis(table, picks.astype(np.intp), -1)).view(U32).reshape(shape)
 
 
 def _minmax(lt_first):

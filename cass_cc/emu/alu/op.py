@@ -77,11 +77,18 @@ class Op:
             raise ValueError(f"unknown flag(s) {sorted(self.flags - FLAGS)}")
 
 
+_FLOAT_TYPES = frozenset({"f16", "f32", "f64", "bf16", "pk_f16"})
+
+
 def op(srcs: str, dst: str | None, fn: Callable, *flags: str) -> Op:
-    """Shorthand used by the tables: op("f32 f32", "f32", np.add). Overflow to inf and NaN
-    arithmetic are normal results here, so numpy's floating-point warnings are silenced."""
-    def quiet(*args, **kwargs):
-        with np.errstate(all="ignore"):
-            return fn(*args, **kwargs)
-    quiet.__name__ = getattr(fn, "__name__", "op")
-    return Op(tuple(srcs.split()), dst, quiet, frozenset(flags))
+    """Shorthand used by the tables: op("f32 f32", "f32", np.add). For float ops, overflow to
+    inf and NaN arithmetic are normal results, so numpy's floating-point warnings are
+    silenced around them (integer array arithmetic wraps without warnings anyway)."""
+    types = srcs.split()
+    if _FLOAT_TYPES & {*types, dst}:
+        def quiet(*args, **kwargs):
+            with np.errstate(all="ignore"):
+                return fn(*args, **kwargs)
+        quiet.__name__ = getattr(fn, "__name__", "op")
+        return Op(tuple(types), dst, quiet, frozenset(flags))
+    return Op(tuple(types), dst, fn, frozenset(flags))
