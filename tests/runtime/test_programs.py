@@ -12,7 +12,7 @@ from .conftest import cass_run
 SELF_CHECKING = [
     "vector_add", "reduce_lds", "warp_shuffle", "scan_ballot", "atomics", "matmul_tiled",
     "stencil_double", "math_ulp", "dynamic_shared", "streams_events", "grid_3d", "templates",
-    "spills_calls", "memcpy_symbol", "api_basics",
+    "spills_calls", "memcpy_symbol", "api_basics", "managed_memory",
 ]
 EMULATOR_BUGS = {
     "math_ulp": "emu: cosf comes out with the wrong sign in two quadrants",

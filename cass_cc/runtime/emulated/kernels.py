@@ -5,6 +5,7 @@ per-kernel attributes and occupancy that HIP reports."""
 from __future__ import annotations
 
 import ctypes
+import traceback
 from typing import Callable
 
 from . import bundle, cmem, errors
@@ -100,7 +101,7 @@ def pack_from_extra(extra: int) -> bytes:
 def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
         kernarg: bytes, dynamic_lds: int, stream: int) -> int:
     """Launch one kernel on the emulator, synchronously, and account for its time."""
-    from cass_cc.emu import launch
+    from cass_cc.emu import EmuFault, launch
     check_stream(stream)
     info = image.kernel(name)
     threads = block[0] * block[1] * block[2]
@@ -110,8 +111,16 @@ def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, i
                                 f"launch of {name} with grid {grid} block {block} (limit {limit} threads)")
     if dynamic_lds + info.group_segment_size > MAX_LDS:
         raise errors.HipFailure(errors.INVALID_VALUE, f"{name} asks for more than {MAX_LDS} bytes of LDS")
-    stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
-                   dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout)
+    try:
+        stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
+                       dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout)
+    except EmuFault:
+        raise  # the registry reports it and ends the program
+    except Exception as e:  # noqa: BLE001 - an emulator bug fails this launch, visibly
+        traceback.print_exc()
+        raise errors.HipFailure(errors.LAUNCH_FAILURE,
+                                f"internal error of the emulator in kernel '{name}': {e}",
+                                report=True) from e
     record_launch(stats)
     DEVICE.advance_kernel(stats.wave_instructions)
     return 0
