@@ -165,6 +165,25 @@ def _sat_pk_u8_i16(x):
     return (lo | (hi << U16(8))).astype(U16)
 
 
+def _dot(width: int, mixed_sign: bool):
+    """v_dot4_*_u8/iu8 and v_dot8_*_u4/iu4: the sum of lane-wise products of 8- or 4-bit
+    elements plus S2. The iu forms take the signedness of A and B from the instruction's
+    neg_lo bits (signed=(a_signed, b_signed)); clamp saturates the 32-bit sum."""
+    count = 32 // width
+    mask = (1 << width) - 1
+
+    def element(x, k, is_signed):
+        e = ((x.astype(I64) >> (width * k)) & mask)
+        return np.where(e >> (width - 1) == 1, e - (1 << width), e) if is_signed else e
+
+    def f(a, b, c, signed=(False, False), clamp=False):
+        sa, sb = signed if mixed_sign else (False, False)
+        total = c.astype(I64) + sum(element(a, k, sa) * element(b, k, sb) for k in range(count))
+        lo, hi = (-2**31, 2**31 - 1) if mixed_sign else (0, 2**32 - 1)
+        return (np.clip(total, lo, hi) if clamp else total).astype(I32 if mixed_sign else U32)
+    return f
+
+
 def _pack16(lo, hi):
     return (lo.astype(U16).astype(U32) | (hi.astype(U16).astype(U32) << U32(16))).astype(U32)
 
@@ -256,6 +275,10 @@ INTEGER: dict[str, Op] = {
     "v_cvt_pk_i16_i32": op("i32 i32", "b32", lambda a, b: _pack16(np.clip(a, -32768, 32767), np.clip(b, -32768, 32767))),
     "v_sat_pk_u8_i16": op("b32", "b16", _sat_pk_u8_i16),
     "v_cvt_i32_i16": op("i16", "i32", lambda a: a.astype(I32)),
+    "v_dot4_u32_u8": op("b32 b32 u32", "u32", _dot(8, False), "clamp_aware"),
+    "v_dot8_u32_u4": op("b32 b32 u32", "u32", _dot(4, False), "clamp_aware"),
+    "v_dot4_i32_iu8": op("b32 b32 i32", "i32", _dot(8, True), "clamp_aware", "iu_signed"),
+    "v_dot8_i32_iu4": op("b32 b32 i32", "i32", _dot(4, True), "clamp_aware", "iu_signed"),
     "v_cvt_u32_u16": op("u16", "u32", lambda a: a.astype(U32)),
 }
 

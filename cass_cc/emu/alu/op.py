@@ -6,6 +6,10 @@ mnemonics, spelled as llvm-objdump-22 prints them without the _e32/_e64/_dpp suf
 arrays shaped (waves, 32) for vector ops or (waves,) for scalar ops, and writes the result
 back under EXEC.
 
+Sources come in the order the disassembly lists them, so v_fmamk_f32 d, a, K, b and
+v_fmaak_f32 d, a, b, K are both fma over their three listed sources. A VOPD half
+(v_dual_mul_f32 ...) is the op of the same name without "dual_" (v_mul_f32).
+
 Operand and result types, and the numpy dtype the arrays carry (`DTYPES`):
   f16 f32 f64          np.float16 / np.float32 / np.float64
   bf16                 np.uint16 (raw bits; numpy has no bfloat16)
@@ -31,6 +35,8 @@ Flags (the extra keyword arguments of `fn` and the shape of its result):
                (v_fmac_*, v_dot2acc_*, s_addk_i32, s_bitset*, ...)
   mix          v_fma_mix*: each source is f32, or f16 converted to f32 when its op_sel_hi bit
                is set (op_sel picks the half); the core does that before calling fn
+  iu_signed    v_dot4_i32_iu8/v_dot8_i32_iu4: fn takes signed=(bool, bool), the neg_lo bits
+               of src0 and src1, which on these ops mean "A/B elements are signed"
   hi_half      v_fma_mixhi_f16: the f16 result goes to bits 31:16 of the destination,
                keeping bits 15:0 (without it a f16 result of a mix op goes to bits 15:0)
 
@@ -58,7 +64,7 @@ DTYPES: dict[str, type] = {
 
 FLAGS = frozenset({
     "cmp", "cmpx", "carry_in", "carry_out", "vcc_in", "mask_in", "scc_in", "scc_out",
-    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half",
+    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half", "iu_signed",
 })
 
 

@@ -223,3 +223,13 @@ def test_mbcnt_counts_lanes_below():
 
 def test_cndmask_picks_src1_where_mask_set():
     assert list(call("v_cndmask_b32", [1, 2, 3], [10, 20, 30], mask=[True, False, True])) == [10, 2, 30]
+
+
+def test_dot_products_of_bytes_and_nibbles():
+    a, b = 0x01FF_02FE, 0x03_04_05_06  # bytes (lsb first): 0xFE 0x02 0xFF 0x01 and 6 5 4 3
+    assert int(call("v_dot4_u32_u8", [a], [b], [10])[0]) == 10 + 0xFE * 6 + 2 * 5 + 0xFF * 4 + 1 * 3
+    assert int(call("v_dot4_i32_iu8", [a], [b], [10], signed=(True, False))[0]) == 10 - 2 * 6 + 2 * 5 - 1 * 4 + 3
+    assert int(call("v_dot4_u32_u8", [0xFFFFFFFF], [0xFFFFFFFF], [0xFFFFFFFF], clamp=True)[0]) == 0xFFFFFFFF
+    nibbles = 0x1234_567F
+    assert int(call("v_dot8_u32_u4", [nibbles], [0x11111111], [0])[0]) == sum(int(h, 16) for h in "1234567F")
+    assert int(call("v_dot8_i32_iu4", [0xF], [0xF], [0], signed=(True, True))[0]) == 1  # (-1) * (-1)
