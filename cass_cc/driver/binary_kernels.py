@@ -34,27 +34,35 @@ class TranslatedTU:
     diagnostics: list[str] = field(default_factory=list)
 
 
-def _pipelines() -> dict[str, list]:
-    """The translators (--cass-translators) this cass-cc has, as their lists of passes."""
-    from cass_cc import passes  # the passes import llvmlite; only the binary route needs them
+def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
+    """The lift pipeline over one kernel, through the translation cache (unless a pass's output
+    is to be dumped, which needs the passes to run)."""
+    from cass_cc.cache import TranslationCache  # the passes import llvmlite: binary route only
+    from cass_cc.translate import translate_unit
 
-    return {"lift": passes.LIFT_PIPELINE}
+    if settings.dump_after:
+        from cass_cc.passes import LIFT_PIPELINE
+        return run_pipeline(unit, LIFT_PIPELINE, settings.dump_after)
+    return translate_unit(unit, TranslationCache())
+
+
+# The translators (--cass-translators) this cass-cc has.
+TRANSLATORS = {"lift": _lift}
 
 
 def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelUnit]:
-    """Each unit through the pipeline of the first translator that takes it."""
-    pipelines = _pipelines()
+    """Each unit through the first translator that takes it."""
     done = []
     for unit in units:
         reasons: list[str] = []
         for translator in settings.translators:
-            if translator not in pipelines:
+            if translator not in TRANSLATORS:
                 reasons.append(f"{translator}: not available in this cass-cc")
                 continue
             trial = KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=unit.offload_arch,
                                demangled=unit.demangled, kernel=unit.kernel, tier=translator)
             try:
-                trial = run_pipeline(trial, pipelines[translator], settings.dump_after)
+                trial = TRANSLATORS[translator](trial, settings)
             except CassError as e:  # a translator's failure on this kernel is its refusal
                 trial.status, trial.reasons = "failed", [f"{translator}: {e.message}"]
             if trial.status == "ok":
