@@ -46,12 +46,17 @@ def _diagnostics(src: Source) -> list[Diagnostic]:
 
 
 def _needs_compat(src: Source, changed: dict[int, str]) -> bool:
-    """The TU names something only the compatibility header provides (or overloads)."""
+    """The TU names something only the compatibility header provides (or overloads), or it is
+    a .cu file that counts on nvcc's implicit cuda_runtime.h, which the header stands in for."""
+    if src.filename.endswith(".cu") and not any(
+            changed.get(i, src.tokens[i].text)[1:-1] in tables.RUNTIME_HEADERS
+            for i in src.headers()):
+        return True
     for i in src.code:
         tok = src.tokens[i]
         if tok.kind == HEADER and changed.get(i, "")[1:-1] in tables.HEADERS_NEEDING_COMPAT:
             return True
         if tok.kind == IDENT and not src.is_member(i) and (
-                tok.text in tables.COMPAT or changed.get(i) in tables.COMPAT_OVERLOADS):
+                tok.text in tables.COMPAT or changed.get(i) in tables.COMPAT_TARGETS):
             return True
     return False

@@ -105,6 +105,24 @@ inline hipError_t hipEventCreate(hipEvent_t* event, unsigned flags) {
   return hipEventCreateWithFlags(event, flags);
 }
 
+/* hipLaunchHostFunc is declared by HIP 5.2 but missing from its libamdhip64: a stream callback
+ * runs the host function instead, in stream order. */
+struct cass_host_call {
+  hipHostFn_t fn;
+  void* data;
+};
+inline void cass_run_host_call(hipStream_t, hipError_t, void* call) {
+  cass_host_call* c = static_cast<cass_host_call*>(call);
+  c->fn(c->data);
+  delete c;
+}
+inline hipError_t cass_hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* data) {
+  cass_host_call* call = new cass_host_call{fn, data};
+  hipError_t err = hipStreamAddCallback(stream, cass_run_host_call, call, 0);
+  if (err != hipSuccess) delete call;
+  return err;
+}
+
 /* ---- votes and the active mask ---------------------------------------------------------- */
 
 __device__ inline unsigned __activemask() {

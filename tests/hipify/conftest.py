@@ -60,13 +60,15 @@ class HipCompiler:
         self.device_libs = toolchain.rocm_device_lib_path("gfx1100")
         self.folder = Path(tempfile.mkdtemp(prefix="cass-hipify-"))
 
-    def compile_cuda(self, name: str, cuda_text: str):
-        """Translate and compile; returns (HipifyResult, CompletedProcess)."""
+    def compile_cuda(self, name: str, cuda_text: str, link: bool = False):
+        """Translate and compile (and link, into a program); returns (HipifyResult,
+        CompletedProcess)."""
         result = translate(cuda_text, f"{name}.cu")
         source = self.folder / f"{name}.hip"
         source.write_text(result.text)
         cmd = [self.hipcc, "--offload-arch=gfx1100", f"--rocm-device-lib-path={self.device_libs}",
-               "-c", str(source), "-o", str(self.folder / f"{name}.o")]
+               *([] if link else ["-c"]), str(source),
+               "-o", str(self.folder / (name if link else f"{name}.o"))]
         if result.compat_header:
             cmd[1:1] = ["-include", result.compat_header]
         proc = subprocess.run(cmd, capture_output=True, text=True, env=toolchain.hip_environment(),

@@ -126,7 +126,19 @@ __device__ void helper() {}
     ('s = "__shfl_sync";', False),
 ])
 def test_compat_header_only_when_used(text, uses):
+    text = "#include <cuda_runtime.h>\n" + text
     assert translate(text, "t.cu").compat_header == (COMPAT_HEADER if uses else None)
+
+
+@pytest.mark.parametrize("text, filename, uses", [
+    ("__global__ void k() {}", "k.cu", True),          # nvcc's implicit cuda_runtime.h
+    ("#include <cuda.h>\n__global__ void k() {}", "k.cu", False),
+    ('#include "cuda_runtime.h"\n__global__ void k() {}', "k.cu", False),
+    ("__device__ int f();", "k.cuh", False),            # headers are included by a .cu file
+    ("int main() { return 0; }", "main.cpp", False),
+])
+def test_compat_header_stands_in_for_implicit_runtime_include(text, filename, uses):
+    assert translate(text, filename).compat_header == (COMPAT_HEADER if uses else None)
 
 
 def warnings(text):

@@ -35,11 +35,13 @@ def _words(attr: str) -> dict[str, str]:
 RENAMES = _renames()
 KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
-COMPAT_OVERLOADS = frozenset(runtime.COMPAT_OVERLOADS.split())
+# HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
+COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split())
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 HEADERS = headers.HEADERS
 HEADER_PREFIXES = headers.HEADER_PREFIXES
 HEADERS_NEEDING_COMPAT = headers.NEEDS_COMPAT
+RUNTIME_HEADERS = headers.RUNTIME
 LIBRARY_PREFIXES = libraries.PREFIXES
 LIBRARY_UNSUPPORTED = libraries.UNSUPPORTED_PREFIXES
 NAMESPACES = libraries.NAMESPACES

@@ -32,7 +32,6 @@ cuStreamGetFlags cuStreamGetPriority cuStreamAddCallback cuStreamAttachMemAsync
 cuStreamBeginCapture cuStreamEndCapture cuStreamIsCapturing cuStreamWaitValue32
 cuStreamWaitValue64 cuStreamWriteValue32 cuStreamWriteValue64
 cuEventDestroy cuEventElapsedTime cuEventQuery cuEventRecord cuEventSynchronize
-cuLaunchHostFunc
 cuGraphCreate cuGraphDestroy cuGraphLaunch cuGraphExecDestroy cuGraphAddKernelNode
 cuGraphAddMemcpyNode cuGraphAddMemsetNode cuGraphAddEmptyNode cuGraphAddHostNode
 cuGraphAddChildGraphNode cuGraphAddDependencies cuGraphGetNodes cuGraphGetRootNodes cuGraphClone
@@ -64,6 +63,7 @@ RENAMES.update({
     "cuLaunchKernel": "hipModuleLaunchKernel",
     "cuStreamCreate": "hipStreamCreateWithFlags",
     "cuEventCreate": "hipEventCreateWithFlags",
+    "cuLaunchHostFunc": "cass_hipLaunchHostFunc",
     "cuGraphInstantiate": "hipGraphInstantiateWithFlags",
     "cuModuleGetTexRef": "hipModuleGetTexRef",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",

@@ -37,6 +37,11 @@ HEADERS = {
     "cub/cub.cuh": "hipcub/hipcub.hpp",
 }
 
+# The HIP headers that declare the runtime and the kernel built-ins (threadIdx, __syncthreads):
+# nvcc includes cuda_runtime.h into every .cu file; a .cu file that includes none of these gets
+# the compatibility header (which includes them) instead.
+RUNTIME = frozenset({"hip/hip_runtime.h"})
+
 # HIP headers that need the compatibility header in front: HIP 5.2's cooperative groups assume
 # 64-lane wavefronts on gfx11 unless told otherwise.
 NEEDS_COMPAT = frozenset({"hip/hip_cooperative_groups.h"})

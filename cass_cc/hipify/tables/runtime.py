@@ -6,8 +6,8 @@ from .rules import by_prefix
 FAMILY = "runtime"
 
 RENAMES = by_prefix("cuda", "hip", """
-cudaChooseDevice cudaCreateChannelDesc cudaCreateSurfaceObject cudaCreateTextureObject
-cudaDestroyExternalMemory cudaDestroyExternalSemaphore cudaDestroySurfaceObject
+cudaChooseDevice cudaCreateChannelDesc cudaCreateTextureObject
+cudaDestroyExternalMemory cudaDestroyExternalSemaphore 
 cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
 cudaDeviceEnablePeerAccess cudaDeviceGetAttribute cudaDeviceGetByPCIBusId
 cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetLimit cudaDeviceGetMemPool
@@ -34,8 +34,8 @@ cudaGraphExecKernelNodeSetParams cudaGraphExecMemcpyNodeSetParams
 cudaGraphExecMemcpyNodeSetParams1D cudaGraphExecMemcpyNodeSetParamsFromSymbol
 cudaGraphExecMemcpyNodeSetParamsToSymbol cudaGraphExecMemsetNodeSetParams cudaGraphExecUpdate
 cudaGraphGetEdges cudaGraphGetNodes cudaGraphGetRootNodes cudaGraphHostNodeGetParams
-cudaGraphHostNodeSetParams cudaGraphInstantiateWithFlags cudaGraphKernelNodeGetAttribute
-cudaGraphKernelNodeGetParams cudaGraphKernelNodeSetAttribute cudaGraphKernelNodeSetParams
+cudaGraphHostNodeSetParams cudaGraphInstantiateWithFlags 
+cudaGraphKernelNodeGetParams cudaGraphKernelNodeSetParams
 cudaGraphLaunch cudaGraphMemcpyNodeGetParams cudaGraphMemcpyNodeSetParams
 cudaGraphMemcpyNodeSetParams1D cudaGraphMemcpyNodeSetParamsFromSymbol
 cudaGraphMemcpyNodeSetParamsToSymbol cudaGraphMemsetNodeGetParams cudaGraphMemsetNodeSetParams
@@ -45,7 +45,7 @@ cudaGraphicsResourceGetMappedPointer cudaGraphicsSubResourceGetMappedArray
 cudaGraphicsUnmapResources cudaGraphicsUnregisterResource cudaHostGetDevicePointer
 cudaHostGetFlags cudaHostRegister cudaHostUnregister cudaImportExternalMemory
 cudaImportExternalSemaphore cudaIpcCloseMemHandle cudaIpcGetEventHandle cudaIpcGetMemHandle
-cudaIpcOpenEventHandle cudaIpcOpenMemHandle cudaLaunchCooperativeKernel cudaLaunchHostFunc
+cudaIpcOpenEventHandle cudaIpcOpenMemHandle cudaLaunchCooperativeKernel 
 cudaLaunchKernel cudaMalloc cudaMalloc3D cudaMalloc3DArray cudaMallocArray cudaMallocAsync
 cudaMallocFromPoolAsync cudaMallocManaged cudaMallocMipmappedArray cudaMallocPitch cudaMemAdvise
 cudaMemGetInfo cudaMemPoolCreate cudaMemPoolDestroy cudaMemPoolExportPointer
@@ -78,6 +78,9 @@ RENAMES.update({
     "cudaGraphInstantiate": "hipGraphInstantiateWithFlags",
     # CUDA 12's capture-info signature is HIP's _v2 one.
     "cudaStreamGetCaptureInfo": "hipStreamGetCaptureInfo_v2",
+    # Declared by HIP 5.2 but missing from its libamdhip64: the compatibility header implements
+    # it with hipStreamAddCallback.
+    "cudaLaunchHostFunc": "cass_hipLaunchHostFunc",
 })
 
 # HIP functions to which the compatibility header adds the C++ overloads that CUDA's
@@ -87,6 +90,16 @@ hipMallocPitch hipHostGetDevicePointer hipFuncGetAttributes hipFuncSetAttribute
 hipFuncSetCacheConfig hipFuncSetSharedMemConfig hipLaunchKernel hipEventCreate
 """
 
+# Functions the compatibility header defines in place of HIP 5.2's.
+COMPAT_FUNCTIONS = """
+cass_hipLaunchHostFunc
+"""
+
+_NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"
 UNSUPPORTED = {
+    "cudaCreateSurfaceObject": _NOT_IN_LIBAMDHIP64,
+    "cudaDestroySurfaceObject": _NOT_IN_LIBAMDHIP64,
+    "cudaGraphKernelNodeGetAttribute": _NOT_IN_LIBAMDHIP64,
+    "cudaGraphKernelNodeSetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaDeviceSetLimit": "HIP 5.2 on AMD has no hipDeviceSetLimit (stack and heap limits are fixed)",
 }
