@@ -16,7 +16,7 @@ from . import atomics, bits, control, convert, double, float as float_, half, in
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text
-from .optimize import TRIPLE, optimize, target_machine
+from .optimizer import TRIPLE, optimize, target_machine
 
 NAME = "lift"
 
