@@ -140,4 +140,7 @@ FLOAT16: dict[str, Op] = {
     "v_dot2_f16_f16": op("pk_f16 pk_f16 f16", "f16", _dot2_f16_f16),
     "v_dot2_f32_bf16": op("b32 b32 f32", "f32", _dot2_f32_bf16),
     "v_dot2_bf16_bf16": op("b32 b32 bf16", "bf16", _dot2_bf16_bf16),
+    # Exists on gfx11 only as a VOPD half (v_dual_dot2acc_f32_bf16); the core looks VOPD halves
+    # up without "dual_".
+    "v_dot2acc_f32_bf16": op("b32 b32 f32", "f32", _dot2_f32_bf16, "dst_in"),
 }

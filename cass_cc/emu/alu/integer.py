@@ -140,6 +140,19 @@ def _msad_u8(a, b, c):
                                 for k in range(4))).astype(U32)
 
 
+def _quad_sad(sad):
+    """v_qsad_pk_u16_u8/v_mqsad_pk_u16_u8: four SADs of S1 against the byte windows of the
+    64-bit S0 starting at bytes 0..3, each accumulated into a 16-bit field of S2."""
+    def f(a, b, c):
+        out = np.zeros(np.broadcast(a, b, c).shape, U64)
+        for k in range(4):
+            window = ((a >> U64(8 * k)) & U64(0xFFFFFFFF)).astype(U32)
+            acc = ((c >> U64(16 * k)) & U64(0xFFFF)).astype(U32)
+            out |= (sad(window, b, acc) & U32(0xFFFF)).astype(U64) << U64(16 * k)
+        return out
+    return f
+
+
 def _sad_u16(a, b, c):
     h = lambda x, k: ((x >> U32(16 * k)) & U32(0xFFFF)).astype(I64)
     return (c.astype(I64) + _absdiff(h(a, 0), h(b, 0)) + _absdiff(h(a, 1), h(b, 1))).astype(U32)
@@ -271,6 +284,8 @@ INTEGER: dict[str, Op] = {
     "v_sad_u32": op("u32 u32 u32", "u32", lambda a, b, c: (np.maximum(a, b) - np.minimum(a, b)) + c),
     "v_msad_u8": op("u32 u32 u32", "u32", _msad_u8),
     "v_lerp_u8": op("u32 u32 u32", "u32", _lerp_u8),
+    "v_qsad_pk_u16_u8": op("b64 u32 b64", "b64", _quad_sad(_sad_u8)),
+    "v_mqsad_pk_u16_u8": op("b64 u32 b64", "b64", _quad_sad(_msad_u8)),
     "v_cvt_pk_u16_u32": op("u32 u32", "b32", lambda a, b: _pack16(np.minimum(a, U32(0xFFFF)), np.minimum(b, U32(0xFFFF)))),
     "v_cvt_pk_i16_i32": op("i32 i32", "b32", lambda a, b: _pack16(np.clip(a, -32768, 32767), np.clip(b, -32768, 32767))),
     "v_sat_pk_u8_i16": op("b32", "b16", _sat_pk_u8_i16),

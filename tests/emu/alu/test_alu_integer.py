@@ -233,3 +233,14 @@ def test_dot_products_of_bytes_and_nibbles():
     nibbles = 0x1234_567F
     assert int(call("v_dot8_u32_u4", [nibbles], [0x11111111], [0])[0]) == sum(int(h, 16) for h in "1234567F")
     assert int(call("v_dot8_i32_iu4", [0xF], [0xF], [0], signed=(True, True))[0]) == 1  # (-1) * (-1)
+
+
+def test_quad_sad():
+    a = 0x0807060504030201
+    b = 0x04030201
+    got = int(call("v_qsad_pk_u16_u8", [a], [b], [0x0004000300020001])[0])
+    want = sum(((sum(abs(((a >> (8 * (k + j))) & 0xFF) - ((b >> (8 * j)) & 0xFF)) for j in range(4)) + k + 1)
+                & 0xFFFF) << (16 * k) for k in range(4))
+    assert got == want
+    masked = int(call("v_mqsad_pk_u16_u8", [a], [0x04000201], [0])[0])
+    assert masked & 0xFFFF == 0  # window 0 equals b where b's bytes are non-zero
