@@ -5,14 +5,15 @@ list of code objects for the bundle and the report's kernel entries."""
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from .. import toolchain
 from ..errors import CassError
 from ..pipeline import run_pipeline
 from ..unit import KernelUnit
@@ -78,7 +79,6 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
 
 def defined_kernels(code_object: bytes) -> set[str]:
     """Names of the kernels a code object defines (their `<name>.kd` descriptors)."""
-    import io
     try:
         elf = ELFFile(io.BytesIO(code_object))
         syms = elf.get_section_by_name(".dynsym") or elf.get_section_by_name(".symtab")
@@ -130,18 +130,39 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
     return result
 
 
+def kernel_location(source: str, demangled: str) -> str:
+    """'file:line: ' of the kernel's __global__ definition in `source`, or '' when it is not there
+    (a kernel from a header, or a name the source spells through macros)."""
+    base = re.sub(r"<.*", "", demangled.split("(", 1)[0]).split("::")[-1].split()[-1:]
+    try:
+        with open(source, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return ""
+    if not base:
+        return ""
+    call = re.compile(rf"\b{re.escape(base[0])}\s*[(<]")
+    for n, line in enumerate(lines):
+        if call.search(line) and any("__global__" in l for l in lines[max(0, n - 2):n + 1]):
+            return f"{source}:{n + 1}: "
+    return ""
+
+
+def _no_route(tu: TranslationUnit | None, unit: KernelUnit, why: str) -> NoRoute:
+    where = kernel_location(tu.source, unit.demangled or unit.name) if tu else ""
+    return NoRoute(f"{where}kernel '{unit.demangled or unit.name}' {why}")
+
+
 def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
                result: TranslatedTU, no_fallback: str | None) -> None:
     if no_fallback or tu is None:
         problem = refused[0]
-        raise NoRoute(f"kernel '{problem.demangled or problem.name}' cannot be translated: "
-                      f"{'; '.join(problem.reasons)} ({no_fallback})")
+        raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
     data, messages = hipify_code_object(tu, settings, work, arch)
     have = defined_kernels(data) if data else set()
     for u in refused:
         if u.name not in have:
             why = messages if not data else "the hipified translation unit does not define it"
-            raise NoRoute(f"kernel '{u.demangled or u.name}' has no route: {'; '.join(u.reasons)}; "
-                          f"hipify fallback: {why}")
+            raise _no_route(tu, u, f"has no route: {'; '.join(u.reasons)}; hipify fallback: {why}")
         u.tier, u.status = "hipify", "fallback"
     result.code_objects.append(CodeObject("hipv4", arch, data))

@@ -9,12 +9,16 @@ import os
 import sys
 from dataclasses import dataclass, field
 
+from ..errors import CassError
 from ..fsutil import atomic_copy, atomic_write_text
 from .diagnostics import display_path, nvcc_shape
 from .jobs import Job
 from .mirror import Mirror, is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
+
+
+DEFAULT_INCLUDE_DIRS = ("/usr/include", "/usr/local/include")
 
 
 @dataclass
@@ -53,9 +57,9 @@ class Frontend:
         for d in s.include_dirs:
             if is_user_dir(d):
                 flags.append("-I" + self.mirror.include_dir(d))
-            flags.append("-I" + d)
-        for d in s.system_dirs:
-            flags += ["-isystem", d]
+            if not _default_dir(d):
+                flags.append("-I" + d)
+        flags += [a for d in s.system_dirs if not _default_dir(d) for a in ("-isystem", d)]
         flags += ["-iquote", os.path.dirname(os.path.abspath(self.tu.source))]
         flags += ["-D" + d for d in s.defines] + ["-U" + u for u in s.undefines]
         # __FILE__ and debug info name the user's files: below the current folder relative, as
@@ -99,7 +103,7 @@ class Frontend:
             sys.stderr.write(f"{where}:{d.line}: {d.severity}: {d.message}\n")
 
     def compile_jobs(self, output: str, deps_file: str | None, deps_targets: list[str],
-                     after: list[Job] | None = None) -> list[Job]:
+                     after: list[Job] | None = None, product_dir: str | None = None) -> list[Job]:
         tmp_obj = os.path.join(self.work, self.tu.stem + ".o")
         argv = self.base + ["-c", self.mirrored, "-o", tmp_obj]
         tmp_deps = os.path.join(self.work, self.tu.stem + ".d")
@@ -113,7 +117,7 @@ class Frontend:
         if deps_file:
             jobs.append(self.deps_place_job(tmp_deps, deps_file))
         jobs.append(place_job(tmp_obj, output))
-        jobs += self.save_temps_jobs(output)
+        jobs += self.save_temps_jobs(product_dir or os.path.dirname(os.path.abspath(output)))
         return jobs
 
     def preprocess_jobs(self, output: str | None, extra: list[str]) -> list[Job]:
@@ -142,14 +146,16 @@ class Frontend:
                 sys.stdout.write(text)
                 sys.stdout.flush()
             else:
-                atomic_write_text(output, text)
+                try:
+                    atomic_write_text(output, text)
+                except OSError as e:
+                    raise CassError(f"cannot write '{output}': {e.strerror}") from None
         return Job(["cass-unmirror", tmp, "-o", output or "-"], action=action, label="unmirror")
 
-    def save_temps_jobs(self, output: str) -> list[Job]:
-        """--cass-save-temps: the .hip files next to the output; --keep: in the keep folder."""
+    def save_temps_jobs(self, product_dir: str) -> list[Job]:
+        """--cass-save-temps: the .hip files next to the product; --keep: in the keep folder."""
         s = self.settings
-        folders = ([os.path.dirname(os.path.abspath(output))] if s.save_temps else []) + \
-            ([s.keep_dir] if s.keep_dir else [])
+        folders = ([product_dir] if s.save_temps else []) + ([s.keep_dir] if s.keep_dir else [])
         if not folders:
             return []
 
@@ -165,12 +171,25 @@ class Frontend:
         return [Job(["cass-save-temps", *folders], action=action, label="save-temps")]
 
 
+def _default_dir(path: str) -> bool:
+    """A compiler's own header folder: naming it again (as gcc ignores) would break the C++
+    library's #include_next in clang."""
+    return os.path.normpath(os.path.abspath(path)) in DEFAULT_INCLUDE_DIRS
+
+
 def place_job(tmp: str, final: str) -> Job:
     """Move a finished output into place (a rename, or an atomic copy across file systems)."""
     def action() -> None:
+        if os.path.isdir(final):
+            raise CassError(f"cannot write '{final}': it is a directory")
         try:
             os.replace(tmp, final)
-        except OSError:
+            return
+        except OSError:  # another file system, or a folder we cannot rename into
+            pass
+        try:
             atomic_copy(tmp, final)
+        except OSError as e:
+            raise CassError(f"cannot write '{final}': {e.strerror}") from None
     return Job(["mv", tmp, final], action=action, label="place")
 

@@ -11,12 +11,10 @@ import shutil
 
 from .. import toolchain
 from ..errors import ToolMissing
-from .frontend import Frontend
+from .frontend import DEFAULT_INCLUDE_DIRS, Frontend
 from .jobs import Job
 from .plan import Compile, TranslationUnit
 from .settings import Settings
-
-DEFAULT_INCLUDE_DIRS = ("/usr/include", "/usr/local/include")
 
 
 def host_compiler(settings: Settings, language: str) -> str:
@@ -50,7 +48,8 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
 
 def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
     return frontend(action.tu, settings, work).compile_jobs(
-        action.output, action.deps_file, action.deps_targets or [action.output])
+        action.output, action.deps_file, action.deps_targets or [action.output],
+        product_dir=action.product_dir)
 
 
 def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import CassError
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_write_bytes
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 SYSTEM_PREFIXES = ("/usr/", "/opt/", "/lib/", "/etc/")
@@ -54,14 +54,14 @@ class Mirror:
             path = pending.pop()
             if path in self.files:
                 continue
-            text = read_source(source if path == top else path)
+            text, encoding = read_source(source if path == top else path)
             self.files[path] = self.path_for(path)
             result = _translate(text, path)
             self.diagnostics.extend(result.diagnostics)
             if result.compat_header and result.compat_header not in self.compat_headers:
                 self.compat_headers.append(result.compat_header)
             os.makedirs(os.path.dirname(self.files[path]), exist_ok=True)
-            atomic_write_text(self.files[path], result.text)
+            atomic_write_bytes(self.files[path], result.text.encode(encoding))
             pending += [h for h in _user_includes(text, path, user_dirs) if h not in self.files]
         return self.files[os.path.abspath(source)]
 
@@ -74,8 +74,9 @@ def _translate(text: str, path: str):
     return translate(text, path)
 
 
-def read_source(path: str) -> str:
-    """A source file's text, or a one-line error for missing, unreadable, empty or binary input."""
+def read_source(path: str) -> tuple[str, str]:
+    """A source file's text and encoding, or a one-line error for missing, unreadable, empty or
+    binary input."""
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -91,11 +92,18 @@ def read_source(path: str) -> str:
     if nul >= 0:
         raise CassError(f"input file '{path}' is binary data, not source code "
                         f"(NUL byte at offset {nul})")
+    encoding = source_encoding(data)
+    return data.decode(encoding), encoding
+
+
+def source_encoding(data: bytes) -> str:
+    """UTF-8, or Latin-1 for older sources (accents in comments): it maps every byte, so the
+    mirrored file keeps the bytes the user wrote."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise CassError(f"input file '{path}' is not UTF-8 text (byte {e.start}): is it a "
-                        "source file?") from None
+        data.decode("utf-8")
+        return "utf-8"
+    except UnicodeDecodeError:
+        return "latin-1"
 
 
 def is_user_dir(path: str) -> bool:

@@ -52,6 +52,8 @@ class Compile:
     output: str                  # final object path, or a temporary one before a link
     deps_file: str | None = None
     deps_targets: list[str] = field(default_factory=list)
+    product_dir: str | None = None   # where --cass-save-temps puts the .hip files (None: the
+                                     # object's folder)
 
 
 @dataclass
@@ -150,7 +152,8 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
             deps = None
             if with_deps:
                 deps = args.value("dependency-output") or os.path.join(odir or "", item.stem + ".d")
-            actions.append(Compile(item, obj, deps, deps_targets or [_object_name(item, odir)]))
+            actions.append(Compile(item, obj, deps, deps_targets or [_object_name(item, odir)],
+                                   product_dir=os.path.dirname(os.path.abspath(output))))
             objects.append(obj)
         else:
             objects.append(item)

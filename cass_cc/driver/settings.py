@@ -73,7 +73,9 @@ class Settings:
     def language_flags(self) -> list[str]:
         """Flags every compiler step gets (host compiler and hipcc): dialect, optimization,
         debug info, warnings and the user's host options."""
-        flags = []
+        # HIP 5.2 declares hipError_t [[nodiscard]] (cudaError_t is not): CUDA code that ignores
+        # a call's status compiles quietly with nvcc and should here too.
+        flags = ["-Wno-unused-result"]
         if self.std:
             flags.append(f"-std={self.std}")
         if self.opt_level is not None:

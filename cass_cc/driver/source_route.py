@@ -62,7 +62,7 @@ def compile_jobs(action: Compile, settings: Settings, work: str, allow_fallback:
     fe = frontend(action.tu, settings, work)
     after = [_report_job(fe, work)] if _wants_report(settings) else []
     return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
-                           after=after)
+                           after=after, product_dir=action.product_dir)
 
 
 def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:

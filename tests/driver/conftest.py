@@ -1,0 +1,62 @@
+"""Builds shared by the driver tests: each example is built once per session, in a copy."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cass_cc.driver.cmake import TOOLCHAIN_FILE
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+
+
+def tool_env(**extra: str) -> dict[str, str]:
+    """The environment a user has after activating the venv: cass-nvcc, cass-cc on PATH."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env.update(extra)
+    return env
+
+
+def run(argv: list[str], cwd: str | os.PathLike, env: dict | None = None,
+        timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(argv, cwd=cwd, env=env or tool_env(), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def copy_example(name: str, dest: Path) -> Path:
+    target = dest / name
+    shutil.copytree(EXAMPLES / name, target, ignore=shutil.ignore_patterns("build", "*.o", name))
+    return target
+
+
+@pytest.fixture(scope="session")
+def vector_add_build(tmp_path_factory) -> Path:
+    """examples/vector_add built by its own Makefile with NVCC=cass-nvcc; returns its folder."""
+    folder = copy_example("vector_add", tmp_path_factory.mktemp("make"))
+    proc = run(["make", "NVCC=cass-nvcc"], cwd=folder)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return folder
+
+
+@pytest.fixture(scope="session")
+def cmake_build(tmp_path_factory) -> Path:
+    """examples/cmake_project configured with the toolchain file and built; returns the build
+    folder."""
+    base = tmp_path_factory.mktemp("cmake")
+    source = copy_example("cmake_project", base)
+    build = base / "build"
+    toolchain = run(["cass-cc", "toolchain-file"], cwd=base)
+    assert toolchain.stdout.strip() == TOOLCHAIN_FILE, toolchain.stderr
+    configure = run(["cmake", f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}", "-S", str(source),
+                     "-B", str(build)], cwd=base)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    compile_ = run(["cmake", "--build", str(build)], cwd=base)
+    assert compile_.returncode == 0, compile_.stdout + compile_.stderr
+    return build

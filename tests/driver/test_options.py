@@ -1,0 +1,159 @@
+"""The option table: every documented nvcc option is recognised in each of its spellings, values
+are checked, unsupported options are refused with their reason, and nvcc's own --help lists
+nothing the table lacks."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from cass_cc.driver import help as help_texts
+from cass_cc.driver import options as O
+from cass_cc.driver.parse import UsageError, parse
+from cass_cc.driver.settings import settings_from
+
+SAMPLE = {"generate-code": "arch=compute_80,code=sm_80", "optimize": "2"}
+
+
+def sample(opt: O.Option) -> str:
+    return opt.choices[0] if opt.choices else SAMPLE.get(opt.long, "v1")
+
+
+def spellings(opt: O.Option) -> list[list[str]]:
+    names = ["--" + opt.long] + (["-" + opt.short] if opt.short else [])
+    forms = []
+    for name in names:
+        if opt.kind == O.FLAG:
+            forms.append([name])
+        else:
+            forms += [[f"{name}={sample(opt)}"], [name, sample(opt)]]
+    if opt.short in O.ATTACHED_SHORTS:
+        forms.append([f"-{opt.short}{sample(opt)}"])
+    return forms
+
+
+@pytest.mark.parametrize("opt", [o for o in O.ALL if o.long != "options-file"], ids=lambda o: o.long)
+def test_every_spelling_is_recognised(opt):
+    for argv in spellings(opt):
+        args = parse(argv + ["x.cu"], env={})
+        assert args.unknown == [], argv
+        assert args.inputs == ["x.cu"], argv
+        expected = [""] if opt.kind == O.FLAG else [sample(opt)]
+        assert args.values[opt.long] == expected, argv
+
+
+@pytest.mark.parametrize("opt", [o for o in O.ALL if o.status == O.UNSUPPORTED], ids=lambda o: o.long)
+def test_unsupported_options_are_refused_with_their_reason(opt):
+    argv = ["--" + opt.long] if opt.kind == O.FLAG else [f"--{opt.long}={sample(opt)}"]
+    with pytest.raises(UsageError) as e:
+        settings_from(parse(argv + ["x.cu"], env={}))
+    assert e.value.message.startswith(f"option '--{opt.long}' is not supported yet: ")
+    assert opt.reason in e.value.message
+
+
+@pytest.mark.parametrize("opt", [o for o in O.ALL if o.status == O.RECORDED], ids=lambda o: o.long)
+def test_recorded_options_are_listed(opt):
+    argv = ["--" + opt.long] if opt.kind == O.FLAG else [f"--{opt.long}={sample(opt)}"]
+    settings = settings_from(parse(argv + ["x.cu"], env={}))
+    assert any(r.startswith("--" + opt.long) and opt.reason in r for r in settings.recorded)
+
+
+def test_table_has_no_duplicate_spellings():
+    longs = [o.long for o in O.ALL]
+    shorts = [o.short for o in O.ALL if o.short]
+    assert len(longs) == len(set(longs))
+    assert len(shorts) == len(set(shorts))
+
+
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc to read its --help")
+def test_nvcc_help_lists_nothing_the_table_lacks():
+    text = subprocess.run(["nvcc", "--help"], capture_output=True, text=True).stdout
+    listed = re.findall(r"^--([\w-]+)[^\n(]*\(-([\w-]+)\)", text, re.M)
+    assert len(listed) > 120
+    for long, short in listed:
+        assert long in O.BY_LONG, f"--{long} missing from the table"
+        assert O.BY_LONG[long].short == short, f"--{long}: short -{short}"
+
+
+def test_lists_split_at_commas_and_repeat():
+    args = parse(["-Ia,b", "-I", "c", "--include-path=d", "-Xcompiler", "-fPIC,-Wall", "x.cu"], env={})
+    assert args.list("include-path") == ["a", "b", "c", "d"]
+    assert args.list("compiler-options") == ["-fPIC", "-Wall"]
+
+
+def test_gencode_keeps_its_commas_and_records_the_targets():
+    args = parse(["-gencode", "arch=compute_80,code=[sm_80,compute_80]",
+                  "-gencode=arch=compute_90,code=sm_90", "x.cu"], env={})
+    assert settings_from(args).nvidia_targets == ["sm_80", "compute_80", "sm_90"]
+    assert settings_from(parse(["-arch=sm_86", "x.cu"], env={})).nvidia_targets == ["sm_86"]
+    assert settings_from(parse(["x.cu"], env={})).nvidia_targets == ["sm_75"]
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["-std=c++99"], "value 'c++99' is not defined for option '-std'"),
+    (["--cudart", "dynamic"], "value 'dynamic' is not defined for option '--cudart'"),
+    (["-Werror", "-c"], "value '-c' is not defined for option '-Werror'"),  # as nvcc: it takes a kind
+    (["-o"], "option '-o' needs a value"),
+    (["-c=yes"], "option '-c' takes no value"),
+])
+def test_bad_values(argv, message):
+    with pytest.raises(UsageError) as e:
+        parse(["x.cu"] + argv, env={})
+    assert message in e.value.message
+
+
+def test_unknown_options_are_refused_unless_forwarded():
+    with pytest.raises(UsageError) as e:
+        settings_from(parse(["-fopenmp", "x.cu"], env={}))
+    assert e.value.message.startswith("option '-fopenmp' is not supported yet: it is not an nvcc option")
+    s = settings_from(parse(["-forward-unknown-to-host-compiler", "-fopenmp", "x.cu"], env={}))
+    assert "-fopenmp" in s.host_options
+    s = settings_from(parse(["-forward-unknown-to-host-linker", "-Wl,-rpath,/x", "x.cu"], env={}))
+    assert s.link_flags == ["-Wl,-rpath,/x"]
+
+
+def test_single_dash_long_names_are_not_nvcc_spellings():
+    args = parse(["-output-file=x.o", "x.cu"], env={})  # nvcc: "Unknown option"
+    assert args.unknown == ["-output-file=x.o"]
+
+
+def test_response_files(tmp_path):
+    (tmp_path / "more.txt").write_text('-O3 "-DNAME=two words"\n-Iinc\n')
+    (tmp_path / "first.rsp").write_text(f"-c --options-file {tmp_path / 'more.txt'}\n")
+    args = parse([f"@{tmp_path / 'first.rsp'}", "x.cu"], env={})
+    assert args.flag("compile") and args.value("optimize") == "3"
+    assert args.list("define-macro") == ["NAME=two words"] and args.list("include-path") == ["inc"]
+    with pytest.raises(UsageError, match="cannot read options file"):
+        parse(["-optf", str(tmp_path / "missing.txt")], env={})
+
+
+def test_cass_options_come_from_the_environment():
+    s = settings_from(parse(["x.cu"], env={"CASS_ROUTE": "source", "CASS_OFFLOAD_ARCH": "gfx1100,gfx1101",
+                                             "CASS_SAVE_TEMPS": "1", "CASS_VERBOSE": "0"}))
+    assert s.route == "source" and s.offload_archs == ["gfx1100", "gfx1101"]
+    assert s.save_temps and not s.verbose
+    s = settings_from(parse(["--cass-route=auto", "x.cu"], env={"CASS_ROUTE": "source"}))
+    assert s.route == "auto"  # the command line wins
+    with pytest.raises(UsageError, match="CASS_ROUTE"):
+        parse(["x.cu"], env={"CASS_ROUTE": "fast"})
+
+
+def test_device_options_map_to_hip_options():
+    s = settings_from(parse(["--use_fast_math", "-G", "x.cu"], env={}))
+    assert "-fgpu-flush-denormals-to-zero" in s.device_flags
+    assert "-fno-hip-fp32-correctly-rounded-divide-sqrt" in s.device_flags
+    assert s.opt_level == "0" and s.device_debug
+    s = settings_from(parse(["--fmad=false", "-default-stream", "per-thread", "x.cu"], env={}))
+    assert s.device_flags == ["-ffp-contract=off", "-fgpu-default-stream=per-thread"]
+
+
+def test_help_lists_every_option_and_version_reads_like_nvcc():
+    text = help_texts.help_text()
+    for opt in O.ALL:
+        assert f"--{opt.long}" in text
+    version = help_texts.version_text()
+    assert "nvcc: NVIDIA (R) Cuda compiler driver" in version  # what CMake looks for
+    assert re.search(r"V\d+\.\d+\.\d+", version)
