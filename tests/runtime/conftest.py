@@ -17,13 +17,13 @@ HIP_PROGRAMS = ROOT / "tests" / "programs" / "hip"
 OFFLOAD_ARCH = "gfx1100"
 
 
-def _hipcc(args: list[str], cwd: Path) -> None:
+def _hipcc(args: list[str], cwd: Path, offload_arch: str) -> None:
     try:
         hipcc = toolchain.path("hipcc")
-        libs = toolchain.rocm_device_lib_path(OFFLOAD_ARCH)
+        libs = toolchain.rocm_device_lib_path(offload_arch)
     except ToolMissing as e:
         pytest.skip(str(e))
-    cmd = [hipcc, f"--offload-arch={OFFLOAD_ARCH}", f"--rocm-device-lib-path={libs}", "-O2", *args]
+    cmd = [hipcc, f"--offload-arch={offload_arch}", f"--rocm-device-lib-path={libs}", "-O2", *args]
     proc = subprocess.run(cmd, cwd=cwd, env=toolchain.hip_environment(), capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
@@ -32,20 +32,22 @@ def _hipcc(args: list[str], cwd: Path) -> None:
 @pytest.fixture(scope="session")
 def hip_program(tmp_path_factory):
     """hip_program(name) -> folder holding `prog` (from the .hip files) and `<stem>.hsaco` for
-    each `<stem>.genco.hip` (a code object for the module API); built once per session."""
-    built: dict[str, Path] = {}
+    each `<stem>.genco.hip` (a code object for the module API); built once per session, for
+    gfx1100 unless offload_arch says otherwise."""
+    built: dict[tuple[str, str], Path] = {}
 
-    def build(name: str) -> Path:
-        if name not in built:
+    def build(name: str, offload_arch: str = OFFLOAD_ARCH) -> Path:
+        key = (name, offload_arch)
+        if key not in built:
             source = HIP_PROGRAMS / name
-            out = tmp_path_factory.mktemp(name)
+            out = tmp_path_factory.mktemp(f"{name}-{offload_arch}")
             sources = sorted(str(p) for p in source.glob("*.hip") if not p.name.endswith(".genco.hip"))
-            _hipcc(["-o", str(out / "prog"), *sources], out)
+            _hipcc(["-o", str(out / "prog"), *sources], out, offload_arch)
             for genco in sorted(source.glob("*.genco.hip")):
                 stem = genco.name.removesuffix(".genco.hip")
-                _hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out)
-            built[name] = out
-        return built[name]
+                _hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out, offload_arch)
+            built[key] = out
+        return built[key]
 
     return build
 

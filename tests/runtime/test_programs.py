@@ -12,7 +12,7 @@ from .conftest import cass_run
 SELF_CHECKING = [
     "vector_add", "reduce_lds", "warp_shuffle", "scan_ballot", "atomics", "matmul_tiled",
     "stencil_double", "math_ulp", "dynamic_shared", "streams_events", "grid_3d", "templates",
-    "spills_calls", "memcpy_symbol", "api_basics", "managed_memory",
+    "spills_calls", "memcpy_symbol", "api_basics", "managed_memory", "host_threads",
 ]
 EMULATOR_BUGS = {
     "math_ulp": "emu: cosf comes out with the wrong sign in two quadrants",
@@ -109,3 +109,12 @@ def test_emu_stats_written_when_the_program_faults(hip_program, tmp_path):
     assert proc.returncode == 134
     stats = json.loads(stats_file.read_text())
     assert stats["exit_status"] == 134 and stats["launches"] == []
+
+
+@pytest.mark.slow
+def test_program_without_gfx1100_code_says_so(hip_program):
+    proc = cass_run(hip_program("vector_add", offload_arch="gfx1030"), "--emulate")
+    assert proc.returncode == 1
+    assert "no gfx1100 code object in the program (it has: gfx1030)" in proc.stderr
+    assert "--offload-arch=gfx1100" in proc.stderr
+    assert "no kernel image is available for execution on the device" in proc.stdout

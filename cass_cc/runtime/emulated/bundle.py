@@ -44,7 +44,7 @@ def pick_code_object(read: Reader) -> bytes:
         return read(0, elf_size(read))
     if magic == COMPRESSED_MAGIC:
         raise errors.HipFailure(errors.INVALID_IMAGE, "compressed offload bundles (--offload-compress) "
-                                "are not supported; rebuild without it")
+                                "are not supported; rebuild without it", report=True)
     entries = bundle_entries(read)
     for triple, offset, size in entries:
         if triple.startswith("hip") and "amdgcn" in triple and target_processor(triple) == OFFLOAD_ARCH:
@@ -52,7 +52,7 @@ def pick_code_object(read: Reader) -> bytes:
     found = sorted({target_processor(t) for t, _, _ in entries if "amdgcn" in t}) or ["none"]
     raise errors.HipFailure(errors.NO_BINARY_FOR_GPU,
                             f"no {OFFLOAD_ARCH} code object in the program (it has: {', '.join(found)}); "
-                            f"build with --offload-arch={OFFLOAD_ARCH}")
+                            f"build with --offload-arch={OFFLOAD_ARCH}", report=True)
 
 
 def elf_size(read: Reader) -> int:

@@ -7,18 +7,16 @@ from __future__ import annotations
 import ctypes
 import os
 import struct
-import threading
 
 from . import bundle, cmem, errors, kernels, memory, streams
 from .kernels import Image
-from .registry import hip_api
+from .registry import hip_api, thread_state
 from .state import DEVICE
 
 FATBINS: dict[int, Image] = {}            # handle returned by __hipRegisterFatBinary -> image
 HOST_FUNCTIONS: dict[int, tuple[Image, str]] = {}   # host stub address -> (image, kernel)
 SYMBOLS: dict[int, tuple[Image, str]] = {}          # host shadow address -> (image, variable)
 _handle_cells: list[ctypes.c_void_p] = []
-_thread = threading.local()
 
 
 def _program() -> str:
@@ -89,9 +87,7 @@ def __hipUnregisterFatBinary(handle: int) -> None:
 # --- launches --------------------------------------------------------------------------------
 
 def _config_stack() -> list:
-    if not hasattr(_thread, "configs"):
-        _thread.configs = []
-    return _thread.configs
+    return thread_state().setdefault("call_configurations", [])
 
 
 @hip_api
@@ -157,13 +153,13 @@ def hipExtLaunchKernel(function: int, gx: int, gy: int, gz: int, bx: int, by: in
 def hipConfigureCall(gx: int, gy: int, gz: int, bx: int, by: int, bz: int, shared: int,
                      stream: int) -> int:
     _config_stack().append(((gx, gy, gz), (bx, by, bz), shared, stream))
-    _thread.arguments = bytearray()
+    thread_state()["arguments"] = bytearray()
     return 0
 
 
 @hip_api
 def hipSetupArgument(arg: int, size: int, offset: int) -> int:
-    buf = getattr(_thread, "arguments", None)
+    buf = thread_state().get("arguments")
     if buf is None:
         return errors.MISSING_CONFIGURATION
     if len(buf) < offset + size:
@@ -178,8 +174,7 @@ def hipLaunchByPtr(function: int) -> int:
     if not stack:
         return errors.MISSING_CONFIGURATION
     grid, block, shared, stream = stack.pop()
-    kernarg = bytes(getattr(_thread, "arguments", b""))
-    _thread.arguments = None
+    kernarg = bytes(thread_state().pop("arguments", b""))
     image, name = host_function(function)
     return kernels.run(image, name, grid, block, kernarg, shared, stream)
 

@@ -21,7 +21,10 @@ _libc = ctypes.CDLL(None)
 _libc.fflush.argtypes = [ctypes.c_void_p]
 _libc.fwrite.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_void_p]
 _c_stdout = ctypes.c_void_p.in_dll(_libc, "stdout")
-_last_error = threading.local()
+_per_thread: dict[int, dict] = {}
+# One call at a time, as if the device had one queue: the GIL alone would let threads
+# interleave inside a call (a lazy first allocation, a launch's bookkeeping).
+_device_lock = threading.RLock()
 _unsupported_named: set[str] = set()
 
 
@@ -33,7 +36,8 @@ def hip_api(fn: Callable | None = None, *, status: bool = True):
         @functools.wraps(f)
         def call(*args):
             try:
-                result = f(*args)
+                with _device_lock:
+                    result = f(*args)
             except errors.HipFailure as e:
                 if e.report:
                     _libc.fflush(None)
@@ -47,7 +51,7 @@ def hip_api(fn: Callable | None = None, *, status: bool = True):
                 traceback.print_exc()
                 result = errors.UNKNOWN if status else 0
             if status and result:
-                _last_error.code = result
+                thread_state()["last_error"] = result
             return result or 0
 
         API[f.__name__] = call
@@ -56,14 +60,18 @@ def hip_api(fn: Callable | None = None, *, status: bool = True):
     return register(fn) if fn is not None else register
 
 
+def thread_state() -> dict:
+    """State of the calling OS thread. Not threading.local: the C shim's PyGILState calls give
+    a thread that Python did not start a fresh Python thread state for every call."""
+    return _per_thread.setdefault(threading.get_ident(), {})
+
+
 def take_last_error() -> int:
-    code = getattr(_last_error, "code", 0)
-    _last_error.code = 0
-    return code
+    return thread_state().pop("last_error", 0)
 
 
 def peek_last_error() -> int:
-    return getattr(_last_error, "code", 0)
+    return thread_state().get("last_error", 0)
 
 
 def _is_emu_fault(e: Exception) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import threading
 from dataclasses import dataclass
 
 from . import errors
@@ -31,7 +30,6 @@ class Allocation:
 
 class Device:
     def __init__(self) -> None:
-        self.lock = threading.RLock()
         self._memory = None
         self.allocations: dict[int, Allocation] = {}
         self.clock_s = 0.0
