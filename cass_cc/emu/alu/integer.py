@@ -18,8 +18,8 @@ def _s(x, bits):
     return (x & U32((1 << bits) - 1)).astype(x.dtype if x.dtype.kind == "u" else U32)
 
 
-def _wide_unsigned(fn, lo, hi, dtype):
-    """fn computed in int64, saturated to [lo, hi] when clamp is set, else wrapped."""
+def _saturating(fn, lo, hi, dtype):
+    """fn computed in int64, saturated to [lo, hi] when clamp is set, else wrapped to dtype."""
     def f(*args, clamp=False):
         t = fn(*(a.astype(I64) for a in args))
         return (np.clip(t, lo, hi) if clamp else t).astype(dtype)
@@ -206,18 +206,18 @@ INTEGER: dict[str, Op] = {
     "v_mov_b16": op("b16", "b16", lambda a: a.copy()),
     "v_cndmask_b32": op("b32 b32", "b32", lambda a, b, mask: np.where(mask, b, a), "mask_in"),
     "v_cndmask_b16": op("b16 b16", "b16", lambda a, b, mask: np.where(mask, b, a), "mask_in"),
-    "v_add_nc_u32": op("u32 u32", "u32", _wide_unsigned(lambda a, b: a + b, 0, 2**32 - 1, U32), "clamp_aware"),
-    "v_sub_nc_u32": op("u32 u32", "u32", _wide_unsigned(lambda a, b: a - b, 0, 2**32 - 1, U32), "clamp_aware"),
-    "v_subrev_nc_u32": op("u32 u32", "u32", _wide_unsigned(lambda a, b: b - a, 0, 2**32 - 1, U32), "clamp_aware"),
-    "v_add_nc_i32": op("i32 i32", "i32", _wide_unsigned(lambda a, b: a + b, *_sat(I32), I32), "clamp_aware"),
-    "v_sub_nc_i32": op("i32 i32", "i32", _wide_unsigned(lambda a, b: a - b, *_sat(I32), I32), "clamp_aware"),
-    "v_add_nc_u16": op("u16 u16", "u16", _wide_unsigned(lambda a, b: a + b, 0, 0xFFFF, U16), "clamp_aware"),
-    "v_sub_nc_u16": op("u16 u16", "u16", _wide_unsigned(lambda a, b: a - b, 0, 0xFFFF, U16), "clamp_aware"),
-    "v_add_nc_i16": op("i16 i16", "i16", _wide_unsigned(lambda a, b: a + b, *_sat(I16), I16), "clamp_aware"),
-    "v_sub_nc_i16": op("i16 i16", "i16", _wide_unsigned(lambda a, b: a - b, *_sat(I16), I16), "clamp_aware"),
-    "v_mul_lo_u16": op("u16 u16", "u16", _wide_unsigned(lambda a, b: a * b, 0, 0xFFFF, U16), "clamp_aware"),
-    "v_mad_u16": op("u16 u16 u16", "u16", _wide_unsigned(lambda a, b, c: a * b + c, 0, 0xFFFF, U16), "clamp_aware"),
-    "v_mad_i16": op("i16 i16 i16", "i16", _wide_unsigned(lambda a, b, c: a * b + c, *_sat(I16), I16), "clamp_aware"),
+    "v_add_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: a + b, 0, 2**32 - 1, U32), "clamp_aware"),
+    "v_sub_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: a - b, 0, 2**32 - 1, U32), "clamp_aware"),
+    "v_subrev_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: b - a, 0, 2**32 - 1, U32), "clamp_aware"),
+    "v_add_nc_i32": op("i32 i32", "i32", _saturating(lambda a, b: a + b, *_sat(I32), I32), "clamp_aware"),
+    "v_sub_nc_i32": op("i32 i32", "i32", _saturating(lambda a, b: a - b, *_sat(I32), I32), "clamp_aware"),
+    "v_add_nc_u16": op("u16 u16", "u16", _saturating(lambda a, b: a + b, 0, 0xFFFF, U16), "clamp_aware"),
+    "v_sub_nc_u16": op("u16 u16", "u16", _saturating(lambda a, b: a - b, 0, 0xFFFF, U16), "clamp_aware"),
+    "v_add_nc_i16": op("i16 i16", "i16", _saturating(lambda a, b: a + b, *_sat(I16), I16), "clamp_aware"),
+    "v_sub_nc_i16": op("i16 i16", "i16", _saturating(lambda a, b: a - b, *_sat(I16), I16), "clamp_aware"),
+    "v_mul_lo_u16": op("u16 u16", "u16", _saturating(lambda a, b: a * b, 0, 0xFFFF, U16), "clamp_aware"),
+    "v_mad_u16": op("u16 u16 u16", "u16", _saturating(lambda a, b, c: a * b + c, 0, 0xFFFF, U16), "clamp_aware"),
+    "v_mad_i16": op("i16 i16 i16", "i16", _saturating(lambda a, b, c: a * b + c, *_sat(I16), I16), "clamp_aware"),
     "v_mad_u32_u16": op("u16 u16 u32", "u32", lambda a, b, c: (a.astype(U32) * b + c).astype(U32)),
     "v_mad_i32_i16": op("i16 i16 i32", "i32", lambda a, b, c: (a.astype(I32) * b + c).astype(I32)),
     "v_add_co_u32": op("u32 u32", "u32", _add_co, "carry_out", "clamp_aware"),

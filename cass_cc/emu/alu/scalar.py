@@ -75,9 +75,8 @@ def _field_mask(width, dtype):
     """(1 << width) - 1 in dtype, all ones once width reaches the type's size."""
     nbits = np.dtype(dtype).itemsize * 8
     w = np.minimum(width, nbits).astype(U64)
-    full = np.uint64(2**64 - 1) if nbits == 64 else np.uint64(2**nbits - 1)
-    m = np.where(w >= 64, np.uint64(2**64 - 1), (np.uint64(1) << np.minimum(w, 63)) - np.uint64(1))
-    return (m & full).astype(dtype)
+    below = (U64(1) << np.minimum(w, U64(63))) - U64(1)
+    return np.where(w >= 64, U64(2**64 - 1), below).astype(dtype)
 
 
 def _bfe_u(width_bits, offset_mask):

@@ -263,6 +263,13 @@ def test_division_sequence_is_correctly_rounded():
     # Hard corners: quotients that overflow, underflow into denormals, huge or denormal divisors.
     n += [f32_bits(0x7F000000), f32_bits(0x00000010), 1.0, f32_bits(0x00400000), 3.0, 1e-38, f32_bits(0x7F7FFFFF)]
     d += [f32_bits(0x00800000), 3.0, f32_bits(0x7F000000), f32_bits(0x7E800000), f32_bits(0x00000003), 1e30, 0.5]
+    # Quotients among the denormals or near the top of the range, from every kind of operand pair.
+    for _ in range(300):
+        q_exp = rng.choice([rng.randint(-152, -120), rng.randint(118, 128)])
+        d_exp = rng.randint(-149, 127)
+        n_exp = max(-149, min(127, q_exp + d_exp))
+        n.append(float(np.float32(rng.uniform(1, 2) * 2.0 ** n_exp)))
+        d.append(float(np.float32(rng.uniform(1, 2) * 2.0 ** d_exp)))
     d = [x if x != 0 else 1.0 for x in d]
     got = divide_f32(np.array(n, np.float32), np.array(d, np.float32))
     for x, y, g in zip(n, d, got):

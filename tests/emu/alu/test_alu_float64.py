@@ -77,6 +77,12 @@ def test_division_sequence_is_correctly_rounded():
     n, d = random_f64(400, 7), random_f64(400, 8)
     n += [1.7e308, f64_bits(0x10), 1.0, 1e-300, 3.0]
     d += [2.0 ** -1022, 3.0, 1.5e308, 1e300, f64_bits(3)]
+    rng = random.Random(9)
+    for _ in range(300):  # quotients among the denormals or near the top of the range
+        q_exp = rng.choice([rng.randint(-1076, -1015), rng.randint(1015, 1024)])
+        d_exp = rng.randint(-1074, 1023)
+        n.append(rng.uniform(1, 2) * 2.0 ** max(-1074, min(1023, q_exp + d_exp)))
+        d.append(rng.uniform(1, 2) * 2.0 ** d_exp)
     d = [y if y != 0 else 1.0 for y in d]
     got = divide_f64(np.array(n), np.array(d))
     for x, y, g in zip(n, d, got):
