@@ -20,10 +20,13 @@ _done: dict[str, Path] = {}
 
 
 def gencode(archs=ARCHS) -> list[str]:
-    out = []
+    """-gencode options for `archs`; the Ampere/Ada ones share one compute_80 front-end run."""
+    ampere = [a for a in archs if a in ("sm_80", "sm_86", "sm_89")]
+    out = ["-gencode", f"arch=compute_80,code=[{','.join(ampere)}]"] if ampere else []
     for a in archs:
-        n = a.split("_")[1]
-        out += ["-gencode", f"arch=compute_{n},code=sm_{n}"]
+        if a not in ampere:
+            n = a.split("_")[1]
+            out += ["-gencode", f"arch=compute_{n},code=sm_{n}"]
     return out
 
 
@@ -37,7 +40,8 @@ def compile_cu(source: str | os.PathLike, *flags: str, output: str = "-c") -> Pa
             return _done[key]
     suffix = {"-c": ".o", "-cubin": ".cubin", "-fatbin": ".fatbin"}.get(output, "")
     out = Path(_dir) / f"{source.stem}-{key}{suffix}"
-    cmd = ["nvcc", output, *flags, *extra, "-I", str(source.parent), str(source), "-o", str(out)]
+    includes = [f"-I{d}" for d in (source.parent, source.parent.parent / "include") if d.is_dir()]
+    cmd = ["nvcc", output, *flags, *extra, *includes, str(source), "-o", str(out)]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} failed:\n{proc.stderr}")
