@@ -201,11 +201,22 @@ def _pack16(lo, hi):
     return (lo.astype(U16).astype(U32) | (hi.astype(U16).astype(U32) << U32(16))).astype(U32)
 
 
+def _select(a, b, mask):
+    return np.where(mask, b, a)
+
+
+# Moves and selects are typed float because the ISA gives them float neg/abs modifiers (LLVM
+# folds fneg/fabs into v_cndmask_b32_e64); the bits still pass through untouched, NaN payloads
+# included, and no arithmetic happens, so they need no floating-point error state.
+MOVES: dict[str, Op] = {
+    "v_mov_b32": Op(("f32",), "f32", np.copy),
+    "v_mov_b16": Op(("f16",), "f16", np.copy),
+    "v_cndmask_b32": Op(("f32", "f32"), "f32", _select, frozenset({"mask_in"})),
+    "v_cndmask_b16": Op(("f16", "f16"), "f16", _select, frozenset({"mask_in"})),
+}
+
 INTEGER: dict[str, Op] = {
-    "v_mov_b32": op("b32", "b32", lambda a: a.copy()),
-    "v_mov_b16": op("b16", "b16", lambda a: a.copy()),
-    "v_cndmask_b32": op("b32 b32", "b32", lambda a, b, mask: np.where(mask, b, a), "mask_in"),
-    "v_cndmask_b16": op("b16 b16", "b16", lambda a, b, mask: np.where(mask, b, a), "mask_in"),
+    **MOVES,
     "v_add_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: a + b, 0, 2**32 - 1, U32), "clamp_aware"),
     "v_sub_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: a - b, 0, 2**32 - 1, U32), "clamp_aware"),
     "v_subrev_nc_u32": op("u32 u32", "u32", _saturating(lambda a, b: b - a, 0, 2**32 - 1, U32), "clamp_aware"),

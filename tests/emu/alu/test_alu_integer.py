@@ -244,3 +244,14 @@ def test_quad_sad():
     assert got == want
     masked = int(call("v_mqsad_pk_u16_u8", [a], [0x04000201], [0])[0])
     assert masked & 0xFFFF == 0  # window 0 equals b where b's bytes are non-zero
+
+
+def test_moves_and_selects_keep_every_bit_pattern():
+    import numpy as np
+    raw = np.array([0xFFFFFFFF, 0x7FA00001, 0x80000000, 0x00000001, 0x12345678], np.uint32)
+    as_f32 = raw.view(np.float32)
+    assert (call("v_mov_b32", as_f32).view(np.uint32) == raw).all()
+    picked = call("v_cndmask_b32", as_f32, as_f32[::-1].copy(), mask=[False] * 5)
+    assert (picked.view(np.uint32) == raw).all()
+    half = np.array([0xFE01, 0x8000], np.uint16)
+    assert (call("v_mov_b16", half.view(np.float16)).view(np.uint16) == half).all()
