@@ -32,7 +32,21 @@ def _goto(ctx: Lifter, ins, target: ir.Block) -> None:
 
 @handles("BRA", kind="control")
 def bra(ctx: Lifter, ins) -> None:
+    """BRA [P,] target; BRA.DIV URmask, target: taken when the lanes of the mask are not all
+    active (the warp diverged: nvcc then calls its warp-synchronous slow path); BRA.CONV: taken
+    when they all are."""
     ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
+    data = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("R", "UR")]
+    if "DIV" in ins.modifiers or "CONV" in ins.modifiers:
+        if len(data) != 1:
+            raise unsupported(ins, "warp branch without its mask")
+        from .warp import active_mask
+        mask = ctx.u32(data[0])
+        sym = "!=" if "DIV" in ins.modifiers else "=="
+        taken = ctx.b.icmp_unsigned(sym, ctx.b.and_(active_mask(ctx), mask), mask)
+        ctx.guard_value = taken if ctx.guard_value is None else ctx.b.and_(ctx.guard_value, taken)
+    elif data:
+        raise unsupported(ins, "register operand")
     _goto(ctx, ins, ctx.block_at(label_address(ins)))
 
 

@@ -277,3 +277,23 @@ def cs2r(ctx: Lifter, ins) -> None:
     else:
         ctx.set64(d, value)
 
+
+
+@handles("IDP")
+def idp(ctx: Lifter, ins) -> None:
+    """IDP.4A.{S8,U8}.{S8,U8} d, a, b, c = c + the sum of the four byte products (__dp4a)."""
+    ctx.check(ins, {"4A", "S8", "U8"})
+    types = [m for m in ins.modifiers if m in ("S8", "U8")]
+    if "4A" not in ins.modifiers or len(types) != 2:
+        raise unsupported(ins, "dot product form")
+    d, a, bb, c = ctx.operands(ins, 4)
+    b = ctx.b
+    x, y = ctx.u32(a), ctx.u32(bb)
+    total = ctx.u32(c)
+    for i in range(4):
+        parts = []
+        for v, ty in ((x, types[0]), (y, types[1])):
+            byte = b.trunc(b.lshr(v, ir.Constant(I32, 8 * i)), ir.IntType(8))
+            parts.append((b.sext if ty == "S8" else b.zext)(byte, I32))
+        total = b.add(total, b.mul(parts[0], parts[1]))
+    ctx.set32(d, total)

@@ -124,11 +124,12 @@ def match(ctx: Lifter, ins) -> None:
 
 @handles("REDUX", kind="effect")
 def redux(ctx: Lifter, ins) -> None:
-    """REDUX.{SUM,MIN,MAX,AND,OR,XOR}[.S32] d, a: reduction over the active lanes."""
+    """REDUX[.{SUM,MIN,MAX,OR,XOR}][.S32] d, a: reduction over the active lanes; no operation
+    written means AND (nvdisasm omits the default: atomicAnd aggregation shows it)."""
     ops = {"SUM", "MIN", "MAX", "AND", "OR", "XOR"}
     ctx.check(ins, ops | {"S32", "U32"})
     b = ctx.b
-    op = [m for m in ins.modifiers if m in ops]
+    op = [m for m in ins.modifiers if m in ops] or ["AND"]
     if len(op) != 1:
         raise unsupported(ins, "reduction")
     op = op[0]
