@@ -15,7 +15,6 @@ SELF_CHECKING = [
     "spills_calls", "memcpy_symbol", "api_basics", "managed_memory", "host_threads",
 ]
 EMULATOR_BUGS = {
-    "math_ulp": "emu: cosf comes out with the wrong sign in two quadrants",
     "spills_calls": "emu: 'operand imm is not a scalar source' in the call sequence",
 }
 
@@ -80,6 +79,16 @@ def test_instruction_budget_is_reported_and_exits_134(hip_program):
     report = proc.stderr.strip().splitlines()[-1]
     assert report.startswith("cass-run: kernel '_Z4spinPViPi' pc 0x")
     assert "budget" in report and "CASS_EMU_MAX_INSTRUCTIONS" in report
+
+
+@pytest.mark.slow
+def test_unimplemented_instruction_is_named_and_exits_134(hip_program):
+    proc = cass_run(hip_program("fault_unimplemented"), "--emulate")
+    assert proc.returncode == 134
+    assert proc.stdout == "launching\n"
+    report = proc.stderr.strip().splitlines()[-1]
+    assert report.startswith("cass-run: kernel '_Z6samplePf' pc 0x")
+    assert "'image_load v[0:3], v0, s[0:7]" in report and "not implemented" in report
 
 
 @pytest.mark.slow
