@@ -114,9 +114,21 @@ def choose_emulation(args: argparse.Namespace) -> bool:
     return args.emulate or bool(args.emu_stats) or not real_gpu_available()
 
 
+def check_emulator_imports() -> None:
+    """The program's embedded Python imports what this one does; fail here, once, clearly,
+    rather than in every HIP call of the program."""
+    try:
+        import cass_cc.emu  # noqa: F401
+        import cass_cc.runtime.emulated.api  # noqa: F401
+    except ImportError as e:
+        raise CassError(f"the emulator cannot be imported by {sys.executable}: {e} "
+                        "(install cass-cc with its dependencies: pip install -e .)") from None
+
+
 def emulator_environment(stats_file: str | None) -> dict[str, str]:
     """The program's environment with the emulated libamdhip64 first on the library path and
     what its embedded Python needs to import cass_cc and numpy."""
+    check_emulator_imports()
     env = dict(os.environ)
     runtime_dir = str(shim.build())
     env["LD_LIBRARY_PATH"] = os.pathsep.join(
