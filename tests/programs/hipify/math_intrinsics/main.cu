@@ -50,7 +50,8 @@ __global__ void math(const float *x, const double *dx, const unsigned *u, float 
     o[8] = __usad(v & 0xffff, w & 0xffff, 3);
     o[9] = __dp4a((int)v, (int)w, 5);
     o[10] = __popcll(((unsigned long long)v << 32) | w) + __clzll((unsigned long long)w);
-    o[11] = __mul24((int)(v & 0x7fffff), (int)(w & 0xff)) + __float_as_int(1.0f) + __float2int_rn(a * 10.5f);
+    o[11] = (long long)__mul24((int)(v & 0x7fffff), (int)(w & 0xff)) + __float_as_int(1.0f)
+            + __float2int_rn(a * 10.5f);
 }
 
 static int close(double got, double want, double rel, double abs_)
