@@ -65,7 +65,7 @@ class FatbinEntry:
     def payload(self) -> bytes:
         """The entry's contents, decompressed. PTX keeps nvcc's trailing NUL stripped."""
         if self.compression == "zstd":
-            data = zstd_decompress(self.raw[:self.compressed_size])
+            data = zstd_decompress(self.raw[:self.compressed_size], self.uncompressed_size or (1 << 30))
         elif self.compression == "lz4":
             data = lz4_block_decompress(self.raw[:self.compressed_size], self.uncompressed_size)
         else:

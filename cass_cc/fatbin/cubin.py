@@ -102,6 +102,11 @@ class CubinKernel:
         return [r for r in self.attributes if r.name == name]
 
 
+# What pyelftools and struct raise on damaged ELF data.
+_CORRUPT = (ELFError, struct.error, ValueError, IndexError, KeyError, AttributeError, TypeError,
+            UnicodeDecodeError, AssertionError, OverflowError)
+
+
 def _archs(flags: int, abi_version: int) -> tuple[str, str]:
     """(sm_XX, compute_XX) from e_flags: CUDA 12.8+ (ELF ABI version 8) keeps the SM in bits 8-15;
     older cubins keep it in bits 0-7 and the virtual architecture in bits 16-23."""
@@ -127,8 +132,8 @@ class Cubin:
             self.globals = self._read_globals()
             self.constant_banks = self._read_shared_banks()
             self.kernels = self._read_kernels()
-        except (ELFError, struct.error, ValueError, IndexError) as e:
-            raise CassError(f"{name}: corrupt cubin ({e})") from None
+        except _CORRUPT as e:
+            raise CassError(f"{name}: corrupt cubin ({type(e).__name__}: {e})") from None
 
     def check_supported(self) -> None:
         if self.arch not in SUPPORTED_ARCHS:

@@ -24,6 +24,8 @@ def lz4_block_decompress(src: bytes, size: int) -> bytes:
                         break
             out += src[i:i + length]
             i += length
+            if len(out) > size:
+                raise CassError("corrupt LZ4 data: output longer than the header says")
             if i >= n:  # the last sequence has literals only
                 break
             offset = src[i] | (src[i + 1] << 8)
@@ -39,6 +41,8 @@ def lz4_block_decompress(src: bytes, size: int) -> bytes:
                     if b != 255:
                         break
             match += 4
+            if len(out) + match > size:
+                raise CassError("corrupt LZ4 data: output longer than the header says")
             start = len(out) - offset
             if offset >= match:
                 out += out[start:start + match]

@@ -49,8 +49,9 @@ def read_fatbins(path: str) -> list[Fatbin]:
             if sec.name in FATBIN_SECTIONS and sec["sh_type"] != "SHT_NOBITS" and sec["sh_size"]:
                 fatbins += parse_fatbins(sec.data(), f"{path}({sec.name})")
         return fatbins
-    except ELFError as e:
-        raise CassError(f"'{path}': corrupt ELF file ({e})") from None
+    except (ELFError, struct.error, ValueError, IndexError, KeyError, AttributeError, TypeError,
+            UnicodeDecodeError, AssertionError, OverflowError) as e:
+        raise CassError(f"'{path}': corrupt ELF file ({type(e).__name__}: {e})") from None
 
 
 def read_cubins(path: str) -> list[Cubin]:

@@ -154,6 +154,8 @@ class _Huffman:
         if total == 0:
             _fail("Huffman weights all zero")
         max_bits = total.bit_length()
+        if max_bits > 11:
+            _fail(f"Huffman code length {max_bits} above 11")
         rest = (1 << max_bits) - total
         if rest & (rest - 1):
             _fail("Huffman weights do not complete a tree")
@@ -339,8 +341,9 @@ class _Frame:
         out += literals[lit:]
 
 
-def zstd_decompress(src: bytes) -> bytes:
-    """Decompress every zstd frame in `src` (skippable frames skipped; trailing zero padding allowed)."""
+def zstd_decompress(src: bytes, max_size: int = 1 << 30) -> bytes:
+    """Decompress every zstd frame in `src` (skippable frames skipped; trailing zero padding
+    allowed); more than `max_size` bytes of output is an error."""
     result = bytearray()
     pos = 0
     try:
@@ -353,13 +356,13 @@ def zstd_decompress(src: bytes) -> bytes:
                 continue
             if magic != _MAGIC:
                 _fail(f"bad frame magic 0x{magic:08x}")
-            pos = _frame(src, pos + 4, result)
+            pos = _frame(src, pos + 4, result, max_size)
     except IndexError:
         _fail("truncated data")
     return bytes(result)
 
 
-def _frame(src: bytes, pos: int, result: bytearray) -> int:
+def _frame(src: bytes, pos: int, result: bytearray, max_size: int) -> int:
     desc = src[pos]
     pos += 1
     fcs_flag, single, checksum, dict_flag = desc >> 6, (desc >> 5) & 1, (desc >> 2) & 1, desc & 3
@@ -400,6 +403,8 @@ def _frame(src: bytes, pos: int, result: bytearray) -> int:
             pos += size
         else:
             _fail("reserved block type")
+        if len(result) + len(frame.out) > max_size:
+            _fail(f"output larger than the {max_size} bytes expected")
         if last:
             break
     if checksum:

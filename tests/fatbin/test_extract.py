@@ -176,3 +176,27 @@ def test_unsupported_arch_is_refused(tmp_path, arch):
     assert proc.returncode != 0
     assert f"SASS for {arch} is not supported" in proc.stderr and "Traceback" not in proc.stderr
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("mode", ["default", "size", "speed"])
+def test_damaged_fatbins_give_clear_errors(mode):
+    """Random byte flips and truncations: a CassError or a clean parse, never another exception."""
+    import random
+    flags = {"default": [], "size": ["--compress-mode=size"], "speed": ["--compress-mode=speed"]}[mode]
+    raw = compile_cu(MATH, "-arch=sm_80", *flags, output="-fatbin").read_bytes()
+    from cass_cc.fatbin import parse_fatbins
+    rng = random.Random(1234)
+    for _ in range(60):
+        data = bytearray(raw)
+        for _ in range(rng.randint(1, 12)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        if rng.random() < 0.3:
+            data = data[:rng.randrange(len(data))]
+        try:
+            for fb in parse_fatbins(bytes(data)):
+                for entry in fb.entries:
+                    payload = entry.payload()
+                    if entry.kind == 2:
+                        Cubin(payload).kernels
+        except CassError:
+            pass
