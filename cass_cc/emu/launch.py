@@ -26,7 +26,7 @@ from .salu import TrapError
 from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
                     write_scalar_bits)
 
-DEFAULT_BUDGET = 20_000_000           # wave-instructions per launch
+DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
 DYNAMIC_STACK_BYTES = 16384           # per lane, for kernels whose stack size is not known statically
 BATCH_BYTES = 256 << 20               # register and scratch state of the waves run at once
 DISPATCH_PACKET_BYTES = 64

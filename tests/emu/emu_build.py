@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 import os
+import struct
 import subprocess
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 from cass_cc import toolchain
+from cass_cc.emu import CodeObject, Memory, launch
 
 HERE = Path(__file__).resolve().parent
 
@@ -86,6 +90,52 @@ def compile_hip(source: Path, extra: tuple[str, ...] = ()) -> bytes:
         _run([toolchain.path("clang-offload-bundler"), "--unbundle", "--type=o", f"--input={bundle}",
               "--targets=hipv4-amdgcn-amd-amdhsa--gfx1100", f"--output={co}"])
         return Path(co).read_bytes()
+
+class Device:
+    """An emulated device: Memory plus helpers tests use to move arrays and launch kernels."""
+
+    def __init__(self, code: bytes):
+        self.mem = Memory()
+        self.co = CodeObject.load(code, self.mem)
+
+    def upload(self, array: np.ndarray) -> int:
+        raw = np.ascontiguousarray(array).view(np.uint8).reshape(-1)
+        addr = self.mem.allocate(raw.size)
+        self.mem.view(addr, raw.size)[:] = raw
+        return addr
+
+    def zeros(self, count: int, dtype) -> int:
+        return self.mem.allocate(count * np.dtype(dtype).itemsize)
+
+    def download(self, addr: int, count: int, dtype) -> np.ndarray:
+        return self.mem.view(addr, count * np.dtype(dtype).itemsize).view(dtype).copy()
+
+    def args(self, kernel: str, *values) -> bytes:
+        """Explicit arguments packed at the offsets the kernel's metadata gives."""
+        info = self.co.kernels[kernel]
+        explicit = [a for a in info.args if not a.value_kind.startswith("hidden_")]
+        assert len(explicit) == len(values), [a.value_kind for a in explicit]
+        out = bytearray(max((a.offset + a.size for a in explicit), default=0))
+        for arg, value in zip(explicit, values):
+            if isinstance(value, float):
+                raw = struct.pack("<d" if arg.size == 8 else "<f", value)
+            else:
+                raw = int(value).to_bytes(arg.size, "little", signed=int(value) < 0)
+            out[arg.offset:arg.offset + arg.size] = raw
+        return bytes(out)
+
+    def run(self, kernel: str, grid, block, *values, **kw):
+        return launch(self.co, kernel, grid, block, self.args(kernel, *values), memory=self.mem, **kw)
+
+
+
+def asm_device(body: str, npointers: int = 1, **kw) -> Device:
+    """A Device holding kernel 'k': `npointers` buffer arguments loaded into s[4:5], s[6:7], ...
+    and v1 = 4 * thread id x, then `body`."""
+    loads = "".join(f"  s_load_b64 s[{4 + 2 * i}:{5 + 2 * i}], s[0:1], {8 * i:#x}\n" for i in range(npointers))
+    prologue = loads + "  s_waitcnt lgkmcnt(0)\n  v_and_b32 v1, 0x3ff, v0\n  v_lshlrev_b32 v1, 2, v1\n"
+    args = [(f"p{i}", 8 * i, 8, "global_buffer") for i in range(npointers)]
+    return Device(assemble(asm_kernel("k", prologue + body, args, **kw)))
 
 
 def _run(cmd, env=None):
