@@ -31,9 +31,10 @@ def _hipcc(args: list[str], cwd: Path, offload_arch: str) -> None:
 
 @pytest.fixture(scope="session")
 def hip_program(tmp_path_factory):
-    """hip_program(name) -> folder holding `prog` (from the .hip files) and `<stem>.hsaco` for
-    each `<stem>.genco.hip` (a code object for the module API); built once per session, for
-    gfx1100 unless offload_arch says otherwise."""
+    """hip_program(name) -> folder holding `prog` (from the .hip files, with the extra hipcc
+    flags of an optional flags.txt) and `<stem>.hsaco` for each `<stem>.genco.hip` (a code
+    object for the module API); built once per session, for gfx1100 unless offload_arch says
+    otherwise."""
     built: dict[tuple[str, str], Path] = {}
 
     def build(name: str, offload_arch: str = OFFLOAD_ARCH) -> Path:
@@ -42,7 +43,8 @@ def hip_program(tmp_path_factory):
             source = HIP_PROGRAMS / name
             out = tmp_path_factory.mktemp(f"{name}-{offload_arch}")
             sources = sorted(str(p) for p in source.glob("*.hip") if not p.name.endswith(".genco.hip"))
-            _hipcc(["-o", str(out / "prog"), *sources], out, offload_arch)
+            flags = (source / "flags.txt").read_text().split() if (source / "flags.txt").exists() else []
+            _hipcc([*flags, "-o", str(out / "prog"), *sources], out, offload_arch)
             for genco in sorted(source.glob("*.genco.hip")):
                 stem = genco.name.removesuffix(".genco.hip")
                 _hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out, offload_arch)

@@ -28,4 +28,14 @@ def hipGetErrorString(code: int) -> int:
     return c_string(errors.text(code))
 
 
+# The per-thread default stream variants (-fgpu-default-stream=per-thread): every stream of
+# the emulator is synchronous, so they are the plain functions.
+PER_THREAD_STREAM_VARIANTS = (
+    "hipMemcpy", "hipMemcpyToSymbol", "hipMemcpyFromSymbol", "hipMemcpy2D", "hipMemset",
+    "hipMemset2D", "hipMemcpyAsync", "hipStreamQuery", "hipStreamSynchronize",
+    "hipStreamGetPriority", "hipStreamWaitEvent", "hipStreamGetFlags",
+    "hipLaunchCooperativeKernel", "hipLaunchKernel")
+for _name in PER_THREAD_STREAM_VARIANTS:
+    API[f"{_name}_spt"] = API[_name]
+
 __all__ = ["API"]
