@@ -87,7 +87,9 @@ def _dx9_mul(a, b):
 
 
 def _dx9_fma(a, b, c):
-    return np.where((a == 0) | (b == 0), c, fma_narrow(a, b, c)).astype(F32)
+    # The DX9 product of a zero is +0.0, whatever the other factor: +0.0 + c (so -0.0 + ... is
+    # +0.0 when c is -0.0, as LLVM's constant folder also has it).
+    return np.where((a == 0) | (b == 0), F32(0) + c, fma_narrow(a, b, c)).astype(F32)
 
 
 def div_scale(n_exp_gap: int, scale: int, tiny_exp: int):

@@ -48,7 +48,7 @@ def _trig_preop(x, seg):
         part = (_TWO_OVER_PI >> (1201 - 53 - s)) & ((1 << 53) - 1) if s <= 1148 else 0
         where = shift == s
         out[where] = np.ldexp(float(part), scale[where])
-    return out
+    return np.where(np.isnan(x), x + 0.0, out)  # a NaN input gives the (quiet) NaN back
 
 
 def _div_fmas_f64(a, b, c, vcc):

@@ -80,10 +80,13 @@ def _bfe_u32(a, off, width):
 
 
 def _bfe_i32(a, off, width):
+    """The field is taken after an arithmetic shift (S0.i >> offset), so a field reaching past
+    bit 31 is filled with copies of the sign bit, then sign-extended from its top bit."""
     w = _s(width, 5).astype(I32)
-    field = _bfe_u32(a.view(U32), off, width)
+    mask = ((U64(1) << w.astype(U64)) - U64(1)).astype(U32)
+    field = (a >> _s(off, 5).astype(I32)).view(U32) & mask
     shift = (32 - w).astype(U32)
-    ext = ((field << shift).view(I32) >> shift.astype(I32))
+    ext = (field << shift).view(I32) >> shift.astype(I32)
     return np.where(w == 0, I32(0), ext).astype(I32)
 
 

@@ -90,15 +90,16 @@ def _bfe_u(width_bits, offset_mask):
 
 
 def _bfe_i(width_bits, offset_mask):
+    """s_bfe_i32/i64: the field of an arithmetic shift (S0.i >> offset), sign-extended from
+    its top bit; widths of the register size or more keep the shifted value."""
     udt, idt = (U32, np.int32) if width_bits == 32 else (U64, np.int64)
-    ubfe = _bfe_u(width_bits, offset_mask)
 
     def bfe(a, s):
-        field, _ = ubfe(a.view(udt), s)
+        off = (s & U32(offset_mask)).astype(idt)
         width = np.minimum((s >> U32(16)) & U32(0x7F), width_bits).astype(np.int64)
-        sign = np.where(width > 0, (field.astype(U64) >> np.maximum(width - 1, 0).astype(U64)) & U64(1), 0)
-        ext = np.where((sign == 1) & (width < width_bits), ~_field_mask(width, udt), udt(0))
-        r = (field | ext).astype(udt).view(idt)
+        field = (a >> off).view(udt) & _field_mask(width, udt)
+        shift = (width_bits - width).astype(udt)
+        r = np.where(width == 0, idt(0), ((field << shift).view(idt) >> shift.astype(idt))).astype(idt)
         return r, r != 0
     return bfe
 

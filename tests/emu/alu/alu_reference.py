@@ -23,14 +23,21 @@ def call(name: str, *columns, **extras):
     """Run op `name` on one wave (or, for scalar ops, one value per wave) whose lanes hold the
     given columns; returns the outputs as numpy arrays of one dimension."""
     o = VECTOR_OPS.get(name) or SCALAR_OPS[name]
-    arrays = [np.asarray(col, dtype=DTYPES[t]).reshape(1, -1) if name.startswith("v_")
-              else np.asarray(col, dtype=DTYPES[t]).reshape(-1) for col, t in zip(columns, o.srcs)]
+    shape = (1, -1) if name.startswith("v_") else (-1,)
+    arrays = [np.asarray(_in_range(col, t), dtype=DTYPES[t]).reshape(shape) for col, t in zip(columns, o.srcs)]
     extras = {k: (np.asarray(v).reshape(arrays[0].shape) if k in ("carry", "mask", "scc", "vcc", "lane") else v)
               for k, v in extras.items()}
     out = o.fn(*arrays, **extras)
     if isinstance(out, tuple):
         return tuple(np.asarray(x).reshape(-1) for x in out)
     return np.asarray(out).reshape(-1)
+
+
+def _in_range(col, typ: str):
+    """Python ints wrapped into the integer type's range (so 0xFFFFFFFF can feed an i32)."""
+    if typ in INT_RANGES and not isinstance(col, np.ndarray):
+        return [wrap(int(v), typ) for v in col]
+    return col
 
 
 def wrap(value: int, typ: str) -> int:

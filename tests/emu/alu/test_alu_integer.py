@@ -41,8 +41,9 @@ def bfe_u(a, off, w):
 
 
 def bfe_i(a, off, w):
+    """V_BFE_I32: the field of an arithmetic shift of S0.i, sign-extended from its top bit."""
     w &= 31
-    return sext(bfe_u(a, off, w), w) if w else 0
+    return sext((sext(a, 32) >> (off & 31)) & ((1 << w) - 1), w) if w else 0
 
 
 def clz(v, bits=32):

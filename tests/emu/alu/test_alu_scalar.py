@@ -15,8 +15,9 @@ def sext(v, bits):
 
 
 def bfe(a, s, nbits, signed):
+    """S_BFE_[IU]: (S0 >> offset) & ((1 << width) - 1), the shift arithmetic for the I forms."""
     off, width = s & (nbits - 1), min((s >> 16) & 0x7F, nbits)
-    field = (a >> off) & ((1 << width) - 1)
+    field = (sext(a, nbits) if signed else a) >> off & ((1 << width) - 1)
     return sext(field, width) if signed and width else field
 
 
