@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from .. import toolchain
-from ..errors import CassError
+from ..errors import CassError, ToolMissing
 from ..fsutil import atomic_copy
 
 BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
@@ -76,6 +75,15 @@ def fatbin_section(path: str) -> bytes:
         raise CassError(f"cannot read '{path}' as an ELF object: {e}") from None
 
 
+def _objcopy() -> str:
+    """GNU objcopy, which comes with the host toolchain that links the program. (llvm-objcopy 22
+    breaks the section index of symbols in some of gcc's objects when it resizes a section.)"""
+    path = shutil.which("objcopy")
+    if not path:
+        raise ToolMissing("objcopy not found: apt-get install binutils")
+    return path
+
+
 def embed(host_object: str, bundle_bytes: bytes, output: str) -> None:
     """Write `host_object` with its `.nv_fatbin` content replaced by `bundle_bytes` to `output`
     (atomically)."""
@@ -85,7 +93,7 @@ def embed(host_object: str, bundle_bytes: bytes, output: str) -> None:
         with open(blob, "wb") as f:
             f.write(bundle_bytes)
         rewritten = os.path.join(work, "out.o")
-        cmd = [toolchain.path("llvm-objcopy"), f"--update-section={FATBIN_SECTION}={blob}",
+        cmd = [_objcopy(), f"--update-section={FATBIN_SECTION}={blob}",
                f"--set-section-alignment={FATBIN_SECTION}={ALIGNMENT}", host_object, rewritten]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
