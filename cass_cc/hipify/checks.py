@@ -31,28 +31,41 @@ def inline_asm(src: Source, own: set) -> Iterator[tuple[int, str]]:
 
 
 def unknown_names(src: Source, own: set) -> Iterator[tuple[int, str]]:
-    """CUDA-looking names in no table (and not the TU's own)."""
+    """CUDA-looking names in no table (and not the TU's own), each at its first use."""
+    uses: dict[str, list[int]] = {}
     for index in src.code:
         tok = src.tokens[index]
-        name = tok.text
-        if (tok.kind != IDENT or name in own or src.is_member(index)
-                or src.qualifier(index) not in (None, "")):
-            continue
-        if name in tables.UNSUPPORTED:
-            yield index, f"'{name}' has no HIP equivalent: {tables.UNSUPPORTED[name]}"
-            continue
-        known = (name in tables.RENAMES or name in tables.KEEP or name in tables.COMPAT
-                 or name == tables.DEVICE_PASS_MACRO[0])
-        if known:
-            continue
-        if _LIBRARY_NAME.match(name):
-            why = next((w for p, w in tables.LIBRARY_UNSUPPORTED.items() if name.startswith(p)),
-                       None)
-            if why:
-                yield index, f"'{name}' is not translated: {why}"
-            continue
-        if _CUDA_NAME.match(name):
-            yield index, f"'{name}' is not in the CUDA->HIP tables; it is left unchanged"
+        if (tok.kind == IDENT and tok.text not in own and not src.is_member(index)
+                and src.qualifier(index) in (None, "") and not _macro_call(src, index)):
+            uses.setdefault(tok.text, []).append(index)
+    for name, indices in uses.items():
+        message = _unknown_name_message(name)
+        if message:
+            more = f" ({len(indices)} uses)" if len(indices) > 1 else ""
+            yield indices[0], message + more
+
+
+def _macro_call(src: Source, index: int) -> bool:
+    """`CUDA_CHECK(...)`: an upper-case name called like a function is a project's own macro
+    (CUDA's upper-case names are constants and types, never called)."""
+    after = src.next(index)
+    name = src.tokens[index].text
+    return name.isupper() and after is not None and after.is_punct("(")
+
+
+def _unknown_name_message(name: str) -> str | None:
+    if name in tables.UNSUPPORTED:
+        return f"'{name}' has no HIP equivalent: {tables.UNSUPPORTED[name]}"
+    if (name in tables.RENAMES or name in tables.KEEP or name in tables.COMPAT
+            or name == tables.DEVICE_PASS_MACRO[0]):
+        return None
+    if _LIBRARY_NAME.match(name):
+        why = next((w for p, w in tables.LIBRARY_UNSUPPORTED.items() if name.startswith(p)),
+                   None)
+        return f"'{name}' is not translated: {why}" if why else None
+    if _CUDA_NAME.match(name):
+        return f"'{name}' is not in the CUDA->HIP tables; it is left unchanged"
+    return None
 
 
 def texture_references(src: Source, own: set) -> Iterator[tuple[int, str]]:

@@ -180,9 +180,16 @@ def test_diagnostic(text, expected):
     "static void cudaAssert(int e) {}\nvoid g() { cudaAssert(1); }",
     "x = obj.ballot(1);",                               # no cooperative groups in this TU
     "int texture = 1; surface = texture < 2;",
+    "CUDA_CHECK(cudaMalloc(&p, 4)); CUDA_SAFE_CALL(cudaFree(p));",  # a project's macros
 ])
 def test_no_diagnostic(text):
     assert warnings(text) == []
+
+
+def test_unknown_name_reported_once_at_first_use():
+    found = warnings("cudaFooBar();\nx = 1;\ncudaFooBar(); cudaFooBar();")
+    assert found == ["w.cu:1: warning: 'cudaFooBar' is not in the CUDA->HIP tables; it is left "
+                     "unchanged (3 uses)"]
 
 
 def test_diagnostic_shape():
