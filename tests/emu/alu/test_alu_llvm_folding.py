@@ -132,6 +132,22 @@ CASES = [
     ("llvm.rint.f32", "float", ["float"], "v_rndne_f32", lambda n: [some_f32(n)], "exact"),
     ("llvm.floor.f64", "double", ["double"], "v_floor_f64", lambda n: [some_f64(n)], "exact"),
     ("llvm.bitreverse.i32", "i32", ["i32"], "v_bfrev_b32", lambda n: [some_u32(n)], "exact"),
+    ("llvm.minnum.f32", "float", ["float"] * 2, "v_min_f32", lambda n: [some_f32(n), some_f32(n)], "exact"),
+    ("llvm.maxnum.f64", "double", ["double"] * 2, "v_max_f64", lambda n: [some_f64(n), some_f64(n)], "exact"),
+    ("llvm.minnum.f16", "half", ["half"] * 2, "v_min_f16", lambda n: [some_f16(n), some_f16(n)], "exact"),
+    # Plain IR instructions, folded with APFloat: conversions and arithmetic.
+    ("sitofp i32 {0} to float", "float", ["i32"], "v_cvt_f32_i32", lambda n: [some_u32(n)], "exact"),
+    ("uitofp i32 {0} to float", "float", ["i32"], "v_cvt_f32_u32", lambda n: [some_u32(n)], "exact"),
+    ("uitofp i32 {0} to double", "double", ["i32"], "v_cvt_f64_u32", lambda n: [some_u32(n)], "exact"),
+    ("fptrunc double {0} to float", "float", ["double"], "v_cvt_f32_f64",
+     lambda n: [[x * 2.0 ** rng.randint(-900, 0) for x in some_f64(n)]], "exact"),
+    ("fptrunc float {0} to half", "half", ["float"], "v_cvt_f16_f32",
+     lambda n: [[float(np.float32(x * 2.0 ** rng.randint(-30, 10))) for x in some_f32(n) if abs(x) < 1e30]],
+     "exact"),
+    ("fpext half {0} to float", "float", ["half"], "v_cvt_f32_f16", lambda n: [some_f16(n)], "exact"),
+    ("fadd float {0}, {1}", "float", ["float"] * 2, "v_add_f32", lambda n: [some_f32(n), some_f32(n)], "exact"),
+    ("fmul double {0}, {1}", "double", ["double"] * 2, "v_mul_f64", lambda n: [some_f64(n), some_f64(n)], "exact"),
+    ("fsub half {0}, {1}", "half", ["half"] * 2, "v_sub_f16", lambda n: [some_f16(n), some_f16(n)], "exact"),
 ]
 
 
@@ -140,12 +156,17 @@ def folded():
     """{intrinsic: [(args, folded value or None)]} from one run of opt-22 over all the calls."""
     decls, body, calls = [], [], []
     for intrinsic, ret, args, _, gen, _ in CASES:
-        decls.append(f"declare {ret} @{intrinsic}({', '.join(args)})")
+        if intrinsic.startswith("llvm."):
+            decls.append(f"declare {ret} @{intrinsic}({', '.join(args)})")
         columns = gen(60)
-        for k, values in enumerate(zip(*columns)):
+        for values in zip(*columns):
             name = f"%r{len(calls)}"
-            operands = ", ".join(f"{t} {ir_const(t, v)}" for t, v in zip(args, values))
-            body.append(f"  {name} = call {ret} @{intrinsic}({operands})")
+            consts = [ir_const(t, v) for t, v in zip(args, values)]
+            if intrinsic.startswith("llvm."):
+                operands = ", ".join(f"{t} {c}" for t, c in zip(args, consts))
+                body.append(f"  {name} = call {ret} @{intrinsic}({operands})")
+            else:
+                body.append(f"  {name} = {intrinsic.format(*consts)}")
             body.append(f"  store volatile {ret} {name}, ptr addrspace(1) %p")
             calls.append((intrinsic, ret, values))
     module = "\n".join(decls) + "\ndefine void @f(ptr addrspace(1) %p) {\n" + "\n".join(body) + "\n  ret void\n}\n"
