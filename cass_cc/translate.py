@@ -77,8 +77,16 @@ def _file_stem(name: str) -> str:
     return safe if len(safe) <= 120 else safe[:100] + "-" + hashlib.sha256(name.encode()).hexdigest()[:12]
 
 
+def by_cubin(units: list[KernelUnit]) -> list[list[KernelUnit]]:
+    """Units grouped by the cubin (translation unit) they came from, in file order."""
+    groups: dict[int, list[KernelUnit]] = {}
+    for u in units:
+        groups.setdefault(id(getattr(u.kernel, "cubin", None)), []).append(u)
+    return list(groups.values())
+
+
 def write_outputs(units: list[KernelUnit], outdir: str, source: str, offload_arch: str,
-                  combined: bytes | None, diagnostics: list[str]) -> str:
+                  combined: list[bytes], diagnostics: list[str]) -> str:
     os.makedirs(outdir, exist_ok=True)
     for u in units:
         stem = os.path.join(outdir, _file_stem(u.name))
@@ -87,8 +95,9 @@ def write_outputs(units: list[KernelUnit], outdir: str, source: str, offload_arc
                 atomic_write_text(stem + suffix, text)
         if u.code_object:
             atomic_write_bytes(stem + ".hsaco", u.code_object)
-    if combined:
-        atomic_write_bytes(os.path.join(outdir, Path(source).stem + ".hsaco"), combined)
+    for n, code_object in enumerate(combined):
+        suffix = ".hsaco" if len(combined) == 1 else f".{n}.hsaco"
+        atomic_write_bytes(os.path.join(outdir, Path(source).stem + suffix), code_object)
     report = Report(source=source, route="binary", offload_arch=offload_arch,
                     kernels=[u.report_entry() for u in units], diagnostics=diagnostics,
                     nvidia_targets=sorted({u.sm_arch for u in units}))
@@ -111,7 +120,8 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
     executable or shared library with device code, a .fatbin or a .cubin (sm_80, sm_86, sm_89 or
     sm_90 SASS). For each kernel the folder gets <kernel>.sass (nvdisasm), <kernel>.ll (LLVM IR),
     <kernel>.s (RDNA3 assembly) and <kernel>.hsaco (code object); <FILE>.hsaco holds all translated
-    kernels in one code object, and <FILE>.cass-report.json states each kernel's tier and status.
+    kernels in one code object (<FILE>.N.hsaco, one per translation unit, when FILE links several),
+    and <FILE>.cass-report.json states each kernel's tier and status.
     Exits 1 when a kernel could not be translated (the report says why).
     """
     from .cache import TranslationCache
@@ -123,13 +133,14 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
         cache = None if no_cache else TranslationCache()
         for u in units:
             translate_unit(u, cache)
-        diagnostics = []
-        combined = None
-        if any(u.obj for u in units):
-            try:
-                combined = link_translation_unit(units)
-            except CassError as e:
-                diagnostics.append(f"link: {e.message}")
+        diagnostics: list[str] = []
+        combined: list[bytes] = []
+        for group in by_cubin(units):    # one code object per translation unit
+            if any(u.obj for u in group):
+                try:
+                    combined.append(link_translation_unit(group))
+                except CassError as e:
+                    diagnostics.append(f"link: {e.message}")
         report = write_outputs(units, outdir, file, offload_arch, combined, diagnostics)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

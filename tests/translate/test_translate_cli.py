@@ -93,3 +93,23 @@ def test_extract_lists_kernels_parameters_and_sass():
 def test_missing_file():
     proc = run_tool("cass-cc", "translate", "/nonexistent/x.o")
     assert proc.returncode == 1 and proc.stderr == "cass-cc: error: '/nonexistent/x.o': no such file\n"
+
+
+def test_executable_with_two_translation_units(tmp_path):
+    import subprocess
+    main = tmp_path / "main.cu"
+    main.write_text("int main() { return 0; }\n")
+    exe = tmp_path / "prog"
+    subprocess.run(["nvcc", "-arch=sm_80", "-o", str(exe), str(KERNELS / "math.cu"), str(KERNELS / "more.cu"),
+                    str(main)], check=True, capture_output=True)
+    proc = run_tool("cass-cc", "translate", str(exe), "-o", str(tmp_path / "o"))
+    assert "Traceback" not in proc.stderr
+    report = json.loads((tmp_path / "o" / "prog.cass-report.json").read_text())
+    assert len(report["kernels"]) == 20
+    ok = {k["name"] for k in report["kernels"] if k["status"] == "ok"}
+    objects = sorted((tmp_path / "o").glob("prog.*.hsaco"))
+    if ok:
+        names = set()
+        for co in objects:
+            names |= set(read_code_object(co.read_bytes()).kernels)
+        assert names == ok
