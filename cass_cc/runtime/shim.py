@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import toolchain
-from ..errors import CassError
+from ..errors import CassError, ToolMissing
 
 SOURCE_DIR = Path(__file__).resolve().parent / "emuhip"
 SONAMES = ("libamdhip64.so.5", "libamdhip64.so.6", "libamdhip64.so")
@@ -173,13 +173,23 @@ def _source_key() -> str:
     for name in ("shim.c", "shim.h", "exports.txt", "api.txt"):
         h.update((SOURCE_DIR / name).read_bytes())
     h.update(Path(__file__).read_bytes())
-    h.update(f"{sys.version}|{python_link()}|{toolchain.path('cc')}".encode())
+    h.update(f"{sys.version}|{python_link()}|{c_compiler()}".encode())
     return h.hexdigest()[:16]
+
+
+def c_compiler() -> str:
+    """The system C compiler. Not $CC: in a CUDA build CC may well be cass-nvcc itself."""
+    for name in ("cc", "gcc", "clang"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise ToolMissing(f"no C compiler (cc, gcc or clang) to build the emulated HIP runtime: "
+                      f"{toolchain.HOW_TO_GET['cc']}")
 
 
 def compile_command(out: str, sources: list[str], include_dirs: list[str]) -> list[str]:
     libdir, libname = python_link()
-    return [toolchain.path("cc"), "-shared", "-fPIC", "-O2", "-Wall", "-Wno-unused-function",
+    return [c_compiler(), "-shared", "-fPIC", "-O2", "-Wall", "-Wno-unused-function",
             *(f"-I{d}" for d in include_dirs), f"-I{sysconfig.get_paths()['include']}",
             "-o", out, *sources, f"-Wl,-soname,{SONAMES[0]}", "-Wl,--version-script=exports.map",
             f"-L{libdir}", f"-l{libname}", f"-Wl,-rpath,{libdir}", "-lpthread"]

@@ -116,6 +116,28 @@ def test_structure_layout_matches_hip_header(tmp_path, structure, c_type):
     assert [getattr(structure, f).offset for f in fields] == offsets
 
 
+def test_half_conversions_round_like_numpy(built):
+    """__gnu_f2h_ieee/__gnu_h2f_ieee (done in C) against numpy's float16 on edge cases and a
+    sweep over every binary16 value and the midpoints between them."""
+    np = pytest.importorskip("numpy")
+    lib = ctypes.CDLL(built)
+    lib.__gnu_f2h_ieee.restype, lib.__gnu_f2h_ieee.argtypes = ctypes.c_ushort, [ctypes.c_float]
+    lib.__gnu_h2f_ieee.restype, lib.__gnu_h2f_ieee.argtypes = ctypes.c_float, [ctypes.c_ushort]
+    halves = np.arange(0, 1 << 16, dtype=np.uint32).astype(np.uint16)
+    as_float = halves.view(np.float16).astype(np.float32)
+    for h, f in zip(halves[::7], as_float[::7]):
+        got = lib.__gnu_h2f_ieee(int(h))
+        assert got == f or (np.isnan(got) and np.isnan(f)), hex(h)
+    finite = as_float[np.isfinite(as_float)]
+    middles = ((finite[:-1].astype(np.float64) + finite[1:]) / 2).astype(np.float32)
+    edges = np.array([65504, 65520, 65519.99, 1e-8, 2.9802322e-08, 2.98023259e-08, -0.0,
+                      np.inf, -np.inf, 5.96e-08, 6.1e-05, 3.4e38], np.float32)
+    for f in np.concatenate([finite[::5], middles[::5], edges]):
+        with np.errstate(over="ignore"):
+            expect = np.float32(f).astype(np.float16).view(np.uint16)
+        assert lib.__gnu_f2h_ieee(float(f)) == expect, repr(f)
+
+
 def test_device_properties_describe_a_gfx1100():
     p = device_props.PROPS
     assert p.gcnArchName == b"gfx1100" and p.gcnArch == 1100

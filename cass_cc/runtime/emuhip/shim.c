@@ -106,17 +106,48 @@ unsigned long long cass_call(const char *name, const char *format, ...) {
 
 /* Functions whose results are plain C values: no Python needed. */
 
+/* IEEE binary32 <-> binary16, round to nearest even (what ROCm exports for half on the host;
+ * done by hand because not every host C compiler has _Float16). */
 unsigned short __gnu_f2h_ieee(float f) {
-    _Float16 h = (_Float16)f;
-    unsigned short bits;
-    memcpy(&bits, &h, sizeof bits);
-    return bits;
+    uint32_t x;
+    memcpy(&x, &f, sizeof x);
+    uint32_t sign = (x >> 16) & 0x8000, exp = (x >> 23) & 0xff, mant = x & 0x7fffff;
+    if (exp == 0xff) return (unsigned short)(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
+    int e = (int)exp - 127 + 15;
+    if (e >= 31) return (unsigned short)(sign | 0x7c00);
+    uint32_t half, rest, tie;
+    if (e <= 0) { /* a binary16 subnormal, or zero */
+        if (e < -10) return (unsigned short)sign;
+        int shift = 14 - e;
+        mant |= 0x800000;
+        half = mant >> shift;
+        rest = mant & ((1u << shift) - 1);
+        tie = 1u << (shift - 1);
+    } else {
+        half = ((uint32_t)e << 10) | (mant >> 13);
+        rest = mant & 0x1fff;
+        tie = 0x1000;
+    }
+    if (rest > tie || (rest == tie && (half & 1))) half++; /* a carry may round up to inf */
+    return (unsigned short)(sign | half);
 }
 
-float __gnu_h2f_ieee(unsigned short bits) {
-    _Float16 h;
-    memcpy(&h, &bits, sizeof h);
-    return (float)h;
+float __gnu_h2f_ieee(unsigned short h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16, exp = (h >> 10) & 0x1f, mant = h & 0x3ff, x;
+    if (exp == 0x1f) {
+        x = sign | 0x7f800000 | (mant << 13);
+    } else if (exp) {
+        x = sign | ((exp + 112) << 23) | (mant << 13);
+    } else if (!mant) {
+        x = sign;
+    } else { /* subnormal: normalise */
+        uint32_t e = 113;
+        while (!(mant & 0x400)) { mant <<= 1; e--; }
+        x = sign | (e << 23) | ((mant & 0x3ff) << 13);
+    }
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
 }
 
 hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w, hipChannelFormatKind f) {
