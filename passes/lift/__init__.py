@@ -53,10 +53,9 @@ def lift_module(unit: KernelUnit) -> str:
         lift_instruction(ctx, ins)
     if not ctx.b.block.is_terminated:
         ctx.b.unreachable()             # fell off the end of the code: nvcc never does
-    for block in fn.blocks:
-        if not block.is_terminated:     # a target in code never reached
-            with ctx.b.goto_block(block):
-                ctx.b.unreachable()
+    for address, block in ctx.blocks.items():
+        if not block.is_terminated:     # the CFG analysis and the lifted branches disagree
+            raise unsupported(instructions[0], f"internal: branch to 0x{address:x}, which was not lifted")
     return module_text(module, facts)
 
 

@@ -35,7 +35,9 @@ def label_address(ins: Instruction) -> int:
 
 
 def is_unconditional(ins: Instruction) -> bool:
-    """No guard (or @PT) and no predicate operand other than PT."""
+    """No guard (or @PT), no predicate operand other than PT, no warp-convergence condition."""
+    if ins.opcode == "BRA" and ("DIV" in ins.modifiers or "CONV" in ins.modifiers):
+        return False
     def pt(r):
         return r is None or (r.kind in ("P", "UP") and (r.index is None or r.index == 7) and not r.invert)
     preds = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("P", "UP")]

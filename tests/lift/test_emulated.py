@@ -102,11 +102,7 @@ def test_float_division_and_sqrt(code_objects):
     dev.launch("fpdiv", 2, 32, "<QQQQQ", dev.put(a), dev.put(b), pq, ps, pd)
     with np.errstate(all="ignore"):
         assert dev.get(pq, a).view(np.uint32).tolist() == (a / b).view(np.uint32).tolist()
-        # sqrtf of f32 denormals (the slow path's x * 2^64 scaling) is still off by one binade:
-        # checked on normal inputs only until that is found (lifter or emulator)
-        normal = np.abs(a) >= np.finfo(np.float32).tiny
-        got = dev.get(ps, a)[normal]
-        assert got.view(np.uint32).tolist() == np.sqrt(np.abs(a[normal])).view(np.uint32).tolist()
+        assert dev.get(ps, a).view(np.uint32).tolist() == np.sqrt(np.abs(a)).view(np.uint32).tolist()
         want = a.astype(np.float64) / b.astype(np.float64)
         assert dev.get(pd, want).view(np.uint64).tolist() == want.view(np.uint64).tolist()
 
