@@ -36,7 +36,7 @@ class Program:
             raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc, instruction=instr.text)
         try:
             exe = build(instr, self)
-        except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError) as e:
+        except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError, TypeError) as e:
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
                            kernel=kernel, pc=pc, instruction=instr.text) from None
         if exe is None:

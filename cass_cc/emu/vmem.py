@@ -133,6 +133,8 @@ def _buffer_address(vaddr, operands, offset, mods):
 
 def build_vmem(instr: Instr):
     m = instr.mnemonic
+    if not m.startswith(("global_", "flat_", "scratch_", "buffer_")):
+        return None
     offset = int(instr.mods.get("offset", 0))
     seg = m.split("_", 1)[0]
     ops = instr.operands
