@@ -52,12 +52,18 @@ struct cassrt_function_info {
 int cassrt_function_info(struct cassrt_kernel *kernel, struct cassrt_function_info *info);
 int cassrt_set_max_dynamic_shared(struct cassrt_kernel *kernel, int bytes);
 int cassrt_launch_host_func(void *stream, void (*fn)(void *), void *data);
+int cassrt_stream_add_callback(void *stream, void (*callback)(void *stream, int status, void *data), void *data);
 int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynamic_shared, int *blocks);
 
 /* --- symbols (hip_registry.c) ------------------------------------------------------------- */
 int cassrt_symbol_address(const void *host_var, void **device_ptr, size_t *size);
 int cassrt_symbol_copy(const void *host_var, void *host_buf, size_t count, size_t offset, int kind,
                        int to_device, void *stream, int async);
+
+/* --- pointers (hip_device.c) -------------------------------------------------------------- */
+enum cassrt_memory_type { CASSRT_UNREGISTERED, CASSRT_HOST, CASSRT_DEVICE, CASSRT_MANAGED };
+struct cassrt_pointer_info { enum cassrt_memory_type type; int device; void *device_pointer, *host_pointer; };
+int cassrt_pointer_info(const void *ptr, struct cassrt_pointer_info *info);
 
 /* --- device (hip_device.c) ---------------------------------------------------------------- */
 int cassrt_device_info(int device, struct cassrt_device_info *info);

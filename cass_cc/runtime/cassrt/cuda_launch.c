@@ -138,6 +138,15 @@ cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, v
     return (cudaError_t)cassrt_result(cassrt_launch_host_func(stream, fn, userData));
 }
 
+cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData,
+                                            unsigned int flags)
+{
+    if (flags != 0)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    return (cudaError_t)cassrt_result(
+        cassrt_stream_add_callback(stream, (void (*)(void *, int, void *))callback, userData));
+}
+
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
     struct cassrt_function_info info;

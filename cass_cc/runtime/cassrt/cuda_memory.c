@@ -61,3 +61,21 @@ cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, str
     (void)devPtr, (void)count, (void)location, (void)flags, (void)stream;
     return cudaSuccess;
 }
+
+cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
+{
+    struct cassrt_pointer_info info;
+    int e = cassrt_result(cassrt_pointer_info(ptr, &info));
+    if (e != cudaSuccess)
+        return (cudaError_t)e;
+    static const enum cudaMemoryType types[] = {
+        [CASSRT_UNREGISTERED] = cudaMemoryTypeUnregistered, [CASSRT_HOST] = cudaMemoryTypeHost,
+        [CASSRT_DEVICE] = cudaMemoryTypeDevice, [CASSRT_MANAGED] = cudaMemoryTypeManaged};
+    attributes->type = types[info.type];
+    if (info.type == CASSRT_UNREGISTERED)
+        info.host_pointer = (void *)ptr; /* plain host memory, reached as it is */
+    attributes->device = info.device;
+    attributes->devicePointer = info.device_pointer;
+    attributes->hostPointer = info.host_pointer;
+    return cudaSuccess;
+}

@@ -52,3 +52,23 @@ int cassrt_device_info(int device, struct cassrt_device_info *d)
     memcpy(d->max_texture_3d, p.maxTexture3D, sizeof d->max_texture_3d);
     return hipSuccess;
 }
+
+int cassrt_pointer_info(const void *ptr, struct cassrt_pointer_info *info)
+{
+    hipPointerAttribute_t a;
+    hipError_t e = hipPointerGetAttributes(&a, ptr);
+    memset(info, 0, sizeof *info);
+    if (e == hipErrorInvalidValue) { /* memory HIP does not know: CUDA calls it unregistered */
+        info->type = CASSRT_UNREGISTERED;
+        info->device = -2;
+        return hipSuccess;
+    }
+    if (e != hipSuccess)
+        return e;
+    info->type = a.isManaged ? CASSRT_MANAGED
+                 : a.memoryType == hipMemoryTypeHost ? CASSRT_HOST : CASSRT_DEVICE;
+    info->device = a.device;
+    info->device_pointer = a.devicePointer;
+    info->host_pointer = a.hostPointer;
+    return hipSuccess;
+}

@@ -58,25 +58,44 @@ int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynami
     return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block_size, dynamic_shared);
 }
 
-/* cudaLaunchHostFunc: HIP 5.2's library lacks hipLaunchHostFunc, so a stream callback calls it. */
-struct host_call { void (*fn)(void *); void *data; };
+/* Host work in stream order. cudaLaunchHostFunc's function takes only its data (HIP 5.2's
+ * library lacks hipLaunchHostFunc); cudaStreamAddCallback's gets the CUDA stream handle and the
+ * status as CUDA's code. Both run from a HIP stream callback. */
+struct host_call {
+    void (*fn)(void *);
+    void (*callback)(void *stream, int status, void *data);
+    void *stream, *data;
+};
 
 static void run_host_call(hipStream_t stream, hipError_t status, void *arg)
 {
     struct host_call call = *(struct host_call *)arg;
-    (void)stream, (void)status;
+    (void)stream;
     free(arg);
-    call.fn(call.data);
+    if (call.fn)
+        call.fn(call.data);
+    else
+        call.callback(call.stream, (int)status, call.data);
+}
+
+static int add_host_call(struct host_call call)
+{
+    struct host_call *copy = malloc(sizeof *copy);
+    if (!copy)
+        return hipErrorOutOfMemory;
+    *copy = call;
+    hipError_t e = hipStreamAddCallback(cassrt_hip_stream(call.stream), run_host_call, copy, 0);
+    if (e != hipSuccess)
+        free(copy);
+    return e;
 }
 
 int cassrt_launch_host_func(void *stream, void (*fn)(void *), void *data)
 {
-    struct host_call *call = malloc(sizeof *call);
-    if (!call)
-        return hipErrorOutOfMemory;
-    *call = (struct host_call){fn, data};
-    hipError_t e = hipStreamAddCallback(cassrt_hip_stream(stream), run_host_call, call, 0);
-    if (e != hipSuccess)
-        free(call);
-    return e;
+    return add_host_call((struct host_call){fn, NULL, stream, data});
+}
+
+int cassrt_stream_add_callback(void *stream, void (*callback)(void *stream, int status, void *data), void *data)
+{
+    return add_host_call((struct host_call){NULL, callback, stream, data});
 }
