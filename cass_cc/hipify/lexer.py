@@ -52,13 +52,17 @@ _PATTERNS = [
     (SPACE, re.compile(r"(?:[ \t\f\v]|\\\r?\n)+")),
     (NEWLINE, re.compile(r"\r?\n|\r")),
     (COMMENT, re.compile(r"//(?:[^\n\\]|\\\r?\n|\\(?!\r?\n))*")),
-    (COMMENT, re.compile(r"/\*.*?\*/", re.S)),
+    (COMMENT, re.compile(r"/\*(?s:.*?)\*/")),
     (STRING, re.compile(_STRING_PREFIX + r'"(?:[^"\\\n]|\\.|\\\r?\n)*"')),
     (CHAR, re.compile(_STRING_PREFIX + r"'(?:[^'\\\n]|\\.)*'")),
     (NUMBER, re.compile(r"\.?[0-9](?:[eEpP][+-]|'[0-9A-Za-z_]|[0-9A-Za-z_.])*")),
     (IDENT, re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")),
     (PUNCT, re.compile("|".join(re.escape(p) for p in _PUNCTS))),
 ]
+# One pattern for all kinds, tried in the order above (named groups carry the kind).
+_TOKEN = re.compile("|".join(f"(?P<{kind}{n}>{pattern.pattern})"
+                             for n, (kind, pattern) in enumerate(_PATTERNS)))
+_KIND_OF_GROUP = {f"{kind}{n}": kind for n, (kind, _) in enumerate(_PATTERNS)}
 _HEADER_NAME = re.compile(r'<[^>\n]*>|"[^"\n]*"')
 
 
@@ -122,14 +126,14 @@ def _next_token(text: str, pos: int, expect_header: bool) -> tuple[str | None, i
             return HEADER, m.end()
     if text.startswith("/*", pos) and text.find("*/", pos + 2) < 0:
         return None, pos
-    raw = _RAW_OPEN.match(text, pos)
-    if raw:
-        close = text.find(")" + raw.group(1) + '"', raw.end())
-        return (STRING, close + len(raw.group(1)) + 2) if close >= 0 else (None, pos)
-    for kind, pattern in _PATTERNS:
-        m = pattern.match(text, pos)
-        if m and m.end() > pos:
-            return kind, m.end()
+    if text[pos] in "RuUL":
+        raw = _RAW_OPEN.match(text, pos)
+        if raw:
+            close = text.find(")" + raw.group(1) + '"', raw.end())
+            return (STRING, close + len(raw.group(1)) + 2) if close >= 0 else (None, pos)
+    m = _TOKEN.match(text, pos)
+    if m and m.end() > pos:
+        return _KIND_OF_GROUP[m.lastgroup], m.end()
     return None, pos
 
 

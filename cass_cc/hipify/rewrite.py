@@ -21,6 +21,14 @@ def header(src: Source, index: int) -> str | None:
     return tok.text[0] + target + tok.text[-1] if target else None
 
 
+def by_arity(src: Source, index: int) -> str | None:
+    """Calls whose HIP name depends on the CUDA version's argument list."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or tok.text not in tables.BY_ARITY or src.is_member(index):
+        return None
+    return tables.BY_ARITY[tok.text].get(src.call_arity(index))
+
+
 def table_name(src: Source, index: int) -> str | None:
     """Names from the family tables (runtime, types, errors, driver, device, half, macros)."""
     tok = src.tokens[index]
@@ -78,8 +86,8 @@ def is_defined_test(src: Source, index: int) -> bool:
             and before2.is_ident("defined"))
 
 
-RULES: tuple[Rule, ...] = (header, device_pass_test, namespace, group_member, table_name,
-                           library_name)
+RULES: tuple[Rule, ...] = (header, device_pass_test, namespace, group_member, by_arity,
+                           table_name, library_name)
 
 
 def apply(src: Source) -> tuple[str, dict[int, str]]:

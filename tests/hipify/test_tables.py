@@ -32,6 +32,12 @@ def test_rename_targets_are_hip_identifiers(family, hip_identifiers):
     assert not missing, f"{family.FAMILY}: targets not in the HIP headers: {missing}"
 
 
+def test_arity_targets_are_hip_identifiers(hip_identifiers):
+    targets = {new for choices in runtime.BY_ARITY.values() for new in choices.values()}
+    assert targets and targets <= hip_identifiers
+    assert set(runtime.BY_ARITY) <= set(runtime.RENAMES)
+
+
 def test_compat_functions_are_defined_by_the_header():
     header = Path(COMPAT_HEADER).read_text()
     assert COMPAT_FUNCTIONS

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from . import (coop_groups, device, driver, errors, half, headers, libraries, macros, runtime,
@@ -33,6 +34,7 @@ def _words(attr: str) -> dict[str, str]:
 
 
 RENAMES = _renames()
+BY_ARITY = runtime.BY_ARITY
 KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
@@ -52,17 +54,20 @@ DEVICE_PASS_MACRO = macros.DEVICE_PASS_MACRO
 WIDE_IN_HIP = warp.WIDE_IN_HIP
 
 
+# A library prefix must end a word: curandState and curand_init, not curandom.
+_LIBRARY_NAME = re.compile("|".join(
+    rf"({re.escape(p)})(?={'' if p.endswith('_') else '[^a-z]'})"
+    for p in sorted(LIBRARY_PREFIXES, key=len, reverse=True)))
+_LIBRARY_UNSUPPORTED = re.compile("|".join(re.escape(p) for p in LIBRARY_UNSUPPORTED))
+
+
 def library_rename(name: str) -> str | None:
     """The hip* name of a CUDA math-library identifier, by its prefix; None if not a library name
     or one of an unsupported library."""
-    if any(name.startswith(p) for p in LIBRARY_UNSUPPORTED):
+    m = _LIBRARY_NAME.match(name)
+    if not m or len(name) == m.end() or _LIBRARY_UNSUPPORTED.match(name):
         return None
-    for old in sorted(LIBRARY_PREFIXES, key=len, reverse=True):
-        rest = name[len(old):]
-        # The prefix must end a word: curandState and curand_init, not curandom.
-        if name.startswith(old) and rest and (old.endswith("_") or not rest[0].islower()):
-            return LIBRARY_PREFIXES[old] + rest
-    return None
+    return LIBRARY_PREFIXES[m.group(m.lastindex)] + name[m.end():]
 
 
 def header_rename(header: str) -> str | None:

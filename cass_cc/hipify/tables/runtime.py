@@ -83,6 +83,13 @@ RENAMES.update({
     "cudaLaunchHostFunc": "cass_hipLaunchHostFunc",
 })
 
+# Calls whose HIP name depends on how many arguments the CUDA version of the caller passed
+# (CUDA 12 changed these signatures; RENAMES holds the CUDA 12 choice for other uses).
+BY_ARITY = {
+    "cudaGraphInstantiate": {3: "hipGraphInstantiateWithFlags", 5: "hipGraphInstantiate"},
+    "cudaStreamGetCaptureInfo": {3: "hipStreamGetCaptureInfo", 6: "hipStreamGetCaptureInfo_v2"},
+}
+
 # HIP functions to which the compatibility header adds the C++ overloads that CUDA's
 # cuda_runtime.h has (typed pointers, kernels passed as functions, cudaEventCreate(e, flags)).
 COMPAT_OVERLOADS = """
