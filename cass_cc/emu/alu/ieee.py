@@ -103,10 +103,22 @@ def fma_narrow(a: np.ndarray, b: np.ndarray, c: np.ndarray, scale=None) -> np.nd
     a64, b64, c64 = a.astype(np.float64), b.astype(np.float64), c.astype(np.float64)
     p = a64 * b64
     s = p + c64
+    if scale is None and not _may_double_round(s, dtype):
+        return s.astype(dtype)
     odd = _round_to_odd_fix(s, _two_sum_err(p, c64, s))
     if scale is not None:
         odd = np.ldexp(odd, scale)
     return odd.astype(dtype)
+
+
+def _may_double_round(s: np.ndarray, dtype) -> bool:
+    """Whether rounding the f64 sum s to dtype could differ from rounding the exact sum: only
+    when s sits exactly halfway between two dtype values, or lands among dtype's denormals
+    (where the rounding point moves)."""
+    drop = 52 - _MANT_BITS[np.dtype(dtype)]
+    low = s.view(np.uint64) & np.uint64((1 << drop) - 1)
+    halfway = low == np.uint64(1 << (drop - 1))
+    return bool((halfway | (np.abs(s) < np.finfo(dtype).smallest_normal)).any())
 
 
 def _two_sum_err(x, y, s):
