@@ -182,25 +182,10 @@ def _wide_literal_in_statement(src: Source, index: int) -> int | None:
 
 def _shuffle_width(src: Source, index: int) -> int | None:
     """The literal fourth argument of a __shfl*_sync call, if there is one."""
-    pos = src.position(index) + 1
-    depth, commas, arg = 0, 0, []
-    for later in src.code[pos:]:
-        tok = src.tokens[later]
-        if tok.is_punct("(", "[", "{"):
-            depth += 1
-            if depth == 1:
-                continue
-        elif tok.is_punct(")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                break
-        if depth == 1 and tok.is_punct(","):
-            commas += 1
-            continue
-        if depth >= 1 and commas == 3:
-            arg.append(tok)
-    if len(arg) == 1 and arg[0].kind == NUMBER:
-        return _int_value(arg[0].text)
+    arguments = src.call_arguments(index)
+    if arguments and len(arguments) == 4 and len(arguments[3]) == 1 \
+            and arguments[3][0].kind == NUMBER:
+        return _int_value(arguments[3][0].text)
     return None
 
 

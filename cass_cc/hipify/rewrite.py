@@ -26,7 +26,8 @@ def by_arity(src: Source, index: int) -> str | None:
     tok = src.tokens[index]
     if tok.kind != IDENT or tok.text not in tables.BY_ARITY or src.is_member(index):
         return None
-    return tables.BY_ARITY[tok.text].get(src.call_arity(index))
+    arguments = src.call_arguments(index)
+    return tables.BY_ARITY[tok.text].get(len(arguments)) if arguments is not None else None
 
 
 def table_name(src: Source, index: int) -> str | None:

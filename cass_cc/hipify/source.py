@@ -43,23 +43,25 @@ class Source:
         pos = self._position[index] + steps
         return self.code[pos] if pos < len(self.code) else None
 
-    def call_arity(self, index: int) -> int | None:
-        """How many arguments the call `name(...)` at `index` passes; None if it is no call."""
+    def call_arguments(self, index: int) -> list[list[Token]] | None:
+        """The code tokens of each argument of the call `name(...)` at `index`; None if it is
+        no call (or the parentheses never close)."""
         pos = self._position[index] + 1
         if pos >= len(self.code) or not self.tokens[self.code[pos]].is_punct("("):
             return None
-        depth, commas, arguments = 1, 0, 0
+        depth, arguments = 1, [[]]
         for later in self.code[pos + 1:]:
             tok = self.tokens[later]
             if tok.is_punct(")", "]", "}"):
                 depth -= 1
                 if depth == 0:
-                    return commas + 1 if arguments else 0
-            arguments += 1
-            if tok.is_punct("(", "[", "{"):
+                    return arguments if arguments != [[]] else []
+            elif tok.is_punct("(", "[", "{"):
                 depth += 1
             elif depth == 1 and tok.is_punct(","):
-                commas += 1
+                arguments.append([])
+                continue
+            arguments[-1].append(tok)
         return None
 
     def is_member(self, index: int) -> bool:
