@@ -36,6 +36,7 @@ def lift_module(unit: KernelUnit) -> str:
     instructions = sorted(unit.instructions, key=lambda i: i.address)
     cfg = analyse(instructions, facts.indirect_branches)
     ctx.state["cfg"] = cfg
+    ctx.state["instructions"] = instructions
     for ins in instructions:            # refuse before building anything
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)

@@ -212,6 +212,14 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
         relocated = _relocated(ctx, ref.bank, ref.offset, width)
         if relocated is not None:
             return relocated
+    elif ref.bank == 4:          # c[0x4][R0]: a select over the relocated address words
+        value = ir.Constant(ty, 0)
+        where = b.add(dyn, ir.Constant(I32, ref.offset))
+        for (bank, offset) in sorted(facts.relocations):
+            word = _relocated(ctx, bank, offset, width) if bank == 4 else None
+            if word is not None:
+                value = b.select(b.icmp_unsigned("==", where, ir.Constant(I32, offset)), word, value)
+        return value
     if ref.bank == 2 and facts.bank2:
         g = _bank_global(ctx, 2, facts.bank2)
         off = ir.Constant(I32, ref.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset))

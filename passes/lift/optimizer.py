@@ -30,7 +30,31 @@ def optimize(text: str, arch: str = "gfx1100", speed_level: int = 2) -> str:
         raise CassError(f"lift produced invalid LLVM IR: {str(e).strip().splitlines()[0]}") from None
     mod.triple = TRIPLE
     mod.data_layout = str(tm.target_data)
+    if "__ockl_printf_begin" in text:
+        link_device_libraries(mod, arch)
     pto = llvm.create_pipeline_tuning_options(speed_level=speed_level)
     pb = llvm.create_pass_builder(tm, pto)
     pb.getModulePassManager().run(mod, pb)
     return str(mod)
+
+
+DEVICE_LIBRARIES = ("ockl.bc", "oclc_abi_version_500.bc", "oclc_isa_version_{isa}.bc",
+                    "oclc_wavefrontsize64_off.bc", "oclc_daz_opt_off.bc",
+                    "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc",
+                    "oclc_correctly_rounded_sqrt_on.bc")
+
+
+def link_device_libraries(mod, arch: str) -> None:
+    """ROCm's ockl (device printf through hostcalls) and the oclc controls it reads."""
+    import os
+
+    from cass_cc import toolchain
+    folder = toolchain.rocm_device_lib_path(arch)
+    isa = arch[3:]
+    for name in DEVICE_LIBRARIES:
+        path = os.path.join(folder, name.format(isa=isa))
+        with open(path, "rb") as f:
+            lib = llvm.parse_bitcode(f.read())
+        lib.triple = TRIPLE
+        lib.data_layout = mod.data_layout
+        mod.link_in(lib)

@@ -1,9 +1,100 @@
-"""CALL.ABS.NOINC to vprintf (device printf): not lifted yet; refused with the reason."""
+"""Device printf: nvcc calls `vprintf(format, args)` with CALL.ABS.NOINC through an address that
+c[0x4] relocates to `vprintf`; R4:R5 hold the format string (a relocated c[0x4] word naming a
+`$str` variable) and R6:R7 the generic address of the packed argument buffer in the local frame.
+
+The lifter reads the format string from the cubin, so it knows each argument's type and offset
+(the buffer aligns every argument to its size; floats arrive as doubles), and lowers the call to
+ROCm's printf protocol (__ockl_printf_begin / append_string_n / append_args from ockl.bc, which the
+lift pass links in; the emulator serves their hostcalls). vprintf's result (R4) is the number of
+arguments, as CUDA documents printf's."""
 
 from __future__ import annotations
 
-from .core import Lifter, unsupported
+import re
+
+from llvmlite import ir
+
+from .core import FLAT, I32, I64, Lifter, Reg, unsupported
+
+SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
+                  r"(?P<length>hh|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
+OCKL = ("__ockl_printf_begin", "__ockl_printf_append_args", "__ockl_printf_append_string_n")
+
+
+def argument_sizes(fmt: str, ins) -> list[int]:
+    """Sizes of the arguments a format string consumes, in order."""
+    sizes = []
+    for m in SPEC.finditer(fmt):
+        conv = m.group("conv")
+        if conv == "%":
+            continue
+        for part in ("width", "prec"):
+            if m.group(part) == "*":
+                sizes.append(4)
+        if conv == "s":
+            raise unsupported(ins, "printf of a %s argument")
+        if conv in "fFeEgGaA" or conv == "p" or (m.group("length") or "") in ("l", "ll", "j", "z", "t"):
+            sizes.append(8)
+        else:
+            sizes.append(4)
+    return sizes
+
+
+def _written_from(instructions, call, register: int, leaders: set[int]):
+    """The c[0x4] word that the last write of R<register> before `call` (same block) moved in."""
+    for ins in reversed([i for i in instructions if i.address < call.address]):
+        if ins.opcode in ("BRA", "EXIT", "CALL", "RET", "BRX") or \
+                (ins.address + 16 in leaders and ins.address + 16 != call.address):
+            break
+        if ins.operands and isinstance(ins.operands[0], Reg) and ins.operands[0].kind == "R" \
+                and ins.operands[0].index == register:
+            src = ins.operands[-1]
+            if ins.opcode in ("MOV", "IMAD") and getattr(src, "bank", None) == 4 and src.reg is None:
+                return src.offset
+            return None
+    return None
+
+
+def format_string(ctx: Lifter, ins) -> tuple[str, str]:
+    """(symbol, text) of the format string this CALL.ABS passes in R4:R5."""
+    facts = ctx.state["facts"]
+    offset = _written_from(ctx.state["instructions"], ins, 4, ctx.state["cfg"].leaders)
+    hit = facts.relocations.get((4, offset)) if offset is not None else None
+    var = next((v for v in facts.variables if hit and v.name == hit[0]), None)
+    if var is None:
+        raise unsupported(ins, "format string not found")
+    return var.name, bytes(var.data).split(b"\0")[0].decode("latin-1")
 
 
 def call_abs(ctx: Lifter, ins) -> None:
-    raise unsupported(ins, "absolute calls (device printf) are not lifted yet")
+    facts = ctx.state["facts"]
+    if not any(sym == "vprintf" for sym, _t, _a in facts.relocations.values()):
+        raise unsupported(ins, "absolute call to a function other than vprintf")
+    ops = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if len(ops) != 1 or "NOINC" not in ins.modifiers:
+        raise unsupported(ins)
+    symbol, fmt = format_string(ctx, ins)
+    sizes = argument_sizes(fmt, ins)
+    b = ctx.b
+    from .launch import external_global
+    fmt_ptr = b.addrspacecast(external_global(ctx, symbol), FLAT)
+    buffer = ctx.u64(Reg("R", 6, "R6"))
+    words = []
+    offset = 0
+    for size in sizes:
+        offset = (offset + size - 1) // size * size
+        ptr = b.inttoptr(b.add(buffer, ir.Constant(I64, offset)), FLAT)
+        v = b.load(ptr, typ=ir.IntType(8 * size), align=size)
+        words.append(b.zext(v, I64) if size < 8 else v)
+        offset += size
+    i32 = lambda v: ir.Constant(I32, v)
+    desc = b.call(ctx.intrinsic(OCKL[0], I64, [I64]), [ir.Constant(I64, 0)])
+    desc = b.call(ctx.intrinsic(OCKL[2], I64, [I64, FLAT, I64, I32]),
+                  [desc, fmt_ptr, ir.Constant(I64, len(fmt.encode("latin-1")) + 1), i32(0 if words else 1)])
+    for start in range(0, len(words), 7):
+        chunk = words[start:start + 7]
+        last = start + 7 >= len(words)
+        padded = chunk + [ir.Constant(I64, 0)] * (7 - len(chunk))
+        desc = b.call(ctx.intrinsic(OCKL[1], I64, [I64, I32] + [I64] * 7 + [I32]),
+                      [desc, i32(len(chunk))] + padded + [i32(1 if last else 0)])
+    ctx.set32(Reg("R", 4, "R4"), i32(len(sizes)))
