@@ -74,7 +74,11 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
         owned.append(packet)
         run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
                    {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr})
-        run.all_batches()
+        saved = np.seterr(all="ignore")      # IEEE results (inf, nan) are the point, not warnings
+        try:
+            run.all_batches()
+        finally:
+            np.seterr(**saved)
     finally:
         for addr in owned:
             mem.free(addr)
@@ -192,21 +196,25 @@ class _Run:
         st.S[:, EXEC] = ((valid.astype(np.uint64) << np.arange(32, dtype=np.uint64)).sum(axis=1)).astype(np.uint32)
 
     def _execute(self, st: Waves):
-        program, stats, kernel = self.program, self.stats, self.info.name
+        program, stats, kernel, base = self.program, self.stats, self.info.name, self.co.base
         counts = stats.opcode_counts
         instrs = program.instrs
         status, pcs = st.status, st.pc
+        w = None                        # the waves at the current pc, when known
         while True:
-            running = status == RUNNING
-            if not running.any():
-                waiting = np.nonzero(status == AT_BARRIER)[0]
-                if len(waiting) == 0:
-                    return
-                pcs[waiting] += 4
-                status[waiting] = RUNNING
-                continue
-            pc = int(pcs[running].min())
-            w = np.nonzero(running & (pcs == pc))[0]
+            if w is None:
+                running = status == RUNNING
+                if not running.any():
+                    waiting = np.nonzero(status == AT_BARRIER)[0]
+                    if len(waiting) == 0:
+                        return
+                    pcs[waiting] += 4
+                    status[waiting] = RUNNING
+                    continue
+                runnable = np.nonzero(running)[0]
+                pc = int(pcs[runnable].min())
+                w = runnable[pcs[runnable] == pc]
+                everyone = len(w) == len(runnable)
             exe = program.executor(pc, kernel)
             instr = instrs[pc]
             stats.wave_instructions += len(w)
@@ -216,18 +224,23 @@ class _Run:
             if stats.wave_instructions > self.budget:
                 raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
                                f"(CASS_EMU_MAX_INSTRUCTIONS); {len(w)} wave(s) spinning here",
-                               kernel=kernel, pc=pc - self.co.base, instruction=instr.text)
+                               kernel=kernel, pc=pc - base, instruction=instr.text)
             try:
                 moved = exe(st, w)
             except AccessError as e:
-                raise EmuFault("memory", e.describe(), kernel=kernel, pc=pc - self.co.base, instruction=instr.text,
+                raise EmuFault("memory", e.describe(), kernel=kernel, pc=pc - base, instruction=instr.text,
                                lane=getattr(e, "lane", None), address=e.address) from None
             except TrapError as e:
-                raise EmuFault("trap", str(e), kernel=kernel, pc=pc - self.co.base, instruction=instr.text) from None
+                raise EmuFault("trap", str(e), kernel=kernel, pc=pc - base, instruction=instr.text) from None
             except EmuFault as e:
                 if e.kernel is None:
-                    e.kernel, e.pc, e.instruction = kernel, pc - self.co.base, instr.text
+                    e.kernel, e.pc, e.instruction = kernel, pc - base, instr.text
                     e.args = (str(e),)
                 raise
-            if not moved:
+            if moved:
+                w = None
+            else:
                 pcs[w] += instr.size
+                pc += instr.size
+                if not everyone:        # others may stand at the new pc: regroup
+                    w = None

@@ -48,8 +48,7 @@ def build_salu(instr: Instr, op: Op):
     def execute(st, w):
         values = [r(st, w) for r in readers]
         kwargs = {"scc": st.scc[w]} if "scc_in" in flags else {}
-        with np.errstate(all="ignore"):
-            result = fn(*values, **kwargs)
+        result = fn(*values, **kwargs)
         if "cmp" in flags:
             st.scc[w] = np.asarray(result, bool)
             return False

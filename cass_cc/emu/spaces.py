@@ -123,8 +123,7 @@ def atomic(space, st, wave, lane, addr, name: str, typ: str, data, cmp=None):
         if name in ("cmpswap", "cmpstore"):
             new = np.where(old == cmp[now], data[now], old)
         else:
-            with np.errstate(all="ignore"):
-                new = ATOMIC_OPS[name](old, data[now]).astype(dtype)
+            new = ATOMIC_OPS[name](old, data[now]).astype(dtype)
         space.write(st, wave[now], lane[now], addr[now], np.ascontiguousarray(new).view(np.uint8).reshape(-1, nb))
         old_all[now] = old
         pending = np.setdiff1d(pending, now, assume_unique=True)

@@ -90,13 +90,12 @@ def build_valu(instr: Instr, op: Op):
             kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
         if "clamp_aware" in flags:
             kwargs["clamp"] = bool(mods.get("clamp", False))
-        with np.errstate(all="ignore"):
-            result = fn(*values, **kwargs)
-            carry = None
-            if "carry_out" in flags:
-                result, carry = result
-            if post is not None and "cmp" not in flags:
-                result = post(result)
+        result = fn(*values, **kwargs)     # launch() has numpy's float warnings off
+        carry = None
+        if "carry_out" in flags:
+            result, carry = result
+        if post is not None and "cmp" not in flags:
+            result = post(result)
 
         def commit(st, w):
             if "cmpx" in flags:
