@@ -3,6 +3,21 @@
 VECTOR_OPS and SCALAR_OPS map a mnemonic, as llvm-objdump-22 prints it without the
 _e32/_e64/_dpp encoding suffix, to an `Op` (see op.py for the calling convention and the
 flags). The emulator core does operand fetch, modifiers, EXEC masking and writeback.
+
+Where the ISA guide leaves room, these choices were made (each is covered by a test):
+- Transcendentals are correctly rounded from f64: within the documented 1 ULP (f32, f16) and
+  2**29 ULP (v_rcp/v_rsq/v_sqrt_f64), so results can be more accurate than the hardware's.
+- v_div_scale_f32/f64: when 1/denominator and the quotient are both denormal, the guide's text
+  scales the denominator up by 2**64 (2**128); that overflows, so it is scaled down, which
+  makes LLVM's division sequence exact. v_div_fmas post-scales by 2**+-64 (2**+-128) chosen by
+  the quotient's exponent (the guide prints a fixed 2**32), v_div_fixup turns a NaN quotient
+  of finite operands into a signed infinity and an underflowing quotient into a signed zero.
+  With these, the compiler's f32 and f64 division sequences give the correctly rounded
+  quotient for every operand pair tested, denormal and near-overflow quotients included.
+- DX9-zero products are +0.0 (v_fma_dx9_zero of 0 gives +0.0 + S2); v_trig_preop_f64 of NaN is
+  NaN; v_bfe_i32/s_bfe_i* take the field after an arithmetic shift — as LLVM's constant
+  folder has them (test_alu_llvm_folding compares against it).
+- The snorm/unorm conversions round to nearest even after clamping.
 """
 from __future__ import annotations
 
