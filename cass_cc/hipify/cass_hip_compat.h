@@ -1,10 +1,14 @@
-/* cass_hip_compat.h: CUDA device functions that HIP 5.2 lacks, for AMD wave32 targets
- * (gfx10, gfx11), where a CUDA warp and an AMD wavefront are both 32 lanes wide.
+/* cass_hip_compat.h: what CUDA code needs and HIP 5.2 lacks, for AMD wave32 targets (gfx10,
+ * gfx11), where a CUDA warp and an AMD wavefront are both 32 lanes wide.
  *
- * cass-cc's hipify passes this header with `-include` when a translation unit uses one of
- * the names below: the CUDA 9 `_sync` warp functions, __activemask, __syncwarp, match and
- * reduce, cache-hint loads and stores, CUDART_CB, C++ overloads of runtime functions, __nanosleep, __trap, __dp4a, __hmax/__hmin,
- * bfloat16 conversions, and cooperative_groups::reduce with its operators.
+ * cass-cc's hipify passes this header with `-include` when a translation unit needs it:
+ *   - device: the CUDA 9 `_sync` warp functions, __activemask, __syncwarp, match and reduce,
+ *     cache-hint loads and stores, __nanosleep, __trap, __dp4a, __hmax/__hmin, bfloat16
+ *     conversions, cooperative_groups::reduce with its operators;
+ *   - host: CUDART_CB, the C++ overloads of cuda_runtime.h (typed pointers, kernels passed
+ *     as functions), and hipLaunchHostFunc, which HIP 5.2 declares but does not implement;
+ *   - cooperative groups that know gfx11 is wave32;
+ *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
  *
  * Lane masks are 32 bits, as in CUDA. HIP runs all active lanes of a wavefront together, so
  * the masks select lanes for votes and reductions; they never split a wavefront.

@@ -39,10 +39,6 @@ class Source:
         pos = self._position[index] + steps
         return self.tokens[self.code[pos]] if pos < len(self.code) else None
 
-    def next_index(self, index: int, steps: int = 1) -> int | None:
-        pos = self._position[index] + steps
-        return self.code[pos] if pos < len(self.code) else None
-
     def call_arguments(self, index: int) -> list[list[Token]] | None:
         """The code tokens of each argument of the call `name(...)` at `index`; None if it is
         no call (or the parentheses never close)."""
@@ -86,16 +82,15 @@ class Source:
                 continue
             before = self.tokens[self.code[pos - 1]] if pos else None
             after = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
-            if before is not None and before.is_ident("define") and self._is_directive_word(pos - 1):
+            before2 = self.tokens[self.code[pos - 2]] if pos > 1 else None
+            if before is not None and before.is_ident("define") and before2 is not None \
+                    and before2.kind == HASH:
                 names.add(tok.text)
             elif (before is not None and before.kind == IDENT and not before.directive
                   and before.text not in _EXPRESSION_KEYWORDS
                   and after is not None and after.is_punct("(", "=", ";", "[", ",", ")", "{")):
                 names.add(tok.text)
         return names
-
-    def _is_directive_word(self, pos: int) -> bool:
-        return pos > 0 and self.tokens[self.code[pos - 1]].kind == HASH
 
     def headers(self) -> list[int]:
         """Indices of `#include` header-name tokens."""
