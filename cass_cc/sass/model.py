@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 @dataclass(frozen=True)
 class Reg:
     """A register: kind R, UR, P, UP or SR (special, e.g. SR_TID.X); index None for RZ/URZ/PT/UPT."""
-    kind: str
+    kind: str                      # also B (convergence barrier), SB (scoreboard), PR (all predicates)
     index: int | None
     name: str                      # as written, without modifiers: "R4", "RZ", "UP0", "SR_TID.X"
     suffixes: tuple[str, ...] = () # ".64", ".H1", ".F32" ... without the dot, .reuse excluded
@@ -53,6 +53,18 @@ class Mem:
 
 
 @dataclass(frozen=True)
+class SymbolRef:
+    """A relocated immediate, as debug builds write it: `32@lo($str)`, `32@hi((f + .L_x_3@srel))`:
+    the low/high 32 bits of a symbol's address, or of a label's address relative to its section."""
+    part: str                      # "lo" | "hi"
+    bits: int                      # 32
+    symbol: str
+    label: str = ""                # the `@srel` label, when the expression adds one
+    label_address: int | None = None
+    text: str = ""
+
+
+@dataclass(frozen=True)
 class Label:
     """A branch target: `0x1a0` or `` `(.L_x_3) `` resolved to an address when known."""
     address: int | None
@@ -64,10 +76,12 @@ class Instruction:
     address: int
     opcode: str                                  # "IMAD", "ISETP", "LDG" ...
     modifiers: tuple[str, ...] = ()              # ("WIDE", "U32") for IMAD.WIDE.U32
-    operands: tuple = ()                         # Reg | Imm | ConstRef | Mem | Label
+    operands: tuple = ()                         # Reg | Imm | ConstRef | Mem | Label | SymbolRef,
+                                                 # or tuple[int, ...] for DEPBAR's `{2,1}`
     guard: Reg | None = None                     # @P0 / @!P0 (invert set)
     text: str = ""                               # the line as nvdisasm wrote it, trimmed
     extras: dict = field(default_factory=dict, compare=False, hash=False)
+    # extras: "annotation" (nvdisasm's `(*"..."*)` text), "branch_targets" (BRX: list of Label)
 
     @property
     def full_opcode(self) -> str:

@@ -16,7 +16,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
 from ..errors import CassError
-from .model import ConstRef, Imm, Instruction, Label, Mem, Reg
+from .model import ConstRef, Imm, Instruction, Label, Mem, Reg, SymbolRef
 
 GRAMMAR = Path(__file__).with_name("sass.lark")
 
@@ -134,6 +134,13 @@ class _ToModel(Transformer):
     def label(self, items):
         return Label(None, str(items[0])[2:-1])
 
+    def symbol_ref(self, items):
+        text = str(items[0])
+        m = re.fullmatch(r"(\d+)@(lo|hi)\(\(?\s*([^\s()+]+)\s*(?:\+\s*([^\s()]+)@srel\s*)?\)?\)", text)
+        if m is None:
+            raise SassSyntaxError(f"unexpected relocation expression {text}")
+        return SymbolRef(m.group(2), int(m.group(1)), m.group(3), m.group(4) or "", None, text)
+
     def regset(self, items):
         return tuple(int(str(t), 0) for t in items)
 
@@ -206,11 +213,18 @@ def parse_sass(text: str, source: str = "sass") -> ParsedSass:
     return ParsedSass([_resolve(i, labels) for i in instructions], labels, directives)
 
 
+def _resolved(op, labels: dict[str, int]):
+    if isinstance(op, Label):
+        return Label(labels.get(op.name), op.name)
+    if isinstance(op, SymbolRef) and op.label:
+        return dataclasses.replace(op, label_address=labels.get(op.label))
+    return op
+
+
 def _resolve(ins: Instruction, labels: dict[str, int]) -> Instruction:
     """Fill label addresses; turn BRX's BRANCH_TARGETS annotation into resolved Labels."""
-    if any(isinstance(op, Label) for op in ins.operands):
-        ins = dataclasses.replace(ins, operands=tuple(
-            Label(labels.get(op.name), op.name) if isinstance(op, Label) else op for op in ins.operands))
+    if any(isinstance(op, (Label, SymbolRef)) for op in ins.operands):
+        ins = dataclasses.replace(ins, operands=tuple(_resolved(op, labels) for op in ins.operands))
     note = ins.extras.get("annotation", "")
     if note.startswith("BRANCH_TARGETS"):
         names = [n for n in note.split(None, 1)[1].split(",") if n] if " " in note else []

@@ -144,3 +144,24 @@ def test_hex_encodings_are_ignored():
         b = parse_sass(plain[name]).instructions
         assert [repr((x.address, x.opcode, x.modifiers, x.operands)) for x in a] == \
                [repr((x.address, x.opcode, x.modifiers, x.operands)) for x in b]  # repr: NaN != NaN
+
+
+def test_relocated_immediates_of_debug_builds():
+    from cass_cc.sass.model import SymbolRef
+    p = parse_sass("""
+        /*0000*/                   MOV R20, 32@lo((_Z1fv + .L_x_3@srel)) ;
+        /*0010*/                   MOV R21, 32@hi((_Z1fv + .L_x_3@srel)) ;
+.L_x_3:
+        /*0020*/                   MOV R4, 32@lo($str$9) ;
+""")
+    lo, hi, s = (i.operands[1] for i in p.instructions)
+    assert lo == SymbolRef("lo", 32, "_Z1fv", ".L_x_3", 0x20, "32@lo((_Z1fv + .L_x_3@srel))")
+    assert hi.part == "hi" and hi.label_address == 0x20
+    assert s == SymbolRef("lo", 32, "$str$9", "", None, "32@lo($str$9)")
+
+
+def test_debug_build_parses():
+    cubin = compile_cu(KERNELS / "more.cu", "-arch=sm_90", "-G", output="-cubin")
+    from cass_cc.fatbin import Cubin
+    for name, text in disassemble(Cubin(cubin.read_bytes()).data).items():
+        parse_sass(text, name)
