@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import ctypes
 
 from . import bundle, cmem, errors, kernels
 from .kernels import Image

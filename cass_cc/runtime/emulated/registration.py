@@ -8,7 +8,7 @@ import ctypes
 import os
 import struct
 
-from . import bundle, cmem, errors, kernels, memory, streams
+from . import bundle, cmem, errors, kernels, streams, transfers
 from .kernels import Image
 from .registry import hip_api, thread_state
 from .state import DEVICE
@@ -261,26 +261,26 @@ def _symbol_range(address: int, size: int, offset: int) -> int:
 
 @hip_api
 def hipMemcpyToSymbol(sym: int, src: int, size: int, offset: int, kind: int) -> int:
-    return memory.copy(_symbol_range(sym, size, offset), src, size, kind)
+    return transfers.copy(_symbol_range(sym, size, offset), src, size, kind)
 
 
 @hip_api
 def hipMemcpyToSymbolAsync(sym: int, src: int, size: int, offset: int, kind: int,
                            stream: int) -> int:
     streams.check_stream(stream)
-    return memory.copy(_symbol_range(sym, size, offset), src, size, kind)
+    return transfers.copy(_symbol_range(sym, size, offset), src, size, kind)
 
 
 @hip_api
 def hipMemcpyFromSymbol(dst: int, sym: int, size: int, offset: int, kind: int) -> int:
-    return memory.copy(dst, _symbol_range(sym, size, offset), size, kind)
+    return transfers.copy(dst, _symbol_range(sym, size, offset), size, kind)
 
 
 @hip_api
 def hipMemcpyFromSymbolAsync(dst: int, sym: int, size: int, offset: int, kind: int,
                              stream: int) -> int:
     streams.check_stream(stream)
-    return memory.copy(dst, _symbol_range(sym, size, offset), size, kind)
+    return transfers.copy(dst, _symbol_range(sym, size, offset), size, kind)
 
 
 @hip_api
