@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-
 from . import bundle, cmem, errors, kernels
 from .kernels import Image
 from .registry import hip_api
