@@ -90,7 +90,7 @@ def i2f(ctx: Lifter, ins) -> None:
             high = b.fmul((b.sitofp if signed else b.uitofp)(high, F64), ir.Constant(F64, 4294967296.0))
             low = b.uitofp(b.and_(x, ir.Constant(I64, 0xFFFFFFFF)), F64)
             hi, lo = two_sum(ctx, high, low)
-        v = round_to_f32(ctx, hi, lo, mode) if ty == F32 else round_f64(ctx, hi, lo, mode)
+        v = round_to_f32(ctx, hi, lo, mode) if ty == F32 else round_f64(ctx, hi, lo, mode, [])
     write_float(ctx, d, v)
 
 

@@ -1,5 +1,5 @@
-"""Double precision: DADD, DMUL, DFMA (directed rounding of sums and products through their exact
-error terms; DFMA only rounds to nearest), DSETP (incl. the .MAX/.MIN selection form nvcc uses
+"""Double precision: DADD, DMUL, DFMA (directed rounding through the exact error terms of sums,
+products and fused multiply-adds: rounding.py), DSETP (incl. the .MAX/.MIN selection form nvcc uses
 for fmax/fmin), DMNMX. Registers are pairs: `DADD R4, R2, R6` reads R2:R3 and R6:R7."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from llvmlite import ir
 
 from .core import F64, I64, Lifter, handles, unsupported
 from .float import compare_parts, fcompare
-from .rounding import MODES, mode_of, round_f64, two_sum
+from .rounding import MODES, fma_error, mode_of, round_f64, two_sum
 
 
 @handles("DADD")
@@ -17,7 +17,7 @@ def dadd(ctx: Lifter, ins) -> None:
     d, a, bb = ctx.operands(ins, 3)
     x, y = ctx.f64(a), ctx.f64(bb)
     s, err = two_sum(ctx, x, y)
-    ctx.set64(d, round_f64(ctx, s, err, mode_of(ins)))
+    ctx.set64(d, round_f64(ctx, s, err, mode_of(ins), [x, y]))
 
 
 @handles("DMUL")
@@ -29,15 +29,20 @@ def dmul(ctx: Lifter, ins) -> None:
     mode = mode_of(ins)
     if mode != "RN":
         err = ctx.call("llvm.fma.f64", F64, [x, y, ctx.b.fneg(p)])
-        p = round_f64(ctx, p, err, mode)
+        p = round_f64(ctx, p, err, mode, [x, y])
     ctx.set64(d, p)
 
 
 @handles("DFMA")
 def dfma(ctx: Lifter, ins) -> None:
-    ctx.check(ins, {"RN"})
+    ctx.check(ins, set(MODES))
     d, a, bb, c = ctx.operands(ins, 4)
-    ctx.set64(d, ctx.call("llvm.fma.f64", F64, [ctx.f64(a), ctx.f64(bb), ctx.f64(c)]))
+    x, y, z = ctx.f64(a), ctx.f64(bb), ctx.f64(c)
+    r = ctx.call("llvm.fma.f64", F64, [x, y, z])
+    mode = mode_of(ins)
+    if mode != "RN":
+        r = round_f64(ctx, r, fma_error(ctx, x, y, z, r), mode, [x, y, z])
+    ctx.set64(d, r)
 
 
 def _sign(ctx: Lifter, v: ir.Value) -> ir.Value:

@@ -5,7 +5,8 @@ Directed rounding of an f32 result: the exact result is an unevaluated sum hi + 
 f32 product is exact in double; sums use TwoSum), hi is rounded to nearest f32 r, and r steps one
 ulp towards the requested direction when the exact value lies on the wrong side of r. That side is
 the sign of (hi - r) + lo: hi - r is exact (Sterbenz), and when non-zero it dominates lo.
-Directed rounding of an f64 product or sum uses the exact error term (fma(a, b, -p) / TwoSum).
+Directed rounding of an f64 product, sum or fma uses its exact error term (fma(a, b, -p), TwoSum,
+Boldo and Muller's ErrFma).
 .FTZ flushes f32 denormal inputs and outputs to a zero of the same sign.
 """
 
@@ -83,9 +84,31 @@ def round_to_f32(ctx: Lifter, hi: ir.Value, lo: ir.Value, mode: str) -> ir.Value
     return _direct(ctx, r, above, below, mode)
 
 
-def round_f64(ctx: Lifter, r: ir.Value, err: ir.Value, mode: str) -> ir.Value:
-    """Adjust the nearest double r whose exact value is r + err."""
+def round_f64(ctx: Lifter, r: ir.Value, err: ir.Value, mode: str, inputs: list[ir.Value]) -> ir.Value:
+    """Adjust the nearest double r whose exact value is r + err. An infinite r from finite
+    inputs is an overflow: the exact value lies on the zero side of it."""
+    b = ctx.b
     zero = ir.Constant(F64, 0.0)
-    above = ctx.b.fcmp_ordered(">", err, zero)
-    below = ctx.b.fcmp_ordered("<", err, zero)
+    inf = ir.Constant(F64, float("inf"))
+    finite = ir.Constant(ir.IntType(1), 1)
+    for v in inputs:
+        finite = b.and_(finite, b.fcmp_ordered("<", ctx.call("llvm.fabs.f64", F64, [v]), inf))
+    overflow = b.and_(finite, b.fcmp_ordered("==", ctx.call("llvm.fabs.f64", F64, [r]), inf))
+    above = b.or_(b.fcmp_ordered(">", err, zero), b.and_(overflow, b.fcmp_ordered("<", r, zero)))
+    below = b.or_(b.fcmp_ordered("<", err, zero), b.and_(overflow, b.fcmp_ordered(">", r, zero)))
     return _direct(ctx, r, above, below, mode)
+
+
+def fma_error(ctx: Lifter, a: ir.Value, x: ir.Value, y: ir.Value, r1: ir.Value) -> ir.Value:
+    """A double with the sign of a*x + y - r1 (r1 = fma(a, x, y) rounded to nearest), from
+    Boldo & Muller's ErrFma ("Exact and approximated error of the FMA", IEEE TC 2011), which
+    gives a*x + y = r1 + r2 + r3 exactly, |r3| <= ulp(r2)/2, barring underflow and overflow."""
+    b = ctx.b
+    u1 = b.fmul(a, x)
+    u2 = ctx.call("llvm.fma.f64", F64, [a, x, b.fneg(u1)])
+    alpha1, z = two_sum(ctx, y, u2)
+    beta1, beta2 = two_sum(ctx, u1, alpha1)
+    gamma = b.fadd(b.fsub(beta1, r1), beta2)
+    r2 = b.fadd(gamma, z)
+    r3 = b.fsub(z, b.fsub(r2, gamma))
+    return b.select(b.fcmp_ordered("!=", r2, ir.Constant(F64, 0.0)), r2, r3)

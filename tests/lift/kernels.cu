@@ -64,3 +64,21 @@ extern "C" __global__ void atomics(int* counters, unsigned* u, float* f, const i
   __syncthreads();
   if (threadIdx.x == 0) { atomicAdd(&counters[6], s[0]); atomicMin(&counters[7], s[1]); }
 }
+extern "C" __global__ void rounding(const float* a, const float* b, const float* c, const double* d,
+                                    const long long* l, float* of, double* od) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float x = a[i], y = b[i], z = c[i];
+  double p = d[3 * i], q = d[3 * i + 1], r = d[3 * i + 2];
+  of[8 * i + 0] = __fmaf_rz(x, y, z);
+  of[8 * i + 1] = __fmaf_rd(x, y, z);
+  of[8 * i + 2] = __fmaf_ru(x, y, z);
+  of[8 * i + 3] = __fadd_rz(x, z);
+  of[8 * i + 4] = __fmul_rd(x, y);
+  of[8 * i + 5] = __ll2float_ru(l[i]);
+  of[8 * i + 6] = __double2float_rz(p);
+  of[8 * i + 7] = __int2float_rd((int)l[i]);
+  od[4 * i + 0] = __dadd_rz(p, q);
+  od[4 * i + 1] = __dmul_ru(p, q);
+  od[4 * i + 2] = __fma_rd(p, q, r);
+  od[4 * i + 3] = __fma_rz(p, q, r);
+}

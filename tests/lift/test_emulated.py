@@ -170,3 +170,53 @@ def test_atomics(code_objects):
     assert c == [int(a.sum()), int(a.max()), int(a.min()), s32(orv), xor, 7, n, int(a.min())]
     assert dev.get(pu, np.zeros(2, np.uint32)).tolist() == [n % 18, (6 - n % 6) % 6]
     assert dev.get(pf, np.zeros(1, np.float32)).tolist() == [0.5 * n]
+
+
+def _directed(exact, mode: str, dtype) -> float:
+    """The Fraction `exact` rounded to dtype (float32/float64) toward zero (rz), down (rd), up (ru)."""
+    from fractions import Fraction
+    if exact == 0:
+        return 0.0
+    bits, emin = (24, -126) if dtype == np.float32 else (53, -1022)
+    top = Fraction(float(np.finfo(dtype).max))
+    v = abs(exact)
+    e = v.numerator.bit_length() - v.denominator.bit_length()
+    if Fraction(2) ** e > v:
+        e -= 1
+    quantum = Fraction(2) ** (max(e, emin) - (bits - 1))
+    k = v // quantum
+    inexact = k * quantum != v
+    up = inexact and (mode == "ru" and exact > 0 or mode == "rd" and exact < 0)
+    magnitude = (k + up) * quantum
+    if magnitude > top:
+        magnitude = None if (mode == "ru" and exact > 0 or mode == "rd" and exact < 0) else top
+    result = float("inf") if magnitude is None else float(magnitude)
+    return -result if exact < 0 else result
+
+
+def test_directed_rounding(code_objects):
+    """.RZ/.RM/.RP of FFMA, FADD, FMUL, I2F, F2F, DADD, DMUL, DFMA against exact arithmetic."""
+    from fractions import Fraction as F
+    dev = Device(code_objects["rounding"])
+    rng = np.random.default_rng(6)
+    n = 32
+    a, b, c = (rng.standard_normal(n).astype(np.float32) for _ in range(3))
+    d = rng.standard_normal(3 * n) * 10.0 ** rng.integers(-5, 5, 3 * n)
+    d[:3] = [1.7976931348623157e308, 2.0, -1.0]            # overflow of the product
+    l = rng.integers(-2**62, 2**62, n, dtype=np.int64)
+    of, od = dev.put(np.zeros(8 * n, np.float32)), dev.put(np.zeros(4 * n))
+    dev.launch("rounding", 1, n, "<QQQQQQQ", dev.put(a), dev.put(b), dev.put(c), dev.put(d), dev.put(l), of, od)
+    gf = dev.get(of, np.zeros(8 * n, np.float32)).reshape(n, 8).tolist()
+    gd = dev.get(od, np.zeros(4 * n)).reshape(n, 4).tolist()
+    for i in range(n):
+        x, y, z = F(float(a[i])), F(float(b[i])), F(float(c[i]))
+        p, q, r = (F(float(v)) for v in d[3 * i: 3 * i + 3])
+        i32 = ((int(l[i]) + 2**31) % 2**32) - 2**31
+        want = [_directed(x * y + z, "rz", np.float32), _directed(x * y + z, "rd", np.float32),
+                _directed(x * y + z, "ru", np.float32), _directed(x + z, "rz", np.float32),
+                _directed(x * y, "rd", np.float32), _directed(F(int(l[i])), "ru", np.float32),
+                _directed(p, "rz", np.float32), _directed(F(i32), "rd", np.float32)]
+        assert gf[i] == want, i
+        want = [_directed(p + q, "rz", np.float64), _directed(p * q, "ru", np.float64),
+                _directed(p * q + r, "rd", np.float64), _directed(p * q + r, "rz", np.float64)]
+        assert gd[i] == want, i
