@@ -4,18 +4,23 @@ into Instr objects (one per instruction, keyed by device address). Decoded once 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
+import pickle
 import re
 import subprocess
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from lark import Lark, Transformer, v_args
 from lark.exceptions import LarkError
 
 from .. import toolchain
+from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
+
+DECODE_FORMAT = 1      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
@@ -196,9 +201,37 @@ def disassemble(data: bytes) -> str:
 
 def decode(data: bytes, base: int) -> dict[int, Instr]:
     """Every instruction of the code object's .text, keyed by device address (base + vaddr)."""
+    return {base + vaddr: replace(i, pc=base + vaddr, target=None if i.target is None else base + i.target)
+            for vaddr, i in _decoded(data).items()}
+
+
+_MEMORY_CACHE: dict[str, dict[int, Instr]] = {}
+
+
+def _decoded(data: bytes) -> dict[int, Instr]:
+    """Instructions keyed by ELF address; cached in the process and on disk by content hash."""
+    key = hashlib.sha256(bytes(data)).hexdigest()
+    if key in _MEMORY_CACHE:
+        return _MEMORY_CACHE[key]
+    path = toolchain.cache_root() / "emu-decode" / f"{key}-{DECODE_FORMAT}.pickle"
+    table = None
+    if path.is_file():
+        try:
+            table = pickle.loads(path.read_bytes())
+        except Exception:       # a stale or damaged entry is rebuilt
+            table = None
+    if table is None:
+        table = _decode_text(disassemble(data))
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(str(path), pickle.dumps(table))
+    _MEMORY_CACHE[key] = table
+    return table
+
+
+def _decode_text(text: str) -> dict[int, Instr]:
     program: dict[int, Instr] = {}
     function = ""
-    for line in disassemble(data).splitlines():
+    for line in text.splitlines():
         fm = _FUNC.match(line)
         if fm:
             function = fm.group("name")
@@ -206,9 +239,8 @@ def decode(data: bytes, base: int) -> dict[int, Instr]:
         m = _LINE.match(line)
         if not m:
             continue
-        vaddr = int(m.group("addr"), 16)
+        pc = int(m.group("addr"), 16)
         size = 4 * len(m.group("words").split())
-        pc = base + vaddr
         asm = m.group("asm")
         if asm.startswith("<unknown>") or asm.startswith(".long"):
             program[pc] = Instr(pc, size, asm, "<unknown>", function=function)

@@ -18,9 +18,11 @@ HERE = Path(__file__).resolve().parent
 
 
 def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, vgprs: int = 32,
-               sgprs: int = 32, lds: int = 0, scratch: int = 0, workitem_ids: int = 0) -> str:
+               sgprs: int = 32, lds: int = 0, scratch: int = 0, workitem_ids: int = 0,
+               dispatch_ptr: bool = False) -> str:
     """A complete .s for one kernel: s[0:1] = kernarg pointer, s2 = workgroup id x,
-    v0 = work-item ids (x | y << 10 | z << 20). args: (name, offset, size, value_kind)."""
+    v0 = work-item ids (x | y << 10 | z << 20); with dispatch_ptr, s[0:1] = dispatch packet,
+    s[2:3] = kernarg pointer, s4 = workgroup id x. args: (name, offset, size, value_kind)."""
     meta_args = "".join(f"      - .name: {a}\n        .offset: {o}\n        .size: {s}\n        .value_kind: {k}\n"
                         + ("        .address_space: global\n" if k == "global_buffer" else "")
                         for a, o, s, k in args)
@@ -39,6 +41,7 @@ def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, v
 \t.rodata
 \t.p2align 6
 \t.amdhsa_kernel {name}
+\t\t.amdhsa_user_sgpr_dispatch_ptr {int(dispatch_ptr)}
 \t\t.amdhsa_user_sgpr_kernarg_segment_ptr 1
 \t\t.amdhsa_next_free_vgpr {vgprs}
 \t\t.amdhsa_next_free_sgpr {sgprs}
