@@ -15,12 +15,12 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from .. import toolchain
-from ..errors import CassError
-from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
+from . import host
 from .binary_kernels import code_for_tu
+from .frontend import place_job
 from .jobs import Job
 from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
@@ -102,8 +102,7 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
     nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
                             action.deps_targets), label="nvcc")
     if action.tu.language != "cu":
-        return [nvcc, Job(["cp", host_obj, action.output], lambda: atomic_copy(host_obj, action.output),
-                          label="copy")]
+        return [nvcc, place_job(host_obj, action.output)]
 
     translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
                      "--embed-into", action.output],
@@ -120,9 +119,8 @@ def _is_cudart(path: str) -> bool:
 def link_command(inputs: list[str], output: str, settings: Settings, shared: bool, runtime_dir: str) -> list[str]:
     """The host linker's command line: the user's objects and libraries, with libcassrt in place
     of cudart (found through an rpath to the cache, where libcassrt is built)."""
-    cmd = [settings.ccbin if settings.ccbin and not os.path.isdir(settings.ccbin) else "g++"]
-    if shared:
-        cmd.append("-shared")
+    cmd = [host.host_compiler(settings, "c++")]
+    cmd += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
     cmd += ["-o", output]
     cmd += [i for i in inputs if not _is_cudart(i)]
     cmd += [f"-L{d}" for d in settings.library_dirs]
@@ -162,11 +160,4 @@ def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
             path = translated
         inputs.append(path)
     cmd = link_command(inputs, tmp_out, settings, action.shared, runtime_dir)
-
-    def move_into_place() -> None:
-        try:
-            atomic_copy(tmp_out, action.output)
-        except OSError as e:
-            raise CassError(f"cannot write '{action.output}': {e.strerror}") from None
-
-    return jobs + [Job(cmd, label="link"), Job(["mv", tmp_out, action.output], move_into_place, label="mv")]
+    return jobs + [Job(cmd, label="link"), place_job(tmp_out, action.output)]
