@@ -118,6 +118,9 @@ def test_packed_f16_ops_work_per_half():
     ("v_pk_add_u16", lambda a, b: a + b, False), ("v_pk_sub_i16", lambda a, b: a - b, True),
     ("v_pk_mul_lo_u16", lambda a, b: a * b, False), ("v_pk_max_i16", max, True), ("v_pk_min_u16", min, False),
     ("v_pk_lshlrev_b16", lambda s, a: a << (s & 15), False), ("v_pk_ashrrev_i16", lambda s, a: a >> (s & 15), True),
+    ("v_pk_add_i16", lambda a, b: a + b, True), ("v_pk_sub_u16", lambda a, b: a - b, False),
+    ("v_pk_max_u16", max, False), ("v_pk_min_i16", min, True),
+    ("v_pk_lshrrev_b16", lambda s, a: a >> (s & 15), False),
 ])
 def test_packed_integer_ops(name, fn, signed):
     rng = random.Random(8)
@@ -151,3 +154,82 @@ def test_dot2_and_pack():
 def test_fma_mix():
     assert list(call("v_fma_mix_f32", [1.5], [2.0], [0.25])) == [3.25]
     assert list(call("v_fma_mixlo_f16", [1.0], [1.0], [2.0 ** -12])) == [1.0]
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("v_trunc_f16", math.trunc), ("v_floor_f16", math.floor), ("v_ceil_f16", math.ceil), ("v_rndne_f16", round),
+])
+def test_f16_rounding_to_integers(name, fn):
+    xs = [x for x in all_finite_f16(10, 500)]
+    for x, g in zip(xs, call(name, xs)):
+        assert float(g) == float(fn(x)), (name, x)
+
+
+@pytest.mark.parametrize("name, fn", [
+    ("v_exp_f16", lambda x: 2.0 ** x), ("v_log_f16", math.log2), ("v_rsq_f16", lambda x: 1 / math.sqrt(x)),
+    ("v_sqrt_f16", math.sqrt), ("v_rcp_f16", lambda x: 1 / x),
+])
+def test_f16_transcendentals_are_correctly_rounded(name, fn):
+    xs = [x for x in all_finite_f16(11, 800) if x > 0 and (name != "v_exp_f16" or x < 15)]
+    for x, g in zip(xs, call(name, xs)):
+        assert same(g, round_fraction(Fraction(fn(x)), "f16")) or abs(float(g) - fn(x)) <= abs(fn(x)) * 2 ** -11, (name, x)
+
+
+def ref_min(a, b):
+    """v_min_f16 in IEEE mode for non-signalling inputs: NaN loses, -0 < +0."""
+    if math.isnan(a):
+        return b
+    if math.isnan(b):
+        return a
+    if a == b == 0:
+        return a if math.copysign(1, a) < 0 else b
+    return a if a < b else b
+
+
+def ref_max(a, b):
+    return -ref_min(-a, -b)
+
+
+@pytest.mark.parametrize("name, ref", [
+    ("v_min_f16", ref_min), ("v_max_f16", ref_max),
+    ("v_min3_f16", lambda a, b, c: ref_min(ref_min(a, b), c)),
+    ("v_max3_f16", lambda a, b, c: ref_max(ref_max(a, b), c)),
+    ("v_minmax_f16", lambda a, b, c: ref_max(ref_min(a, b), c)),
+    ("v_maxmin_f16", lambda a, b, c: ref_min(ref_max(a, b), c)),
+])
+def test_f16_min_max_family(name, ref):
+    rng = random.Random(12)
+    pool = [0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 2.5]
+    n = len(ref.__code__.co_varnames[:ref.__code__.co_argcount])
+    cols = [[rng.choice(pool) for _ in range(200)] for _ in range(n)]
+    for args, g in zip(zip(*cols), call(name, *cols)):
+        assert same(g, ref(*args)), (name, args, float(g))
+
+
+def test_f16_conversions_and_packing():
+    assert list(call("v_cvt_f16_u16", [65535, 2049, 7])) == [math.inf, 2048.0, 7.0]
+    assert list(call("v_cvt_norm_u16_f16", [0.5, -1.0, 2.0])) == [32768, 0, 65535]
+    assert int(call("v_cvt_pk_norm_i16_f16", [-0.5], [1.0])[0]) == (0xC000 | 0x7FFF << 16)
+    assert int(call("v_cvt_pk_norm_u16_f16", [1.0], [0.25])[0]) == (0xFFFF | 0x4000 << 16)
+    assert list(call("v_frexp_mant_f16", [48.0, -0.375])) == [0.75, -0.75]
+    assert list(call("v_fmaak_f16", [2.0], [3.0], [0.5])) == [6.5]
+    assert list(call("v_fmamk_f16", [2.0], [3.0], [0.5])) == [6.5]
+    assert list(call("v_fma_mixhi_f16", [1.0], [2.0], [0.25])) == [2.25]
+    assert "hi_half" in __import__("cass_cc.emu.alu", fromlist=["VECTOR_OPS"]).VECTOR_OPS["v_fma_mixhi_f16"].flags
+
+
+def test_more_packed_ops():
+    a, b = pack(1.0, -3.0), pack(2.0, 0.5)
+    assert unpack(call("v_pk_fmac_f16", [a], [b], [pack(1.0, 1.0)])[0]) == (3.0, -0.5)
+    assert unpack(call("v_pk_min_f16", [a], [b])[0]) == (1.0, -3.0)
+    bf = lambda x: struct.unpack("<I", struct.pack("<f", x))[0] >> 16
+    assert list(call("v_dot2acc_f32_bf16", [bf(3.0) | bf(2.0) << 16], [bf(0.5) | bf(4.0) << 16], [1.0])) == [10.5]
+
+
+def test_pk_mad_i16_per_half():
+    rng = random.Random(13)
+    for _ in range(100):
+        x, y, z = (rng.getrandbits(32) for _ in range(3))
+        h = lambda v, k: (v >> 16 * k & 0xFFFF) - (0x10000 if v >> 16 * k & 0x8000 else 0)
+        want = sum(((h(x, k) * h(y, k) + h(z, k)) & 0xFFFF) << 16 * k for k in (0, 1))
+        assert int(call("v_pk_mad_i16", [x], [y], [z])[0]) == want

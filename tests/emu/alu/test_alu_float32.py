@@ -299,3 +299,13 @@ def test_cube_ops():
     x, y, z = [1.0, 0.1, 0.1], [0.2, -2.0, 0.3], [0.3, 0.4, -5.0]
     assert list(call("v_cubeid_f32", x, y, z)) == [0.0, 3.0, 5.0]
     assert list(call("v_cubema_f32", x, y, z)) == [2.0, -4.0, -10.0]
+
+
+def test_small_conversions_and_legacy_ops():
+    assert [float(v) for v in call("v_cvt_f32_ubyte0", [0x11223344])] == [0x44]
+    assert [float(v) for v in call("v_cvt_f32_ubyte1", [0x11223344])] == [0x33]
+    assert [float(v) for v in call("v_cvt_f32_ubyte3", [0x11223344])] == [0x11]
+    assert list(call("v_cvt_off_f32_i4", list(range(16)))) == [i / 16 for i in range(8)] + [(i - 16) / 16 for i in range(8, 16)]
+    assert list(call("v_fmac_dx9_zero_f32", [0.0, 2.0], [math.inf, 3.0], [-0.0, 1.0])) == [0.0, 7.0]
+    assert math.copysign(1, call("v_fmac_dx9_zero_f32", [0.0], [math.inf], [-0.0])[0]) == 1
+    assert list(call("v_mullit_f32", [2.0, 2.0], [3.0, 3.0], [1.0, -1.0])) == [6.0, float(-np.finfo(np.float32).max)]

@@ -140,3 +140,12 @@ def test_trig_preop_slices_two_over_pi():
     assert 0 < parts[1] < 2.0 ** -52 and 0 < parts[2] < 2.0 ** -105
     big = call("v_trig_preop_f64", [2.0 ** 100], [0])[0]  # large inputs skip the leading bits
     assert 0 < big < 2.0 ** -20
+
+
+def test_f64_rounding_and_conversions_from_narrower_types():
+    xs = [-2.5, -0.5, 0.5, 1e300, -7.0, 2.0 ** 52 + 0.5]
+    assert list(call("v_trunc_f64", xs)) == [float(math.trunc(x)) for x in xs]
+    assert list(call("v_ceil_f64", xs)) == [float(math.ceil(x)) for x in xs]
+    f32s = [float(np.float32(x)) for x in (1e-40, 3.4e38, -0.1)]
+    assert list(call("v_cvt_f64_f32", f32s)) == f32s
+    assert list(call("v_cvt_f64_i32", [-2**31, 2**31 - 1])) == [-2.0**31, 2.0**31 - 1]

@@ -137,6 +137,18 @@ REFERENCES = {
     "v_cvt_pk_i16_i32": lambda a, b: (max(min(a, 32767), -32768) & 0xFFFF) | (max(min(b, 32767), -32768) & 0xFFFF) << 16,
     "v_sat_pk_u8_i16": lambda a: max(min(sext(a, 16), 255), 0) | max(min(sext(a >> 16, 16), 255), 0) << 8,
     "v_cvt_i32_i16": lambda a: a,
+    "v_cvt_u32_u16": lambda a: a,
+    "v_add_nc_i16": lambda a, b: a + b,
+    "v_sub_nc_u16": lambda a, b: a - b,
+    "v_and_b16": lambda a, b: a & b, "v_or_b16": lambda a, b: a | b, "v_xor_b16": lambda a, b: a ^ b,
+    "v_or_b32": lambda a, b: a | b, "v_xor_b32": lambda a, b: a ^ b,
+    "v_max_i32": max, "v_min_u32": min, "v_max_u16": max, "v_min_i16": min,
+    "v_max3_i16": lambda a, b, c: max(a, b, c), "v_max3_i32": lambda a, b, c: max(a, b, c),
+    "v_max3_u16": lambda a, b, c: max(a, b, c), "v_min3_i16": lambda a, b, c: min(a, b, c),
+    "v_min3_u16": lambda a, b, c: min(a, b, c), "v_min3_u32": lambda a, b, c: min(a, b, c),
+    "v_med3_u16": lambda a, b, c: sorted((a, b, c))[1],
+    "v_maxmin_i32": lambda a, b, c: min(max(a, b), c),
+    "v_minmax_u32": lambda a, b, c: max(min(a, b), c),
 }
 
 

@@ -84,6 +84,25 @@ REFERENCES = {
     "s_wqm_b32": lambda a: nz(sum(0xF << 4 * i for i in range(8) if (a >> 4 * i) & 0xF), "b32"),
     "s_quadmask_b32": lambda a: nz(sum(1 << i for i in range(8) if (a >> 4 * i) & 0xF), "b32"),
     "s_bitreplicate_b64_b32": lambda a: sum(3 << 2 * i for i in range(32) if (a >> i) & 1),
+    "s_mov_b32": lambda a: a, "s_mov_b64": lambda a: a,
+    "s_and_b64": lambda a, b: nz(a & b, "b64"), "s_or_b32": lambda a, b: nz(a | b, "b32"),
+    "s_or_b64": lambda a, b: nz(a | b, "b64"), "s_xor_b32": lambda a, b: nz(a ^ b, "b32"),
+    "s_xor_b64": lambda a, b: nz(a ^ b, "b64"), "s_nand_b32": lambda a, b: nz(~(a & b), "b32"),
+    "s_nor_b32": lambda a, b: nz(~(a | b), "b32"), "s_nor_b64": lambda a, b: nz(~(a | b), "b64"),
+    "s_xnor_b64": lambda a, b: nz(~(a ^ b), "b64"), "s_and_not1_b32": lambda a, b: nz(a & ~b, "b32"),
+    "s_or_not1_b64": lambda a, b: nz(a | ~b, "b64"), "s_not_b32": lambda a: nz(~a, "b32"),
+    "s_lshr_b32": lambda a, s: nz(a >> (s & 31), "b32"),
+    "s_max_i32": lambda a, b: (max(a, b), a >= b), "s_min_u32": lambda a, b: (min(a, b), a < b),
+    "s_lshl1_add_u32": lambda a, b: ((a << 1) + b, (a << 1) + b > M32),
+    "s_lshl3_add_u32": lambda a, b: ((a << 3) + b, (a << 3) + b > M32),
+    "s_bcnt0_i32_b64": lambda a: nz(64 - bin(a).count("1"), "i32"),
+    "s_bcnt1_i32_b32": lambda a: nz(bin(a).count("1"), "i32"),
+    "s_ctz_i32_b32": lambda a: (a & -a).bit_length() - 1 if a else -1,
+    "s_cls_i32_i64": lambda a: (64 - (((a & M64) ^ M64) if a < 0 else a).bit_length()) if a not in (0, -1) else -1,
+    "s_bitset0_b32": lambda p, d: d & ~(1 << (p & 31)),
+    "s_bitset1_b64": lambda p, d: d | 1 << (p & 63),
+    "s_wqm_b64": lambda a: nz(sum(0xF << 4 * i for i in range(16) if (a >> 4 * i) & 0xF), "b64"),
+    "s_quadmask_b64": lambda a: nz(sum(1 << i for i in range(16) if (a >> 4 * i) & 0xF), "b64"),
 }
 
 
@@ -119,8 +138,26 @@ def test_sub_with_borrow_chain():
 
 def test_cselect_and_cmov_read_scc():
     assert list(call("s_cselect_b32", [1, 2], [10, 20], scc=[True, False])) == [1, 20]
+    assert list(call("s_cselect_b64", [2**40, 2], [10, 2**63], scc=[True, False])) == [2**40, 2**63]
+    assert list(call("s_cmov_b32", [1, 2], [10, 20], scc=[False, True])) == [10, 2]
     assert list(call("s_cmov_b64", [1, 2], [10, 20], scc=[True, False])) == [1, 20]
     assert list(call("s_cmovk_i32", [-5, -5], [10, 20], scc=[False, True])) == [10, -5]
+
+
+COMPARE = {"eq": lambda a, b: a == b, "lg": lambda a, b: a != b, "gt": lambda a, b: a > b,
+           "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "le": lambda a, b: a <= b}
+
+
+@pytest.mark.parametrize("pred", sorted(COMPARE))
+@pytest.mark.parametrize("form", ["s_cmp_{}_i32", "s_cmp_{}_u32", "s_cmpk_{}_i32", "s_cmpk_{}_u32", "s_cmp_{}_u64"])
+def test_every_scalar_compare(pred, form):
+    name = form.format(pred)
+    if name not in SCALAR_OPS:
+        assert form == "s_cmp_{}_u64" and pred not in ("eq", "lg")  # gfx11 has only eq/lg for u64
+        return
+    o = SCALAR_OPS[name]
+    a, b = int_columns(o.srcs, n=100, seed=11)
+    assert list(map(bool, call(name, a, b))) == [COMPARE[pred](x, y) for x, y in zip(a, b)]
 
 
 @pytest.mark.parametrize("name, a, b, want", [
