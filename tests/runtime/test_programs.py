@@ -1,5 +1,6 @@
 """HIP programs built by hipcc for gfx1100 and run unmodified under cass-run on the emulator;
-each checks its own result and prints PASS."""
+each checks its own result and prints PASS. Where a program has a CUDA twin (main.cu) whose
+output on NVIDIA hardware was recorded (reference.txt), the checksums must agree."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 
 import pytest
 
-from .conftest import cass_run
+from .conftest import HIP_PROGRAMS, cass_run
 
 SELF_CHECKING = [
     "vector_add", "reduce_lds", "warp_shuffle", "scan_ballot", "atomics", "matmul_tiled",
@@ -30,6 +31,10 @@ def test_program_passes(hip_program, name):
     lines = proc.stdout.splitlines()
     assert lines[-1] == "PASS" and lines[-2].startswith("checksum: ")
     assert "cass-run:" not in proc.stderr
+    reference = HIP_PROGRAMS / name / "reference.txt"  # the CUDA twin's output on NVIDIA hardware
+    if reference.exists():
+        expected = [l for l in reference.read_text().splitlines() if l.startswith("checksum: ")]
+        assert lines[-2] == expected[-1], f"emulated {lines[-2]!r}, NVIDIA {expected[-1]!r}"
 
 
 @pytest.mark.slow
