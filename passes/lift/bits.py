@@ -129,23 +129,40 @@ def shl_shr(ctx: Lifter, ins) -> None:
     ctx.set32(d, r)
 
 
+# PTX prmt modes: the byte of b:a that result byte i takes, from the selector's low bits s
+PRMT_MODES = {
+    "F4E": lambda s, i: (s + i) % 8, "B4E": lambda s, i: (s - i) % 8, "RC8": lambda s, i: s,
+    "ECL": lambda s, i: max(i, s), "ECR": lambda s, i: min(i, s),
+    "RC16": lambda s, i: 2 * (s & 1) + (i & 1),
+}
+
+
 @handles("PRMT", "UPRMT")
 def prmt(ctx: Lifter, ins) -> None:
-    """PRMT d, a, sel, b (default mode): result byte i = byte sel[4i+2:4i] of b:a, replicated
-    sign when sel bit 4i+3 is set."""
-    ctx.check(ins, set())
+    """PRMT d, a, sel, b: default mode: result byte i = byte sel[4i+2:4i] of b:a, replicating its
+    sign when sel bit 4i+3 is set; .F4E/.B4E/.RC8/.ECL/.ECR/.RC16 as PTX's prmt modes."""
+    ctx.check(ins, set(PRMT_MODES))
     b = ctx.b
     d, a, s, bb = ctx.operands(ins, 4)
     pool = ctx.join64(ctx.u32(a), ctx.u32(bb))
     sel = ctx.u32(s)
+    mode = ins.modifiers[0] if ins.modifiers else None
     out = ir.Constant(I32, 0)
     for i in range(4):
-        nib = b.lshr(sel, ir.Constant(I32, 4 * i))
-        idx = b.zext(b.and_(nib, ir.Constant(I32, 7)), I64)
-        byte = b.trunc(b.and_(b.lshr(pool, b.mul(idx, ir.Constant(I64, 8))), ir.Constant(I64, 0xFF)), I32)
-        sign = b.icmp_unsigned("!=", b.and_(nib, ir.Constant(I32, 8)), ir.Constant(I32, 0))
-        neg = b.icmp_unsigned("!=", b.and_(byte, ir.Constant(I32, 0x80)), ir.Constant(I32, 0))
-        byte = b.select(sign, b.select(neg, ir.Constant(I32, 0xFF), ir.Constant(I32, 0)), byte)
+        if mode is None:
+            nib = b.lshr(sel, ir.Constant(I32, 4 * i))
+            idx = b.and_(nib, ir.Constant(I32, 7))
+        else:                                   # the index as a select over the 4 selector values
+            low = b.and_(sel, ir.Constant(I32, 3))
+            idx = ir.Constant(I32, PRMT_MODES[mode](3, i))
+            for v in (2, 1, 0):
+                idx = b.select(b.icmp_unsigned("==", low, ir.Constant(I32, v)), ir.Constant(I32, PRMT_MODES[mode](v, i)), idx)
+        shift = b.zext(b.mul(idx, ir.Constant(I32, 8)), I64)
+        byte = b.trunc(b.and_(b.lshr(pool, shift), ir.Constant(I64, 0xFF)), I32)
+        if mode is None:
+            sign = b.icmp_unsigned("!=", b.and_(nib, ir.Constant(I32, 8)), ir.Constant(I32, 0))
+            neg = b.icmp_unsigned("!=", b.and_(byte, ir.Constant(I32, 0x80)), ir.Constant(I32, 0))
+            byte = b.select(sign, b.select(neg, ir.Constant(I32, 0xFF), ir.Constant(I32, 0)), byte)
         out = b.or_(out, b.shl(byte, ir.Constant(I32, 8 * i)))
     ctx.set32(d, out)
 

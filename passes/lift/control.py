@@ -119,6 +119,8 @@ def hint(ctx: Lifter, ins) -> None:
     """Scheduling, reconvergence and cache hints: no effect on one thread's results."""
     if ins.opcode == "BMOV":
         raise unsupported(ins, "convergence barrier register moves")
+    if "EXCLUSIVE" in ins.modifiers:   # runs what follows once per group of lanes: not a hint
+        raise unsupported(ins, "exclusive warp synchronisation")
 
 
 def barrier(ctx: Lifter) -> None:
