@@ -1,5 +1,6 @@
 """Vector instructions that move data between lanes and the scalar unit, which the ALU tables do
-not describe: v_readlane_b32, v_readfirstlane_b32, v_writelane_b32, v_swap_b32 — plus the plain
+not describe: v_readlane_b32, v_readfirstlane_b32, v_writelane_b32, v_swap_b32,
+v_permlane16_b32, v_permlanex16_b32 — plus the plain
 v_mov_b32/v_mov_b16/v_nop used when the tables lack them."""
 
 from __future__ import annotations
@@ -68,9 +69,34 @@ def build_lanes(instr: Instr):
             st.V[w, b.reg] = np.where(ex, va, vb)
             return False
         return swap
+    if m in ("v_permlane16_b32", "v_permlanex16_b32"):
+        return _permlane(ops, instr.mods, cross=m == "v_permlanex16_b32")
     if m == "v_nop":
         return lambda st, w: False
     return None
+
+
+def _permlane(ops, mods, cross: bool):
+    """Each lane reads the lane of its row (permlane16) or of the other row (permlanex16) that the
+    4-bit selector for its position in ssrc1 (positions 0-7) and ssrc2 (8-15) names."""
+    vdst, vsrc, sel_lo, sel_hi = ops
+    fetch_inactive, bound_zero = (bool(x) for x in (list(mods.get("op_sel", [])) + [0, 0])[:2])
+    lane = np.arange(32)
+
+    def permlane(st, w):
+        sel = (read_scalar_bits(st, w, sel_lo, 32).astype(np.uint64)
+               | (read_scalar_bits(st, w, sel_hi, 32).astype(np.uint64) << np.uint64(32)))
+        pick = ((sel[:, None] >> (np.uint64(4) * (lane & 15).astype(np.uint64))) & np.uint64(15)).astype(np.int64)
+        row = (lane >> 4) ^ 1 if cross else lane >> 4
+        src = row * 16 + pick
+        ex = st.exec_mask(w)
+        values = np.take_along_axis(st.V[w, vsrc.reg], src, axis=1)
+        ok = np.ones_like(ex) if fetch_inactive else np.take_along_axis(ex, src, axis=1)
+        old = st.V[w, vdst.reg]
+        result = np.where(ok, values, np.uint32(0) if bound_zero else old)
+        st.V[w, vdst.reg] = np.where(ex, result, old)
+        return False
+    return permlane
 
 
 def _ctz(x: np.ndarray) -> np.ndarray:

@@ -154,3 +154,13 @@ def test_templates(programs, dtype, kernel, factor):
     p = programs.upload(data)
     programs.run(kernel, (1, 1, 1), (64, 1, 1), p, factor, n)
     assert np.array_equal(programs.download(p, n, dtype), (data * dtype(factor)).astype(dtype))
+
+
+def test_printf_many_arguments_long_strings_several_waves(programs):
+    lines = []
+    name = programs.upload(np.frombuffer(b"device-string\0", np.uint8))
+    programs.run("long_printf", (1, 1, 1), (64, 1, 1), name, printf=lines.append)
+    long = "a string that is longer than fifty-six bytes, so it spans two packets"
+    expect = [f"{long}|{t:<5d}|{2.5 * t:5.1f}|{t * 1000000000000}|{chr(65 + t)}|{t * 0x1001:08x}|{-5 * t}|4000000000|"
+              f"{1e-3 * t:e}|device-string|%|{'' if t > 40 else 'ok'}\n" for t in (1, 33)]
+    assert lines == expect

@@ -155,3 +155,19 @@ def test_readlane_writelane_readfirstlane():
     expect = [3 * i + 12 for i in range(32)]
     expect[9] = 21 + 12
     assert out.tolist() == expect
+
+
+def test_permlane16_and_permlanex16():
+    out = _run("""
+  v_lshrrev_b32 v2, 2, v1
+  s_mov_b32 s10, 0x01234567                  ; positions 0-7 read lanes 7, 6, ..., 0 of the row
+  s_mov_b32 s11, 0x89abcdef                  ; positions 8-15 read 15, 14, ..., 8
+  v_permlane16_b32 v3, v2, s10, s11
+  v_permlanex16_b32 v4, v2, s10, s11
+  v_lshl_or_b32 v3, v3, 8, v4
+  global_store_b32 v1, v3, s[4:5]
+""")
+    lane = np.arange(32)
+    pos = lane & 15
+    rev = (lane & 16) + np.where(pos < 8, 7 - pos, 23 - pos)
+    assert out.tolist() == ((rev << 8) | (rev ^ 16)).tolist()

@@ -134,3 +134,13 @@ __global__ void scale(T* data, T factor, int n) {
 }
 template __global__ void scale<double>(double*, double, int);
 template __global__ void scale<short>(short*, short, int);
+
+// printf with more than seven arguments, a string longer than one 56-byte packet, and %s of null.
+extern "C" __global__ void long_printf(const char* name) {
+  int t = threadIdx.x;
+  if (t % 32 == 1)
+    printf("%s|%-5d|%5.1f|%lu|%c|%08x|%lld|%u|%e|%s|%%|%s\n",
+           "a string that is longer than fifty-six bytes, so it spans two packets", t, 2.5 * t,
+           (unsigned long)t * 1000000000000ul, 'A' + t, t * 0x1001, -5ll * t, 4000000000u, 1e-3 * t,
+           name, t > 40 ? (const char*)0 : "ok");
+}
