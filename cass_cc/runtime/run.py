@@ -51,8 +51,23 @@ examples:
 """
 
 
+def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(cass-run's own options, PROGRAM and its arguments): everything from the first
+    non-option on belongs to the program, verbatim (a later '--' included)."""
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--":
+            return argv[:i], argv[i + 1:]
+        if not argv[i].startswith("-") or argv[i] == "-":
+            break
+        i += 2 if argv[i] == "--emu-stats" else 1
+    return argv[:i], argv[i:]
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
+    own, command = split_command(argv)
     parser = argparse.ArgumentParser(prog=PROG, description=DESCRIPTION, epilog=EPILOG,
+                                     allow_abbrev=False,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     device = parser.add_mutually_exclusive_group()
     device.add_argument("--emulate", action="store_true",
@@ -63,11 +78,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="write JSON statistics of every kernel launch (kernel, grid, block, "
                              "wave- and lane-instructions, per-opcode counts, seconds); implies "
                              "--emulate")
-    parser.add_argument("program", metavar="PROGRAM", help="the program to run (searched in PATH "
-                        "when it has no '/')")
+    parser.add_argument("program", metavar="PROGRAM", nargs="?",
+                        help="the program to run (searched in PATH when it has no '/')")
     parser.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER,
                         help="arguments passed to PROGRAM unchanged")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(own + command[:1])
+    if args.program is None:
+        parser.error("no PROGRAM given")
+    args.args = command[1:]
     if args.hip and args.emu_stats:
         parser.error("--emu-stats needs the emulator; it cannot be used with --hip")
     return args
@@ -178,15 +196,14 @@ def write_stats(stats_path: str, lines_file: str, program: str, status: int) -> 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    program_args = args.args[1:] if args.args[:1] == ["--"] else args.args
     try:
         path = resolve_program(args.program)
         if not choose_emulation(args):
-            return run_program(path, program_args, None)
+            return run_program(path, args.args, None)
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
-            status = run_program(path, program_args, emulator_environment(lines_file))
+            status = run_program(path, args.args, emulator_environment(lines_file))
             if args.emu_stats:
                 write_stats(args.emu_stats, lines_file, path, status)
             return status

@@ -90,3 +90,18 @@ def test_emulator_environment_puts_the_runtime_first(tmp_path):
     paths = env[run.SYSPATH_ENV].split(os.pathsep)
     assert any(os.path.isdir(os.path.join(p, "cass_cc")) for p in paths)
     assert any(os.path.isdir(os.path.join(p, "numpy")) for p in paths)
+
+
+@pytest.mark.parametrize("argv, own, command", [
+    (["./p", "--", "-x"], [], ["./p", "--", "-x"]),
+    (["--emulate", "--", "./p", "--hip"], ["--emulate"], ["./p", "--hip"]),
+    (["--emu-stats", "s.json", "./p", "a"], ["--emu-stats", "s.json"], ["./p", "a"]),
+    (["--emu-stats=s.json", "./p"], ["--emu-stats=s.json"], ["./p"]),
+])
+def test_everything_after_program_is_the_programs(argv, own, command):
+    assert run.split_command(argv) == (own, command)
+
+
+def test_no_program_is_a_usage_error():
+    proc = run_tool("cass-run", "--emulate")
+    assert proc.returncode == 2 and "no PROGRAM given" in proc.stderr
