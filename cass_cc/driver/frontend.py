@@ -53,7 +53,7 @@ class Frontend:
         s = self.settings
         flags: list[str] = []
         for inc in s.pre_includes:
-            flags += ["-include", self.mirror.path_for(inc) if is_user_dir(inc) else inc]
+            flags += ["-include", self.mirror.path_for(inc) if user_file(inc) else inc]
         for d in s.include_dirs:
             if is_user_dir(d):
                 flags.append("-I" + self.mirror.include_dir(d))
@@ -85,7 +85,7 @@ class Frontend:
             start = time.perf_counter()
             self.mirror.translate_tree(self.tu.source, self.user_dirs())
             for inc in self.settings.pre_includes:
-                if is_user_dir(inc):
+                if user_file(inc):
                     self.mirror.translate_tree(inc, self.user_dirs())
             at = then.argv.index(self.mirrored)
             for header in self.mirror.compat_headers:
@@ -169,6 +169,11 @@ class Frontend:
                         name = f"{self.tu.stem}.hip-{os.path.basename(original)}"
                     atomic_copy(mirrored, os.path.join(folder, name))
         return [Job(["cass-save-temps", *folders], action=action, label="save-temps")]
+
+
+def user_file(path: str) -> bool:
+    """A -include naming a file of the user's tree (else the compiler finds it on its paths)."""
+    return os.path.isfile(path) and is_user_dir(path)
 
 
 def _default_dir(path: str) -> bool:

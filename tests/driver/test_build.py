@@ -148,6 +148,20 @@ def test_compile_with_deps_like_cmake(mixed_project):
     assert_amd_program(d / "obj" / "main.cu.o", ["_Z5scaleIfEvPT_S0_i"], "ET_REL")
 
 
+def test_compile_several_into_odir(mixed_project, tmp_path):
+    """-c with several inputs and -odir; -include of a header found on the include path; the
+    report of every compile in CASS_REPORT_DIR."""
+    d = mixed_project
+    reports = tmp_path / "reports"
+    (d / "out").mkdir()  # like nvcc, -odir names an existing folder
+    cass_nvcc("-c", "-odir", "out", "-include", "cstdio", "main.cu", "helper.c", cwd=d,
+              CASS_REPORT_DIR=str(reports))
+    assert sorted(os.listdir(d / "out")) == ["helper.o", "main.o"]
+    assert_amd_program(d / "out" / "main.o", ["_Z5scaleIfEvPT_S0_i"], "ET_REL")
+    [report] = [json.loads(p.read_text()) for p in reports.iterdir()]
+    assert report["source"] == "main.cu" and len(report["kernels"]) == 1
+
+
 def test_shared_library(tmp_path):
     (tmp_path / "lib.cu").write_text('__global__ void fill(int* p) { p[threadIdx.x] = 7; }\n'
                                      'extern "C" void launch(int* p) { fill<<<1, 32>>>(p); }\n')
