@@ -3,7 +3,7 @@
 // The final values do not depend on the order the threads ran in.
 #include <cstdio>
 
-constexpr int BLOCKS = 4, THREADS = 64, N = BLOCKS * THREADS;
+constexpr int BLOCKS = 2, THREADS = 64, N = BLOCKS * THREADS;
 
 struct Counters {
     int add, sub, max, min, add_block, cas_sum;
@@ -30,7 +30,7 @@ __global__ void hammer(Counters *c, unsigned *slots)
     atomicMax(&c->max, (t * 37) % 101);
     atomicMin(&c->min, 50 - (t * 37) % 101);
     atomicAdd_block(&c->add_block, 2);
-    cas_add(&c->cas_sum, t % 7);
+    if (t % 4 == 0) cas_add(&c->cas_sum, t % 7);    // a contended CAS loop on every 4th thread
     atomicInc(&c->inc, 99u);                 // counts 0..99 and wraps
     atomicDec(&c->dec, 99u);
     atomicAnd(&c->and_bits, ~(1u << (t % 32)));
@@ -66,7 +66,7 @@ int main()
         add += t;
         mx = (t * 37) % 101 > mx ? (t * 37) % 101 : mx;
         mn = 50 - (t * 37) % 101 < mn ? 50 - (t * 37) % 101 : mn;
-        cas += t % 7;
+        cas += t % 4 == 0 ? t % 7 : 0;
         xr ^= 1u << (t % 5);
     }
     // atomicInc: ((old >= 99) ? 0 : old + 1), N times from 0; atomicDec: ((old == 0 || old > 99) ? 99 : old - 1).
