@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class EmuFault(Exception):
-    """A kernel fault. kind: "memory" | "budget" | "unimplemented" | "decode".
+    """A kernel fault. kind: "memory" | "budget" | "unimplemented" | "decode" | "trap".
+    pc is the instruction's address in the code object (as llvm-objdump prints it).
 
     str(fault) is the one-line report, e.g.
     kernel 'k' pc 0x1a4 'global_load_b32 v1, v[2:3], off': lane 5 read of 4 bytes at 0x7f..: outside every allocation

@@ -215,7 +215,7 @@ class _Run:
                 pc = int(pcs[runnable].min())
                 w = runnable[pcs[runnable] == pc]
                 everyone = len(w) == len(runnable)
-            exe = program.executor(pc, kernel)
+            exe = program.executor(pc, kernel)      # raises EmuFault for undecodable / unknown
             instr = instrs[pc]
             stats.wave_instructions += len(w)
             stats.lane_instructions += int(np.bitwise_count(st.S[w, EXEC]).sum())
@@ -237,6 +237,10 @@ class _Run:
                     e.kernel, e.pc, e.instruction = kernel, pc - base, instr.text
                     e.args = (str(e),)
                 raise
+            except Exception as e:      # an emulator bug: still one line, naming the instruction
+                raise EmuFault("unimplemented", f"internal error executing '{instr.mnemonic}': "
+                               f"{type(e).__name__}: {e}", kernel=kernel, pc=pc - base,
+                               instruction=instr.text) from e
             if moved:
                 w = None
             else:

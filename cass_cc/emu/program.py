@@ -16,6 +16,7 @@ HOSTCALL_FUNCTION = "__ockl_hostcall_internal"
 
 class Program:
     def __init__(self, co):
+        self.base = co.base
         self.instrs: dict[int, Instr] = decode(co.data, co.base)
         self.executors: dict[int, object] = {}
         self.services: dict[int, object] = {}     # function address -> fn(st, w), set per launch
@@ -31,17 +32,19 @@ class Program:
     def _build(self, pc: int, kernel: str):
         instr = self.instrs.get(pc)
         if instr is None:
-            raise EmuFault("decode", "jump to an address that holds no instruction", kernel=kernel, pc=pc)
+            raise EmuFault("decode", f"jump to {pc:#x}, which holds no instruction of the code object",
+                           kernel=kernel, pc=pc - self.base)
         if instr.mnemonic == "<unknown>":
-            raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc, instruction=instr.text)
+            raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc - self.base,
+                           instruction=instr.text)
         try:
             exe = build(instr, self)
         except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError, TypeError) as e:
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
-                           kernel=kernel, pc=pc, instruction=instr.text) from None
+                           kernel=kernel, pc=pc - self.base, instruction=instr.text) from None
         if exe is None:
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented",
-                           kernel=kernel, pc=pc, instruction=instr.text)
+                           kernel=kernel, pc=pc - self.base, instruction=instr.text)
         return exe
 
 

@@ -66,3 +66,10 @@ def test_unknown_kernel_name():
     dev = asm_device("")
     with pytest.raises(EmuFault, match="no kernel named 'nope'"):
         launch(dev.co, "nope", 1, 32, b"", memory=dev.mem)
+
+
+def test_jump_outside_the_code_is_reported():
+    dev = asm_device("  s_mov_b64 s[10:11], 0x40\n  s_setpc_b64 s[10:11]\n")
+    with pytest.raises(EmuFault) as info:
+        dev.run("k", 1, 32, dev.zeros(1, np.uint32))
+    assert info.value.kind == "decode" and "holds no instruction" in str(info.value)
