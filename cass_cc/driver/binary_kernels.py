@@ -17,8 +17,8 @@ from elftools.elf.elffile import ELFFile
 from ..errors import CassError
 from ..pipeline import run_pipeline
 from ..unit import KernelUnit
-from .binary_embed import CodeObject
 from . import source_route
+from .binary_embed import CodeObject
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
@@ -87,9 +87,15 @@ def defined_kernels(code_object: bytes) -> set[str]:
         raise CassError(f"unreadable code object from the fallback compile: {e}") from None
 
 
-def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> tuple[bytes, str]:
-    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it:
-    (code object, hipcc's first error or "")."""
+@dataclass
+class FallbackCode:
+    code_object: bytes     # empty when hipcc failed
+    error: str             # hipcc's first error, when it failed
+    diagnostics: list[str]  # what hipify could not translate
+
+
+def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> FallbackCode:
+    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it."""
     fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"))
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
@@ -101,11 +107,12 @@ def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offlo
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
+    diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
     if proc.returncode != 0:
         errors = [line for line in fe.shape(proc.stderr, closing=False).splitlines() if "error" in line]
-        return b"", errors[0] if errors else "hipcc failed"
+        return FallbackCode(b"", errors[0] if errors else "hipcc failed", diagnostics)
     with open(out, "rb") as f:
-        return f.read(), ""
+        return FallbackCode(f.read(), "", diagnostics)
 
 
 def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings, work: str,
@@ -120,6 +127,14 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
         translated = translate_units(units, settings)
         ok = [u for u in translated if u.status == "ok"]
         refused = [u for u in translated if u.status != "ok"]
+        if ok and refused and _has_device_variables(units):
+            # Two code objects would hold two copies of the TU's __device__ variables, and kernels
+            # that share them through memory would each see their own: all go to the fallback.
+            for u in ok:
+                u.status = "failed"
+                u.reasons.append(f"moved to the hipify fallback with '{refused[0].demangled or refused[0].name}': "
+                                 "they share the translation unit's device variables")
+            ok, refused = [], translated
         if ok:
             from cass_cc.passes.link import link_translation_unit
             result.code_objects.append(CodeObject("hip", arch, link_translation_unit(ok)))
@@ -128,6 +143,10 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
         if arch == settings.offload_arch:
             result.kernels = [u.report_entry() for u in translated]
     return result
+
+
+def _has_device_variables(units: list[KernelUnit]) -> bool:
+    return any(getattr(getattr(u.kernel, "cubin", None), "globals", None) for u in units)
 
 
 def kernel_location(source: str, demangled: str) -> str:
@@ -155,14 +174,16 @@ def _no_route(tu: TranslationUnit | None, unit: KernelUnit, why: str) -> NoRoute
 
 def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
                result: TranslatedTU, no_fallback: str | None) -> None:
-    if no_fallback or tu is None:
+    if no_fallback:
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
-    data, messages = hipify_code_object(tu, settings, work, arch)
+    fallback = hipify_code_object(tu, settings, work, arch)
+    data = fallback.code_object
     have = defined_kernels(data) if data else set()
     for u in refused:
         if u.name not in have:
-            why = messages if not data else "the hipified translation unit does not define it"
+            why = fallback.error or "the hipified translation unit does not define it"
             raise _no_route(tu, u, f"has no route: {'; '.join(u.reasons)}; hipify fallback: {why}")
         u.tier, u.status = "hipify", "fallback"
     result.code_objects.append(CodeObject("hipv4", arch, data))
+    result.diagnostics += [d for d in fallback.diagnostics if d not in result.diagnostics]

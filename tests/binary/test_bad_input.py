@@ -9,7 +9,6 @@ import pytest
 from binroute import cass_nvcc, cass_run
 
 from cass_cc import toolchain
-from cass_cc.driver import routes
 from cass_cc.driver.binary_embed import fatbin_section
 
 HERE = Path(__file__).resolve().parent
@@ -84,14 +83,3 @@ def test_program_without_code_for_the_device(tmp_path):
     assert run.returncode == 1 and run.stdout.rstrip().endswith("FAIL")
     assert "libcassrt: no code object for gfx1100" in run.stderr
 
-
-@pytest.mark.skipif(routes.AUTO_ROUTE != "binary", reason="--cass-route=auto does not take the binary route yet")
-def test_kernel_with_neither_route_names_both_reasons(tmp_path):
-    """Inline PTX: hipcc cannot compile it for AMD, and the translator is refused."""
-    src = tmp_path / "ptx.cu"
-    src.write_text("__global__ void lane_ids(unsigned *out)\n{\n    unsigned lane;\n"
-                   "    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n    out[threadIdx.x] = lane;\n}\n")
-    obj = tmp_path / "ptx.o"
-    proc = cass_nvcc("--cass-route=auto", "--cass-translators=model", "-c", src, "-o", obj, cwd=tmp_path,
-                     env={"CASS_ROUTE": ""})
-    _fails_cleanly(proc, obj, "ptx.cu:1:", "lane_ids(unsigned int*)", "model: not available", "hipify fallback:")

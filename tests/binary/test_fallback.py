@@ -1,0 +1,51 @@
+"""The hipify fallback of the binary route, driven through the route's interface with route
+auto semantics (allow_fallback), whatever route `--cass-route=auto` names today."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from pathlib import Path
+
+import pytest
+from binroute import ROOT, cass_run
+
+from cass_cc.driver import binary
+from cass_cc.driver.binary_kernels import NoRoute
+from cass_cc.driver.jobs import Runner
+from cass_cc.driver.plan import Compile, Link, TranslationUnit
+from cass_cc.driver.settings import Settings
+
+FEATURES = ROOT / "tests" / "programs" / "binary" / "runtime_features" / "features.cu"
+
+
+def _build(source: Path, out: Path, **settings) -> Path:
+    s = Settings(route="auto", report_path=str(out / "report.json"), **settings)
+    work = tempfile.mkdtemp(dir=out)
+    obj, exe = out / "prog.o", out / "prog"
+    Runner().run(binary.compile_jobs(Compile(TranslationUnit(str(source), "cu"), str(obj)), s, work, True))
+    Runner().run(binary.link_jobs(Link([str(obj)], str(exe)), s, work))
+    return exe
+
+
+def test_refused_kernels_come_from_hipify_and_the_program_passes(tmp_path):
+    exe = _build(FEATURES, tmp_path, translators=["model"])
+    run = cass_run(exe)
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+    kernels = json.loads((tmp_path / "report.json").read_text())["kernels"]
+    assert {k["name"] for k in kernels} == {"_Z13reverse_scalePKiPii", "_Z8add_biasPfi"}
+    for k in kernels:
+        assert (k["tier"], k["status"]) == ("hipify", "fallback")
+        assert k["reasons"] == ["model: not available in this cass-cc"]
+
+
+def test_neither_route_names_the_kernel_its_line_and_both_reasons(tmp_path):
+    src = tmp_path / "ptx.cu"
+    src.write_text("__global__ void lane_ids(unsigned *out)\n{\n    unsigned lane;\n"
+                   "    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n    out[threadIdx.x] = lane;\n}\n")
+    with pytest.raises(NoRoute) as err:
+        _build(src, tmp_path, translators=["model"])
+    message = err.value.message
+    assert message.startswith(f"{src}:1: kernel 'lane_ids(unsigned int*)' has no route: ")
+    assert "model: not available" in message and "hipify fallback:" in message and "error" in message
+    assert not (tmp_path / "prog.o").exists()
