@@ -154,7 +154,7 @@ def test_compile_several_into_odir(mixed_project, tmp_path):
     d = mixed_project
     reports = tmp_path / "reports"
     (d / "out").mkdir()  # like nvcc, -odir names an existing folder
-    cass_nvcc("-c", "-odir", "out", "-include", "cstdio", "main.cu", "helper.c", cwd=d,
+    cass_nvcc("-c", "-odir", "out", "-include", "stdio.h", "main.cu", "helper.c", cwd=d,
               CASS_REPORT_DIR=str(reports))
     assert sorted(os.listdir(d / "out")) == ["helper.o", "main.o"]
     assert_amd_program(d / "out" / "main.o", ["_Z5scaleIfEvPT_S0_i"], "ET_REL")
