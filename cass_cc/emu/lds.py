@@ -1,4 +1,5 @@
-"""DS instructions: LDS loads, stores and atomics of the workgroup's LDS, and the cross-lane
+"""DS instructions: LDS loads, stores and atomics of the workgroup's LDS (addresses are the 32-bit
+sum of the address VGPR and the offset), and the cross-lane
 ds_swizzle_b32, ds_permute_b32 and ds_bpermute_b32 (which route data without touching LDS)."""
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def build_ds(instr: Instr):
             wave, lane, _ = active_lanes(st, w)
             base = st.V[wave, vaddr.reg, lane].astype(np.int64)
             for i, off in enumerate(addrs):
-                raw = LDS.read(st, wave, lane, base + off, nb)
+                raw = LDS.read(st, wave, lane, (base + off) & 0xFFFFFFFF, nb)
                 if kind:
                     store_loaded(st, wave, lane, vdst.reg, raw, kind, t)
                 else:
@@ -55,7 +56,7 @@ def build_ds(instr: Instr):
             for off, vdata in zip(addrs, datas):
                 data = read_vgprs(st, wave, lane, vdata.reg, max(1, nb // 4))
                 data = data[:, 2:2 + nb] if hi else data[:, :nb]
-                LDS.write(st, wave, lane, base + off, np.ascontiguousarray(data))
+                LDS.write(st, wave, lane, (base + off) & 0xFFFFFFFF, np.ascontiguousarray(data))
             return False
         return store
     if (am := ATOMIC.match(m)):
@@ -72,7 +73,7 @@ def build_ds(instr: Instr):
 
         def ds_atomic(st, w):
             wave, lane, _ = active_lanes(st, w)
-            a = st.V[wave, vaddr.reg, lane].astype(np.int64) + offset
+            a = (st.V[wave, vaddr.reg, lane].astype(np.int64) + offset) & 0xFFFFFFFF   # 32-bit wrap
             vals = [read_vgprs(st, wave, lane, d.reg, words).view(dtype).reshape(-1) for d in datas]
             if name == "mskor":      # (old & ~mask) | data
                 old = _mskor(st, wave, lane, a, vals[0], vals[1], t)

@@ -96,3 +96,17 @@ def test_bpermute_permute_and_swizzle():
     assert np.array_equal(r[:, 1], 10 * ((lane - 1) % 32))
     assert np.array_equal(r[:, 2], 10 * (lane ^ 16))
     assert np.array_equal(r[:, 3], (10 * ((lane & ~3) | (3 - (lane & 3)))) << 16 | 10 * (lane & 4))
+
+
+def test_lds_address_wraps_at_32_bits():
+    # hipcc emits ds_load_b32 v0, v15 offset:508 with v15 = -4 * lane: the sum wraps to 508 - 4 * lane
+    out = _run("""
+  v_and_b32 v2, 0x3ff, v0
+  v_lshlrev_b32 v3, 2, v2
+  ds_store_b32 v3, v2 offset:0
+  s_barrier
+  v_sub_nc_u32 v4, 0, v3                    ; -4 * lane
+  ds_load_b32 v5, v4 offset:124             ; LDS[31 - lane]
+  global_store_b32 v3, v5, s[4:5]
+""", block=32)
+    assert out.tolist() == list(range(31, -1, -1))
