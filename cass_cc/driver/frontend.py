@@ -115,7 +115,7 @@ class Frontend:
         jobs = [self.hipify_job(compile_job), compile_job]
         jobs += after or []
         if deps_file:
-            jobs.append(self.deps_place_job(tmp_deps, deps_file))
+            jobs.append(self.text_place_job(tmp_deps, deps_file))
         jobs.append(place_job(tmp_obj, output))
         jobs += self.save_temps_jobs(product_dir or os.path.dirname(os.path.abspath(output)))
         return jobs
@@ -132,10 +132,7 @@ class Frontend:
         argv = self.base + extra + [flag, "-MF", tmp] + [a for t in targets for a in ("-MT", t)]
         argv += (["-MP"] if self.settings.deps_phony else []) + [self.mirrored]
         job = Job(argv, env=self.env, rewrite=self.shape, label="dependencies")
-        return [self.hipify_job(job), job, self.deps_place_job(tmp, output)]
-
-    def deps_place_job(self, tmp: str, output: str | None) -> Job:
-        return self.text_place_job(tmp, output)
+        return [self.hipify_job(job), job, self.text_place_job(tmp, output)]
 
     def text_place_job(self, tmp: str, output: str | None) -> Job:
         """Move generated text (dependencies, preprocessed source) out with the user's paths."""

@@ -34,7 +34,6 @@ class Job:
     argv: list[str]
     action: Callable[[], None] | None = None     # an in-process step; argv describes it
     env: dict[str, str] | None = None
-    stdout: str | None = None                    # file for the tool's standard output
     rewrite: Callable[[str], str] | None = None  # turns the tool's messages into nvcc's shape
     label: str = ""                              # name for --cass-time-passes
 
@@ -68,19 +67,13 @@ class Runner:
 
 
 def _run_tool(job: Job) -> None:
-    out = None
     try:
-        if job.stdout:
-            out = open(job.stdout, "w")
-        proc = subprocess.run(job.argv, env=job.env, stdout=out, stderr=subprocess.PIPE, text=True,
+        proc = subprocess.run(job.argv, env=job.env, stderr=subprocess.PIPE, text=True,
                               errors="replace")
     except FileNotFoundError:
         raise CassError(f"cannot run '{job.argv[0]}': not found (see cass-cc doctor)") from None
     except OSError as e:
         raise CassError(f"cannot run '{job.argv[0]}': {e.strerror}") from None
-    finally:
-        if out is not None:
-            out.close()
     messages = job.rewrite(proc.stderr) if job.rewrite else proc.stderr
     if messages:
         sys.stderr.write(messages if messages.endswith("\n") else messages + "\n")

@@ -18,7 +18,7 @@ from . import host, routes, source_route
 from .frontend import place_job
 from .jobs import Job, Runner
 from .parse import parse
-from .plan import Archive, Compile, Dependencies, Link, Preprocess, make_plan
+from .plan import Action, Archive, Compile, Dependencies, Link, Preprocess, make_plan
 from .settings import Settings, settings_from
 
 PROG = "cass-nvcc"
@@ -73,7 +73,7 @@ def run(argv: list[str]) -> int:
     return 0
 
 
-def jobs_for(action, settings: Settings, work: str) -> list[Job]:
+def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Compile):
         return routes.route_module(settings.route).compile_jobs(
             action, settings, work, allow_fallback=True)

@@ -17,7 +17,11 @@ from ..errors import CassError
 from ..fsutil import atomic_write_bytes
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
-SYSTEM_PREFIXES = ("/usr/", "/opt/", "/lib/", "/etc/")
+# Headers below these belong to the system, the compilers or the GPU toolkits, not to the user's
+# project (a project may live anywhere else, /usr/src and /opt included).
+SYSTEM_ROOTS = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share",
+                "/lib", "/lib64", "/etc")
+SYSTEM_PREFIXES = ("/usr/local/cuda", "/opt/rocm", "/opt/nvidia", "/opt/cuda")
 
 
 @dataclass
@@ -107,7 +111,11 @@ def source_encoding(data: bytes) -> str:
 
 
 def is_user_dir(path: str) -> bool:
-    return not os.path.abspath(path).startswith(SYSTEM_PREFIXES)
+    """Whether `path` is in the user's tree (its CUDA headers need hipify)."""
+    absolute = os.path.abspath(path)
+    if absolute.startswith(SYSTEM_PREFIXES):
+        return False
+    return not any(absolute == root or absolute.startswith(root + os.sep) for root in SYSTEM_ROOTS)
 
 
 def _user_includes(text: str, including: str, user_dirs: list[str]) -> list[str]:
