@@ -75,7 +75,7 @@ def _carry_terms(ctx: Lifter, ins, sources: list) -> tuple[list[ir.Value], int]:
     (-R is ~R + 1, which is what makes the carry of a subtraction)."""
     terms, ones = [], 0
     for op in sources:
-        if isinstance(op, (Reg, ConstRef)) and op.negate:
+        if isinstance(op, (Reg, ConstRef)) and op.negate:   # immediates carry their sign already
             plain = Reg(op.kind, op.index, op.name, op.suffixes) if isinstance(op, Reg) else \
                 ConstRef(op.bank, op.offset, op.reg, op.bank_reg, op.suffixes)
             terms.append(ctx.b.not_(ctx.u32(plain)))
@@ -92,7 +92,7 @@ def iadd3(ctx: Lifter, ins) -> None:
     dests, sources, carry_in = split(ins)
     if len(sources) != 3:
         raise unsupported(ins, "operand count")
-    if "X" in ins.modifiers and any(getattr(s, "negate", False) for s in sources):
+    if "X" in ins.modifiers and any(isinstance(s, (Reg, ConstRef)) and s.negate for s in sources):
         raise unsupported(ins, "negated operand in IADD3.X")
     terms, ones = _carry_terms(ctx, ins, sources)
     total = ir.Constant(I64, ones)
