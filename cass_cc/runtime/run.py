@@ -143,7 +143,20 @@ def check_emulator_imports() -> None:
                         "(install cass-cc with its dependencies: pip install -e .)") from None
 
 
-def emulator_environment(stats_file: str | None) -> dict[str, str]:
+def has_dt_rpath(path: str) -> bool:
+    """Whether the program has an old-style DT_RPATH, which the loader searches before
+    LD_LIBRARY_PATH (DT_RUNPATH, what hipcc writes, comes after it)."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    try:
+        with open(path, "rb") as f:
+            dynamic = ELFFile(f).get_section_by_name(".dynamic")
+            return dynamic is not None and any(t.entry.d_tag == "DT_RPATH" for t in dynamic.iter_tags())
+    except ELFError:
+        return False
+
+
+def emulator_environment(stats_file: str | None, program: str | None = None) -> dict[str, str]:
     """The program's environment with the emulated libamdhip64 first on the library path and
     what its embedded Python needs to import cass_cc and numpy."""
     check_emulator_imports()
@@ -151,6 +164,11 @@ def emulator_environment(stats_file: str | None) -> dict[str, str]:
     runtime_dir = str(shim.build())
     env["LD_LIBRARY_PATH"] = os.pathsep.join(
         [runtime_dir] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
+    if program and has_dt_rpath(program):
+        # A DT_RPATH naming ROCm's folder would win over LD_LIBRARY_PATH; a preloaded library
+        # with the soname libamdhip64.so.5 satisfies the program's NEEDED entry instead.
+        preload = os.path.join(runtime_dir, shim.SONAMES[0])
+        env["LD_PRELOAD"] = " ".join([preload] + env.get("LD_PRELOAD", "").split())
     paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
     package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env[SYSPATH_ENV] = os.pathsep.join(dict.fromkeys([package_root] + paths))
@@ -203,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
-            status = run_program(path, args.args, emulator_environment(lines_file))
+            status = run_program(path, args.args, emulator_environment(lines_file, path))
             if args.emu_stats:
                 write_stats(args.emu_stats, lines_file, path, status)
             return status

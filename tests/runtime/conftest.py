@@ -17,13 +17,13 @@ HIP_PROGRAMS = ROOT / "tests" / "programs" / "hip"
 OFFLOAD_ARCH = "gfx1100"
 
 
-def _hipcc(args: list[str], cwd: Path, offload_arch: str) -> None:
+def hipcc(args: list[str], cwd: Path, offload_arch: str) -> None:
     try:
-        hipcc = toolchain.path("hipcc")
+        driver = toolchain.path("hipcc")
         libs = toolchain.rocm_device_lib_path(offload_arch)
     except ToolMissing as e:
         pytest.skip(str(e))
-    cmd = [hipcc, f"--offload-arch={offload_arch}", f"--rocm-device-lib-path={libs}", "-O2", *args]
+    cmd = [driver, f"--offload-arch={offload_arch}", f"--rocm-device-lib-path={libs}", "-O2", *args]
     proc = subprocess.run(cmd, cwd=cwd, env=toolchain.hip_environment(), capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
@@ -44,10 +44,10 @@ def hip_program(tmp_path_factory):
             out = tmp_path_factory.mktemp(f"{name}-{offload_arch}")
             sources = sorted(str(p) for p in source.glob("*.hip") if not p.name.endswith(".genco.hip"))
             flags = (source / "flags.txt").read_text().split() if (source / "flags.txt").exists() else []
-            _hipcc([*flags, "-o", str(out / "prog"), *sources], out, offload_arch)
+            hipcc([*flags, "-o", str(out / "prog"), *sources], out, offload_arch)
             for genco in sorted(source.glob("*.genco.hip")):
                 stem = genco.name.removesuffix(".genco.hip")
-                _hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out, offload_arch)
+                hipcc(["--genco", "-o", str(out / f"{stem}.hsaco"), str(genco)], out, offload_arch)
             built[key] = out
         return built[key]
 

@@ -5,10 +5,16 @@ output on NVIDIA hardware was recorded (reference.txt), the checksums must agree
 from __future__ import annotations
 
 import json
+import os
+import shutil
 
 import pytest
 
-from .conftest import HIP_PROGRAMS, cass_run
+from cass_cc import toolchain
+from cass_cc.errors import ToolMissing
+from cass_cc.runtime import run
+
+from .conftest import HIP_PROGRAMS, OFFLOAD_ARCH, cass_run, hipcc
 
 SELF_CHECKING = [
     "vector_add", "reduce_lds", "warp_shuffle", "scan_ballot", "atomics", "matmul_tiled",
@@ -133,3 +139,22 @@ def test_program_without_gfx1100_code_says_so(hip_program):
     assert "no gfx1100 code object in the program (it has: gfx1030)" in proc.stderr
     assert "--offload-arch=gfx1100" in proc.stderr
     assert "no kernel image is available for execution on the device" in proc.stdout
+
+
+@pytest.mark.slow
+def test_dt_rpath_to_rocm_does_not_bypass_the_emulator(tmp_path):
+    """An old-style DT_RPATH to a folder with ROCm's real libamdhip64 is searched before
+    LD_LIBRARY_PATH; cass-run preloads the emulated one so the program still runs on it."""
+    try:
+        real = toolchain.libamdhip64()
+    except ToolMissing as e:
+        pytest.skip(str(e))
+    rocm = tmp_path / "rocm"
+    rocm.mkdir()
+    shutil.copy(os.path.realpath(real), rocm / "libamdhip64.so.5")
+    hipcc(["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rocm}", "-o", str(tmp_path / "prog"),
+            str(HIP_PROGRAMS / "vector_add" / "main.hip")], tmp_path, OFFLOAD_ARCH)
+    assert run.has_dt_rpath(str(tmp_path / "prog"))
+    proc = cass_run(tmp_path, "--emulate")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "PASS"
