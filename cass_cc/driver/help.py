@@ -43,7 +43,7 @@ def version_text() -> str:
 def _spellings(opt: O.Option) -> str:
     meta = f" {opt.metavar}" if opt.metavar else ""
     text = f"--{opt.long}{meta}"
-    if opt.short and opt.short != opt.long:
+    if opt.short:
         text += f"  (-{opt.short})"
     return text
 

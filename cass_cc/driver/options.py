@@ -330,7 +330,7 @@ def _cass(long: str, kind: str, help: str, env: str, metavar: str = "",
 
 CASS = [
     _cass("cass-route", VALUE, "How .cu files become AMD code: binary (SASS translation), source "
-          "(hipify + hipcc) or auto.", "CASS_ROUTE", "{auto|binary|source}", ("auto", "binary", "source")),
+          "(hipify + hipcc) or auto (the default: the route cass-cc recommends).", "CASS_ROUTE", "{auto|binary|source}", ("auto", "binary", "source")),
     _cass("cass-offload-arch", LIST, "AMD targets (default gfx1100).", "CASS_OFFLOAD_ARCH", "<gfx>,..."),
     _cass("cass-translators", LIST, "Kernel translators of the binary route, in order.",
           "CASS_TRANSLATORS", "{lift|model},...", ("lift", "model")),
