@@ -18,8 +18,6 @@ FAMILY_OF = {  # what each program exercises, so a missing one is noticed
 }
 # Gaps of other parts of cass-cc, not of the translation (the programs pass on NVIDIA).
 EMULATOR_GAPS = {
-    "coop_groups_tiles": "emu: a DS address (vgpr + offset) must wrap at 32 bits; hipcc emits "
-                         "ds_load_b32 v0, v15 offset:508 with v15 = -4 * lane",
     "graph_capture": "the emulated runtime does not support hipStreamBeginCapture",
 }
 
