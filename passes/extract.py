@@ -6,7 +6,7 @@ from __future__ import annotations
 import subprocess
 
 from cass_cc.errors import CassError, Refusal
-from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins
+from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins, read_fatbins
 from cass_cc.unit import KernelUnit
 
 NAME = "extract"
@@ -20,7 +20,9 @@ def pick_cubins(cubins: list[Cubin], source: str) -> list[Cubin]:
         if arch in archs:
             return [c for c in cubins if c.arch == arch]
     if not cubins:
-        raise CassError(f"'{source}': no device code (no cubin in it; build with -arch=sm_80)")
+        has_ptx = not source.endswith(".cubin") and any(fb.ptx() for fb in read_fatbins(source))
+        what = "only PTX, no SASS" if has_ptx else "no device code"
+        raise CassError(f"'{source}': {what} (build with -arch=sm_80)")
     raise CassError(f"'{source}': SASS for {', '.join(sorted(archs))} is not supported "
                     f"(supported: {', '.join(SUPPORTED_ARCHS)}); rebuild with -arch=sm_80")
 

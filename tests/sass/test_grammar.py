@@ -160,8 +160,14 @@ def test_relocated_immediates_of_debug_builds():
     assert s == SymbolRef("lo", 32, "$str$9", "", None, "32@lo($str$9)")
 
 
-def test_debug_build_parses():
-    cubin = compile_cu(KERNELS / "more.cu", "-arch=sm_90", "-G", output="-cubin")
+def test_debug_build_parses(tmp_path):
+    src = tmp_path / "debug.cu"
+    src.write_text("#include <cstdio>\n__device__ __noinline__ int twice(int x) { return 2 * x; }\n"
+                   "__global__ void k(int *p) { p[threadIdx.x] = twice(p[threadIdx.x]); printf(\"%d\\n\", p[0]); }\n")
+    cubin = compile_cu(src, "-arch=sm_90", "-G", output="-cubin")
     from cass_cc.fatbin import Cubin
+    from cass_cc.sass.model import SymbolRef
+    refs = 0
     for name, text in disassemble(Cubin(cubin.read_bytes()).data).items():
-        parse_sass(text, name)
+        refs += sum(isinstance(op, SymbolRef) for i in parse_sass(text, name).instructions for op in i.operands)
+    assert refs >= 2

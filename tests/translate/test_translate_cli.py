@@ -100,8 +100,8 @@ def test_executable_with_two_translation_units(tmp_path):
     main = tmp_path / "main.cu"
     main.write_text("int main() { return 0; }\n")
     exe = tmp_path / "prog"
-    subprocess.run(["nvcc", "-arch=sm_80", "-o", str(exe), str(KERNELS / "math.cu"), str(KERNELS / "more.cu"),
-                    str(main)], check=True, capture_output=True)
+    objects = [compile_cu(s, "-arch=sm_80") for s in (KERNELS / "math.cu", KERNELS / "more.cu", main)]
+    subprocess.run(["nvcc", "-arch=sm_80", "-o", str(exe), *map(str, objects)], check=True, capture_output=True)
     proc = run_tool("cass-cc", "translate", str(exe), "-o", str(tmp_path / "o"))
     assert "Traceback" not in proc.stderr
     report = json.loads((tmp_path / "o" / "prog.cass-report.json").read_text())
@@ -113,3 +113,11 @@ def test_executable_with_two_translation_units(tmp_path):
         for co in objects:
             names |= set(read_code_object(co.read_bytes()).kernels)
         assert names == ok
+
+
+def test_ptx_only_object_is_refused(tmp_path):
+    obj = compile_cu(KERNELS / "math.cu", "-arch=compute_80", "-code=compute_80")
+    proc = run_tool("cass-cc", "translate", str(obj), "-o", str(tmp_path / "o"))
+    assert proc.returncode == 1
+    assert proc.stderr.endswith("only PTX, no SASS (build with -arch=sm_80)\n")
+    assert not (tmp_path / "o").exists()
