@@ -13,6 +13,7 @@ import pytest
 from cass_cc import toolchain
 from cass_cc.errors import ToolMissing
 from cass_cc.runtime import run
+from tests.conftest import run_tool
 
 from .conftest import HIP_PROGRAMS, OFFLOAD_ARCH, cass_run, hipcc
 
@@ -158,3 +159,19 @@ def test_dt_rpath_to_rocm_does_not_bypass_the_emulator(tmp_path):
     proc = cass_run(tmp_path, "--emulate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "PASS"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["vector_add", "warp_shuffle"])
+def test_cuda_twin_through_cass_nvcc_matches_the_hip_build(hip_program, tmp_path, name):
+    """End to end: the CUDA twin built by cass-nvcc's binary route (SASS lifted to RDNA3,
+    linked against libcassrt, which calls the HIP API) runs on the emulated runtime and prints
+    the same checksum as the hipcc build of the HIP program."""
+    build = run_tool("cass-nvcc", "--cass-route=binary", "-O2", "-o", str(tmp_path / "prog"),
+                     str(HIP_PROGRAMS / name / "main.cu"), cwd=tmp_path)
+    assert build.returncode == 0, build.stderr
+    cuda = cass_run(tmp_path, "--emulate")
+    hip = cass_run(hip_program(name), "--emulate")
+    assert cuda.returncode == 0 and hip.returncode == 0, cuda.stdout + cuda.stderr
+    assert cuda.stdout.splitlines()[-2:] == hip.stdout.splitlines()[-2:]
+    assert cuda.stdout.splitlines()[-1] == "PASS"
