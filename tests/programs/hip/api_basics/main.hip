@@ -124,7 +124,24 @@ int main() {
     CHECK(hipOccupancyMaxPotentialBlockSize(&grid, &block, busy, 0, 0));
     EXPECT(block >= 32 && block <= 1024 && block % 32 == 0 && grid >= p.multiProcessorCount);
     CHECK(hipDeviceSynchronize());
-    CHECK(hipFree(d));
+
+    // peer copies within the one device; deprecated host allocators; a reset frees everything
+    CHECK(hipMemcpyPeer(d + 4096, 0, d, 0, 32));
+    CHECK(hipMemcpyDtoH(host, d + 4096 + 16, 4));
+    EXPECT(host[0] == 4);
+    EXPECT(hipMemcpyPeer(d, 1, d, 0, 4) == hipErrorInvalidDevice);
+    hipGetLastError();
+    void *old_style, *alloc_style;
+    CHECK(hipMallocHost(&old_style, 64));
+    CHECK(hipHostAlloc(&alloc_style, 64, 0));
+    CHECK(hipFreeHost(old_style));
+    CHECK(hipHostFree(alloc_style));
+    CHECK(hipDeviceReset());
+    size_t free2;
+    CHECK(hipMemGetInfo(&free2, &total));
+    EXPECT(free2 == free0);
+    EXPECT(hipFree(d) == hipErrorInvalidValue);
+    hipGetLastError();
     printf("checksum: %d\n", value + (int)pitch);
     printf(bad ? "FAIL\n" : "PASS\n");
     return bad != 0;
