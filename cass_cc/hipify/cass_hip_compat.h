@@ -285,8 +285,38 @@ __device__ inline __half2 __hmin2(__half2 a, __half2 b) {
   return __halves2half2(__hmin(__low2half(a), __low2half(b)), __hmin(__high2half(a), __high2half(b)));
 }
 
+/* CUDA's __nv_bfloat16 is HIP 5.2's hip_bfloat16, which rounds to nearest even from float. */
 __host__ __device__ inline hip_bfloat16 __float2bfloat16(float f) { return hip_bfloat16(f); }
+__host__ __device__ inline hip_bfloat16 __float2bfloat16_rn(float f) { return hip_bfloat16(f); }
 __host__ __device__ inline float __bfloat162float(hip_bfloat16 b) { return static_cast<float>(b); }
+__host__ __device__ inline unsigned short __bfloat16_as_ushort(hip_bfloat16 b) { return b.data; }
+__host__ __device__ inline hip_bfloat16 __ushort_as_bfloat16(unsigned short bits) {
+  hip_bfloat16 b;
+  b.data = bits;
+  return b;
+}
+
+/* bfloat16 arithmetic as CUDA's cuda_bf16.h spells it: computed in float, rounded once. */
+#define CASS_COMPAT_BF16(NAME, RESULT, EXPR) \
+  __device__ inline RESULT NAME(hip_bfloat16 a, hip_bfloat16 b) { return RESULT(EXPR); }
+CASS_COMPAT_BF16(__hadd, hip_bfloat16, float(a) + float(b))
+CASS_COMPAT_BF16(__hsub, hip_bfloat16, float(a) - float(b))
+CASS_COMPAT_BF16(__hmul, hip_bfloat16, float(a) * float(b))
+CASS_COMPAT_BF16(__hdiv, hip_bfloat16, float(a) / float(b))
+CASS_COMPAT_BF16(__hmax, hip_bfloat16, fmaxf(float(a), float(b)))
+CASS_COMPAT_BF16(__hmin, hip_bfloat16, fminf(float(a), float(b)))
+CASS_COMPAT_BF16(__heq, bool, float(a) == float(b))
+CASS_COMPAT_BF16(__hne, bool, float(a) != float(b))
+CASS_COMPAT_BF16(__hlt, bool, float(a) < float(b))
+CASS_COMPAT_BF16(__hle, bool, float(a) <= float(b))
+CASS_COMPAT_BF16(__hgt, bool, float(a) > float(b))
+CASS_COMPAT_BF16(__hge, bool, float(a) >= float(b))
+#undef CASS_COMPAT_BF16
+__device__ inline hip_bfloat16 __hfma(hip_bfloat16 a, hip_bfloat16 b, hip_bfloat16 c) {
+  return hip_bfloat16(fmaf(float(a), float(b), float(c)));
+}
+__device__ inline hip_bfloat16 __hneg(hip_bfloat16 a) { return hip_bfloat16(-float(a)); }
+__device__ inline hip_bfloat16 __habs(hip_bfloat16 a) { return hip_bfloat16(fabsf(float(a))); }
 
 /* ---- cooperative_groups::reduce (CUDA 11's cooperative_groups/reduce.h) --------------------- */
 

@@ -128,7 +128,9 @@ __global__ void halves(const __half *a, const __half *b, __half *c, __nv_bfloat1
   p = __hadd2(p, __hmax2(p, __floats2half2_rn(1.0f, -1.0f)));
   c[i] = __hmax(h, __hmin(a[i], b[i]));
   bf[i] = __float2bfloat16(__half2float(h) + __low2float(p));
-  o[i] = __bfloat162float(bf[i]) + __half2float(hsqrt(__habs(h)));
+  __nv_bfloat16 x = __hfma(bf[i], __float2bfloat16_rn(0.5f), __hmax(bf[i], __ushort_as_bfloat16(0x3f80)));
+  x = __hadd(__hmul(x, x), __hneg(__habs(x)));
+  o[i] = __bfloat162float(x) + __half2float(hsqrt(__habs(h))) + __bfloat16_as_ushort(x) + __hlt(x, bf[i]);
 }
 
 __global__ void groups(const int *in, int *out) {

@@ -1,6 +1,7 @@
 """Half and bfloat16. HIP's hip_fp16.h keeps CUDA's __half API names; CUDA's __nv_bfloat16 is
-HIP 5.2's hip_bfloat16 (a struct with float conversions), and the conversion functions CUDA
-code calls on it come from the compatibility header."""
+HIP 5.2's hip_bfloat16 (a struct with float conversions); the conversion functions and the
+__hadd-style arithmetic CUDA code calls on it come from the compatibility header (which every
+TU including cuda_bf16.h gets, see headers.NEEDS_COMPAT)."""
 
 FAMILY = "half"
 
@@ -22,7 +23,8 @@ __int2half_rn __half2uint_rn __uint2half_rn
 """
 
 COMPAT = """
-__hmax __hmin __hmax2 __hmin2 __float2bfloat16 __bfloat162float
+__hmax __hmin __hmax2 __hmin2 __float2bfloat16 __float2bfloat16_rn __bfloat162float
+__bfloat16_as_ushort __ushort_as_bfloat16
 """
 
 UNSUPPORTED = {

@@ -43,8 +43,9 @@ HEADERS = {
 RUNTIME = frozenset({"hip/hip_runtime.h"})
 
 # HIP headers that need the compatibility header in front: HIP 5.2's cooperative groups assume
-# 64-lane wavefronts on gfx11 unless told otherwise.
-NEEDS_COMPAT = frozenset({"hip/hip_cooperative_groups.h"})
+# 64-lane wavefronts on gfx11 unless told otherwise, and HIP 5.2's bfloat16 lacks CUDA's
+# function names.
+NEEDS_COMPAT = frozenset({"hip/hip_cooperative_groups.h", "hip/hip_bfloat16.h"})
 
 # Folder prefixes: a folder maps to a folder (thrust's CUDA backend is rocThrust's HIP one) or
 # to one umbrella header (any cub/ header is hipCUB).
