@@ -153,6 +153,9 @@ def _recorded(args: Arguments) -> list[str]:
             shown = args.spelled.get(long, "--" + long)
             vals = [v for v in values if v]
             notes.append(f"{shown}{'=' + ','.join(vals) if vals else ''} ({opt.reason})")
+    for kind in args.list("Werror"):
+        if kind not in WERROR_FLAGS:
+            notes.append(f"-Werror={kind} (an nvcc front-end warning clang does not have)")
     return notes
 
 

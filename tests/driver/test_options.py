@@ -141,6 +141,12 @@ def test_cass_options_come_from_the_environment():
         parse(["x.cu"], env={"CASS_ROUTE": "fast"})
 
 
+def test_werror_kinds():
+    s = settings_from(parse(["-Werror", "all-warnings,cross-execution-space-call", "x.cu"], env={}))
+    assert "-Werror" in s.warning_flags
+    assert any(r.startswith("-Werror=cross-execution-space-call") for r in s.recorded)
+
+
 def test_device_options_map_to_hip_options():
     s = settings_from(parse(["--use_fast_math", "-G", "x.cu"], env={}))
     assert "-fgpu-flush-denormals-to-zero" in s.device_flags
