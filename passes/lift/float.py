@@ -140,20 +140,20 @@ def fsel(ctx: Lifter, ins) -> None:
 def fchk(ctx: Lifter, ins) -> None:
     """FCHK P, a, b: true when a/b needs the full-range slow path. The exact hardware rule is not
     documented; this one is conservative (true at least whenever the fast path could be wrong:
-    b zero, tiny, huge, non-finite or denormal; a non-finite, denormal or far from b in exponent),
-    and the slow path computes the correctly rounded quotient for every input."""
+    either operand zero (the fast path loses the sign of 0/-b), tiny, huge, non-finite or
+    denormal, or the exponents far apart), and the slow path computes the correctly rounded
+    quotient for every input."""
     ctx.check(ins, {"DIVIDE"})
     p, a, bb = ctx.operands(ins, 3)
     b = ctx.b
     k = lambda v: ir.Constant(I32, v)
     ea = b.and_(b.lshr(ctx.u32(a), k(23)), k(0xFF))
     eb = b.and_(b.lshr(ctx.u32(bb), k(23)), k(0xFF))
-    a_zero = b.icmp_unsigned("==", b.and_(ctx.u32(a), k(0x7FFFFFFF)), k(0))
     b_ok = b.and_(b.icmp_unsigned(">=", eb, k(3)), b.icmp_unsigned("<=", eb, k(252)))
     diff = b.sub(ea, eb)
     a_ok = b.and_(b.and_(b.icmp_unsigned(">=", ea, k(3)), b.icmp_unsigned("<=", ea, k(252))),
                   b.and_(b.icmp_signed(">=", diff, k(-100)), b.icmp_signed("<=", diff, k(100))))
-    ctx.setp(p, b.not_(b.and_(b_ok, b.or_(a_zero, a_ok))))
+    ctx.setp(p, b.not_(b.and_(b_ok, a_ok)))
 
 
 MUFU32 = {"RCP": "llvm.amdgcn.rcp.f32", "RSQ": "llvm.amdgcn.rsq.f32", "SQRT": "llvm.amdgcn.sqrt.f32",
