@@ -126,6 +126,8 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
     """
     from .cache import TranslationCache
     from .passes.link import link_translation_unit
+    from .rdna3.target import check_offload_arch
+    check_offload_arch(offload_arch)
     outdir = outdir or Path(file).stem + ".cass"
     workdir = tempfile.mkdtemp(prefix="cass-translate-")
     try:

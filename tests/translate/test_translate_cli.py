@@ -121,3 +121,14 @@ def test_ptx_only_object_is_refused(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.endswith("only PTX, no SASS (build with -arch=sm_80)\n")
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("arch,message", [
+    ("gfx90a", "offload arch 'gfx90a' is not supported: CUDA's 32-thread warps need an RDNA processor"),
+    ("gfx1999", "offload arch 'gfx1999' is not a processor LLVM knows"),
+])
+def test_bad_offload_arch(tmp_path, arch, message):
+    obj = compile_cu(KERNELS / "math.cu", "-arch=sm_80")
+    proc = run_tool("cass-cc", "translate", str(obj), "--cass-offload-arch", arch, "-o", str(tmp_path / "o"))
+    assert proc.returncode == 1 and proc.stderr.startswith(f"cass-cc: error: {message}")
+    assert not (tmp_path / "o").exists()
