@@ -15,7 +15,8 @@ from .source import Source
 Check = Callable[[Source, set], Iterator[tuple[int, str]]]
 
 # Names that claim to be CUDA's: runtime (cuda*), driver (cu*, CU*, CUDA_*), NVIDIA types (__nv_*).
-_CUDA_NAME = re.compile(r"^(cuda[A-Z_0-9]|cu[A-Z]|CU[a-z]|CU_|CUDA_|CUDART_|__nv_|nv_bfloat|__cuda)")
+_CUDA_NAME = re.compile(r"^(cuda[A-Z_0-9]|cu[A-Z]|CU[a-z]|CU_|CUDA_|CUDART_|__nv_|nv_bfloat|__cuda|"
+                        r"make_cu)")
 _LIBRARY_NAME = re.compile(r"^(cublas|CUBLAS_|curand|CURAND_|cufft|CUFFT_|cusparse|CUSPARSE_|"
                            r"cusolver|CUSOLVER_|cudnn|CUDNN_|nvrtc|NVRTC_|nccl)")
 _LANE_MASK_FUNCS = frozenset("__ballot_sync __activemask __match_any_sync __match_all_sync".split())

@@ -156,6 +156,7 @@ DIAGNOSTICS = [
     ('__asm__("mov.u32 %0, %%laneid;" : "=r"(l));', "w.cu:1: warning: inline assembly (PTX)"),
     ("x;\ncudaLaunchKernelEx(&cfg, k);", "w.cu:2: warning: 'cudaLaunchKernelEx' is not in the CUDA->HIP tables"),
     ("CUtensorMap m;", "'CUtensorMap' is not in the CUDA->HIP tables"),
+    ("auto p = make_cudaSomething(1);", "'make_cudaSomething' is not in the CUDA->HIP tables"),
     ("x = CUDA_VERSION;", "'CUDA_VERSION' has no HIP equivalent"),
     ("cudaDeviceSetLimit(cudaLimitStackSize, 4096);", "'cudaDeviceSetLimit' has no HIP equivalent"),
     ("cudnnCreate(&h);", "'cudnnCreate' is not translated: cuDNN maps to MIOpen"),

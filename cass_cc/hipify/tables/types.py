@@ -120,6 +120,9 @@ cudaDevAttrWarpSize
 
 RENAMES.update({
     "cudaDeviceProp": "hipDeviceProp_t",
+    "make_cudaExtent": "make_hipExtent",
+    "make_cudaPitchedPtr": "make_hipPitchedPtr",
+    "make_cudaPos": "make_hipPos",
     "cudaPointerAttributes": "hipPointerAttribute_t",
     "cudaFuncCache": "hipFuncCache_t",
     "cudaDeviceAttr": "hipDeviceAttribute_t",
