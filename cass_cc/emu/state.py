@@ -90,7 +90,8 @@ def constant_bits(op: Operand, t: str) -> int:
 # --- scalar operands ----------------------------------------------------------------------
 
 def read_scalar_bits(st: Waves, w, op: Operand, width: int) -> np.ndarray:
-    """(k,) unsigned bits of a scalar operand (SGPR, constant, scc, aperture)."""
+    """(k,) unsigned bits of a scalar operand (SGPR, constant, scc, aperture): what instructions
+    that handle their operands themselves (s_or_saveexec_b32 s4, -1; v_readlane ...) read."""
     k = len(w)
     if op.kind == "s":
         if op.reg == NULL:
@@ -101,6 +102,8 @@ def read_scalar_bits(st: Waves, w, op: Operand, width: int) -> np.ndarray:
         return lo.copy()
     if op.kind == "scc":
         return st.scc[w].astype(UNSIGNED[max(width, 32)])
+    if op.kind == "imm":
+        return np.full(k, constant_bits(op, "b64" if width == 64 else "b32"), UNSIGNED[max(width, 32)])
     if op.kind == "aperture":
         value = APERTURES[op.name]
         return np.full(k, value if width == 64 else value & 0xFFFFFFFF, UNSIGNED[max(width, 32)])
