@@ -57,6 +57,8 @@ def _macro_call(src: Source, index: int) -> bool:
 def _unknown_name_message(name: str) -> str | None:
     if name in tables.UNSUPPORTED:
         return f"'{name}' has no HIP equivalent: {tables.UNSUPPORTED[name]}"
+    if name in tables.DEVICE_MISSING:
+        return f"'{name}' is a CUDA device function that HIP 5.2 lacks; it is left unchanged"
     if (name in tables.RENAMES or name in tables.KEEP or name in tables.COMPAT
             or name == tables.DEVICE_PASS_MACRO[0]):
         return None

@@ -11,8 +11,8 @@ import pytest
 
 from cass_cc import toolchain
 from cass_cc.hipify import COMPAT_HEADER, tables
-from cass_cc.hipify.tables import (coop_groups, device, driver, errors, half, headers, libraries,
-                                   macros, runtime, types, warp)
+from cass_cc.hipify.tables import (coop_groups, device, device_missing, driver, errors, half,
+                                   headers, libraries, macros, runtime, types, warp)
 
 # Removed from CUDA 12's headers, still common in older code.
 LEGACY_CUDA = {"cudaThreadSynchronize", "cudaThreadExit"}
@@ -93,6 +93,14 @@ def test_compat_names_are_cuda_names_hip_lacks_and_the_header_defines(hip_identi
         word = re.escape(name)
         assert re.search(rf"\b{word}\s*\(|struct {word}\b|#define {word}\b|\({word},", header), \
             f"{name} not defined in the header"
+
+
+def test_device_functions_hip_lacks(hip_identifiers, cuda_identifiers):
+    names = set(device_missing.NAMES.split())
+    assert len(names) > 200
+    assert not names & hip_identifiers, "HIP has these after all"
+    assert names <= cuda_identifiers
+    assert not names & (set(tables.RENAMES) | set(tables.KEEP) | set(tables.COMPAT))
 
 
 def test_no_name_is_both_renamed_and_kept_or_compat():

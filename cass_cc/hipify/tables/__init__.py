@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from . import (coop_groups, device, driver, errors, half, headers, libraries, macros, runtime,
-               types, warp)
+from . import (coop_groups, device, device_missing, driver, errors, half, headers, libraries,
+               macros, runtime, types, warp)
 
 FAMILIES = (runtime, types, errors, driver, device, warp, half, coop_groups, macros)
 
@@ -40,6 +40,7 @@ COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split())
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
+DEVICE_MISSING = frozenset(device_missing.NAMES.split())
 HEADERS = headers.HEADERS
 HEADER_PREFIXES = headers.HEADER_PREFIXES
 HEADERS_NEEDING_COMPAT = headers.NEEDS_COMPAT
