@@ -11,7 +11,7 @@ class Diagnostic:
     file: str
     line: int
     column: int
-    severity: str   # "warning" (the translation may be wrong or incomplete) or "note"
+    severity: str   # "warning": the translation may be wrong or incomplete here
     message: str
 
     def __str__(self) -> str:
