@@ -71,6 +71,16 @@ def _unknown_name_message(name: str) -> str | None:
     return None
 
 
+def unsupported_headers(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    prefix, prefix_reason = tables.HEADERS_UNSUPPORTED_PREFIX
+    for index in src.headers():
+        name = src.tokens[index].text[1:-1]
+        why = tables.HEADERS_UNSUPPORTED.get(name) or (prefix_reason if name.startswith(prefix)
+                                                       else None)
+        if why:
+            yield index, f"header '{name}' is not translated: {why}"
+
+
 def texture_references(src: Source, own: set) -> Iterator[tuple[int, str]]:
     for index in src.code:
         tok = src.tokens[index]
@@ -130,8 +140,8 @@ def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
             yield index, tables.MEMBER_UNSUPPORTED[tok.text]
 
 
-CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, texture_references, cuda_arch, warp_size,
-                             group_members)
+CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, unsupported_headers, texture_references,
+                             cuda_arch, warp_size, group_members)
 
 
 def _declares_template(src: Source, index: int) -> bool:

@@ -160,6 +160,8 @@ DIAGNOSTICS = [
     ("x = CUDA_VERSION;", "'CUDA_VERSION' has no HIP equivalent"),
     ("cudaDeviceSetLimit(cudaLimitStackSize, 4096);", "'cudaDeviceSetLimit' has no HIP equivalent"),
     ("cudnnCreate(&h);", "'cudnnCreate' is not translated: cuDNN maps to MIOpen"),
+    ("#include <mma.h>", "w.cu:1: warning: header 'mma.h' is not translated: WMMA"),
+    ('#include "cuda/std/atomic"', "header 'cuda/std/atomic' is not translated: libcu++"),
     ("x = __vadd4(a, b);", "'__vadd4' is a CUDA device function that HIP 5.2 lacks"),
     ("texture<float, 1, cudaReadModeElementType> tex;", "texture reference"),
     ("surface<void, 2> surf;", "surface reference"),

@@ -37,6 +37,23 @@ HEADERS = {
     "cub/cub.cuh": "hipcub/hipcub.hpp",
 }
 
+# CUDA headers without a HIP counterpart here: an include is reported (and kept).
+UNSUPPORTED = {
+    "mma.h": "WMMA (tensor cores) maps to rocWMMA, whose API differs; port by hand",
+    "cuda_pipeline.h": "asynchronous copy pipelines have no HIP 5.2 counterpart",
+    "cuda_awbarrier.h": "arrive/wait barriers have no HIP 5.2 counterpart",
+    "cuda_fp8.h": "HIP 5.2 has no fp8 types",
+    "cooperative_groups/memcpy_async.h": "HIP 5.2's cooperative groups have no memcpy_async",
+    "cooperative_groups/scan.h": "HIP 5.2's cooperative groups have no scan",
+    "nvToolsExt.h": "NVTX maps to roctx (roctracer), whose API differs",
+    "nvtx3/nvToolsExt.h": "NVTX maps to roctx (roctracer), whose API differs",
+    "cudnn.h": "cuDNN maps to MIOpen, whose API differs; port by hand",
+    "cusolverDn.h": "cuSOLVER maps to hipSOLVER, which this translator does not cover",
+    "nccl.h": "NCCL maps to RCCL (rccl/rccl.h, same API); not rewritten here",
+}
+# libcu++ (<cuda/std/atomic>, <cuda/barrier>, ...) has no HIP 5.2 counterpart.
+UNSUPPORTED_PREFIX = ("cuda/", "libcu++ (the CUDA C++ standard library) has no HIP 5.2 counterpart")
+
 # The HIP headers that declare the runtime and the kernel built-ins (threadIdx, __syncthreads):
 # nvcc includes cuda_runtime.h into every .cu file; a .cu file that includes none of these gets
 # the compatibility header (which includes them) instead.
