@@ -88,7 +88,8 @@ def test_vector_add_with_nvcc_from_the_environment(vector_add_build, tmp_path):
 
 
 def test_cmake_project(cmake_build):
-    assert_amd_program(cmake_build / "saxpy_demo", ["_Z12saxpy_kernelifPKfPf"])
+    assert_amd_program(cmake_build / "saxpy_demo", ["_Z12saxpy_kernelifPKfPf"])  # linked as C++
+    assert_amd_program(cmake_build / "saxpy_selftest", ["_Z12saxpy_kernelifPKfPf"])  # as CUDA
     cache = (cmake_build / "CMakeCache.txt").read_text()
     assert "cass-nvcc" in cache
     compiler = (cmake_build / "CMakeFiles").glob("*/CMakeCUDACompiler.cmake")

@@ -3,6 +3,8 @@ themselves: the vector_add example from make and the CMake example."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.conftest import run_tool
 
 
@@ -12,8 +14,9 @@ def test_vector_add_runs(vector_add_build):
     assert proc.stdout.splitlines() == ["checksum: 1.250750e+06", "PASS"]
 
 
-def test_cmake_program_runs(cmake_build):
-    proc = run_tool("cass-run", str(cmake_build / "saxpy_demo"), timeout=600)
+@pytest.mark.parametrize("program", ["saxpy_demo", "saxpy_selftest"])
+def test_cmake_programs_run(cmake_build, program):
+    proc = run_tool("cass-run", str(cmake_build / program), timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "PASS"
     assert proc.stdout.splitlines()[0].startswith("checksum: ")
