@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from dataclasses import dataclass, field
 
 from ..errors import CassError
@@ -35,6 +36,7 @@ class Frontend:
     env: dict[str, str] | None = None
     mirror: Mirror = field(init=False)
     mirrored: str = field(init=False)          # the mirrored source path
+    spelled: dict[str, str] = field(init=False)  # absolute path -> as the user wrote it
     hipify_seconds: float = 0.0
 
     def __post_init__(self) -> None:
@@ -74,6 +76,8 @@ class Frontend:
         return self.mirror.original(path)
 
     def shape(self, text: str, closing: bool = True) -> str:
+        """A compiler's messages in nvcc's shape, about the user's files; `closing` adds nvcc's
+        'N errors detected in the compilation of ...' line."""
         return nvcc_shape(text, self.to_original, self.spelled, self.tu.source if closing else None)
 
     # --- jobs -------------------------------------------------------------------------------
@@ -81,7 +85,6 @@ class Frontend:
     def hipify_job(self, then: Job) -> Job:
         """Hipify the unit and its user headers; `then` (the compiler job) gets the compat headers."""
         def action() -> None:
-            import time
             start = time.perf_counter()
             self.mirror.translate_tree(self.tu.source, self.user_dirs())
             for inc in self.settings.pre_includes:
@@ -164,7 +167,10 @@ class Frontend:
                         name = self.tu.stem + ".hip"
                     else:
                         name = f"{self.tu.stem}.hip-{os.path.basename(original)}"
-                    atomic_copy(mirrored, os.path.join(folder, name))
+                    try:
+                        atomic_copy(mirrored, os.path.join(folder, name))
+                    except OSError as e:
+                        raise CassError(f"cannot keep '{name}' in '{folder}': {e.strerror}") from None
         return [Job(["cass-save-temps", *folders], action=action, label="save-temps")]
 
 
