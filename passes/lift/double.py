@@ -8,7 +8,7 @@ from llvmlite import ir
 
 from .core import F64, I64, Lifter, handles, unsupported
 from .float import compare_parts, fcompare
-from .rounding import MODES, fma_error, mode_of, round_f64, two_sum
+from .rounding import MODES, fma_side, mode_of, round_f64, two_sum
 
 
 @handles("DADD")
@@ -28,8 +28,7 @@ def dmul(ctx: Lifter, ins) -> None:
     p = ctx.b.fmul(x, y)
     mode = mode_of(ins)
     if mode != "RN":
-        err = ctx.call("llvm.fma.f64", F64, [x, y, ctx.b.fneg(p)])
-        p = round_f64(ctx, p, err, mode, [x, y])
+        p = round_f64(ctx, p, fma_side(ctx, x, y, ir.Constant(F64, 0.0), p), mode, [x, y])
     ctx.set64(d, p)
 
 
@@ -41,7 +40,7 @@ def dfma(ctx: Lifter, ins) -> None:
     r = ctx.call("llvm.fma.f64", F64, [x, y, z])
     mode = mode_of(ins)
     if mode != "RN":
-        r = round_f64(ctx, r, fma_error(ctx, x, y, z, r), mode, [x, y, z])
+        r = round_f64(ctx, r, fma_side(ctx, x, y, z, r), mode, [x, y, z])
     ctx.set64(d, r)
 
 

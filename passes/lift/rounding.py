@@ -5,8 +5,8 @@ Directed rounding of an f32 result: the exact result is an unevaluated sum hi + 
 f32 product is exact in double; sums use TwoSum), hi is rounded to nearest f32 r, and r steps one
 ulp towards the requested direction when the exact value lies on the wrong side of r. That side is
 the sign of (hi - r) + lo: hi - r is exact (Sterbenz), and when non-zero it dominates lo.
-Directed rounding of an f64 product, sum or fma uses its exact error term (fma(a, b, -p), TwoSum,
-Boldo and Muller's ErrFma).
+Directed rounding of an f64 sum uses TwoSum's exact error; of a product or fma, the sign of its error from
+Boldo and Muller's ErrFma (scaled out of the subnormal range where its terms would underflow).
 .FTZ flushes f32 denormal inputs and outputs to a zero of the same sign.
 """
 
@@ -112,3 +112,24 @@ def fma_error(ctx: Lifter, a: ir.Value, x: ir.Value, y: ir.Value, r1: ir.Value) 
     r2 = b.fadd(gamma, z)
     r3 = b.fsub(z, b.fsub(r2, gamma))
     return b.select(b.fcmp_ordered("!=", r2, ir.Constant(F64, 0.0)), r2, r3)
+
+
+def fma_side(ctx: Lifter, a: ir.Value, x: ir.Value, y: ir.Value, r: ir.Value) -> ir.Value:
+    """A double with the sign of the exact a*x + y - r (r its nearest double). Near the subnormal
+    range the error terms would underflow, so there the smaller factor and y are scaled by
+    2^110 first: the scaled sum r1 + e is exact, and r1 - r*2^110 is exact (Sterbenz) and,
+    when non-zero, dominates e."""
+    b = ctx.b
+    fabs = lambda v: ctx.call("llvm.fabs.f64", F64, [v])
+    scale = ir.Constant(F64, 2.0 ** 110)
+    tiny = b.and_(b.fcmp_ordered("<", fabs(r), ir.Constant(F64, 2.0 ** -960)),
+                  b.fcmp_ordered("<", fabs(y), ir.Constant(F64, 2.0 ** 900)))
+    a_small = b.fcmp_ordered("<=", fabs(a), fabs(x))
+    small, large = b.select(a_small, a, x), b.select(a_small, x, a)
+    small = b.select(tiny, b.fmul(small, scale), small)
+    ys = b.select(tiny, b.fmul(y, scale), y)
+    rs = b.select(tiny, b.fmul(r, scale), r)
+    r1 = ctx.call("llvm.fma.f64", F64, [small, large, ys])
+    e = fma_error(ctx, small, large, ys, r1)
+    t = b.fsub(r1, rs)
+    return b.select(b.fcmp_ordered("!=", t, ir.Constant(F64, 0.0)), t, e)
