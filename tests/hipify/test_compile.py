@@ -279,6 +279,9 @@ MACROS = r"""
 #endif
 #include <cooperative_groups.h>
 #if defined(__CUDA_ARCH__)
+// gfx1100 compiles as wave32, so CUDA's 32-lane warp holds (the host pass sees 64).
+static_assert(__AMDGCN_WAVEFRONT_SIZE == 32, "gfx1100 is wave32");
+static_assert(warpSize == 32, "warpSize is 32 on gfx1100");
 // HIP 5.2 alone takes gfx1100 for a 64-lane target here; the compatibility header fixes it.
 static_assert(WAVEFRONT_SIZE == 32, "cooperative groups see 32-lane wavefronts");
 static_assert(sizeof(lane_mask) == 4, "cooperative groups use 32-bit lane masks");
