@@ -116,7 +116,7 @@ def doctor() -> None:
     missing = 0
     for check, ok, detail in run_checks():
         status = "ok" if ok else ("MISSING" if check.required else "missing")
-        click.echo(f"{status:8} {check.name:34} [{check.needed_by} route] {detail}")
+        click.echo(f"{status:8} {check.name:34} [{ROUTE_NOTE[check.needed_by]}] {detail}")
         if not ok:
             click.echo(f"{'':8} how to get it: {check.how_to_get}")
             missing += check.required

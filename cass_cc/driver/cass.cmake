@@ -8,10 +8,11 @@
 # are; NVIDIA targets are recorded and the AMD target is cass-nvcc's.
 
 if(NOT CMAKE_CUDA_COMPILER)
-  # Installed: next to cass-cc; in a checkout: the project's .venv.
+  # PATH first; then the venv this file is installed in (<venv>/lib/pythonX.Y/site-packages/
+  # cass_cc/driver), or, in a checkout, the checkout's .venv.
   find_program(CASS_NVCC NAMES cass-nvcc
-    HINTS "$ENV{CASS_NVCC_DIR}" "${CMAKE_CURRENT_LIST_DIR}/../../../.venv/bin"
-          "${CMAKE_CURRENT_LIST_DIR}/../../../../../../bin")
+    HINTS "$ENV{CASS_NVCC_DIR}" "${CMAKE_CURRENT_LIST_DIR}/../../../../../bin"
+          "${CMAKE_CURRENT_LIST_DIR}/../../.venv/bin")
   if(NOT CASS_NVCC)
     message(FATAL_ERROR "cass-nvcc not found: put the folder holding it on PATH or set CASS_NVCC_DIR")
   endif()

@@ -6,7 +6,7 @@ import os
 
 import click
 
-TOOLCHAIN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "share", "cass.cmake")
+TOOLCHAIN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cass.cmake")
 
 
 @click.command("toolchain-file")

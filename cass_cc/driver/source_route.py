@@ -25,7 +25,7 @@ from .settings import Settings
 NAME = "source"
 # Libraries that name NVIDIA's CUDA runtime: the hipified code calls the HIP runtime instead.
 CUDA_RUNTIME_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
-PRELUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include", "cass_nvcc_prelude.h")
+PRELUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cass_nvcc_prelude.h")
 
 
 def hipcc_env() -> dict[str, str]:
