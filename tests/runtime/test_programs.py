@@ -23,15 +23,10 @@ SELF_CHECKING = [
     "spills_calls", "memcpy_symbol", "api_basics", "managed_memory", "host_threads",
     "per_thread_stream",
 ]
-EMULATOR_BUGS = {
-    "spills_calls": "emu: 'operand imm is not a scalar source' in the call sequence",
-}
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(reason=EMULATOR_BUGS[n])) if n in EMULATOR_BUGS else n
-    for n in SELF_CHECKING])
+@pytest.mark.parametrize("name", SELF_CHECKING)
 def test_program_passes(hip_program, name):
     proc = cass_run(hip_program(name), "--emulate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
