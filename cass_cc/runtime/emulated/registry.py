@@ -47,6 +47,7 @@ def hip_api(fn: Callable | None = None, *, status: bool = True):
             except Exception as e:  # noqa: BLE001 - a HIP call must never raise into C
                 if _is_emu_fault(e):
                     fault_exit(e)
+                _libc.fflush(None)
                 sys.stderr.write(f"cass-run: internal error in the emulated {f.__name__}:\n")
                 traceback.print_exc()
                 result = errors.UNKNOWN if status else 0

@@ -48,7 +48,10 @@ class Device:
             raise errors.HipFailure(errors.INVALID_VALUE)
         if self.used_bytes() + size > TOTAL_MEMORY:
             raise errors.HipFailure(errors.OUT_OF_MEMORY)
-        address = self.memory.allocate(max(size, 1), kind="host" if kind == "host" else kind)
+        try:
+            address = self.memory.allocate(max(size, 1), kind=kind)
+        except MemoryError:
+            raise errors.HipFailure(errors.OUT_OF_MEMORY) from None
         self.allocations[address] = Allocation(address, size, kind, flags)
         return address
 
