@@ -219,13 +219,17 @@ hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *f
     hipError_t e = load_image(kernel->image);
     if (e != hipSuccess)
         return e;
-    for (int i = 0; i < kernel->image->nmodules; i++)
-        if (hipModuleGetFunction(fn, kernel->image->modules[i], kernel->name) == hipSuccess) {
+    hipError_t last = hipErrorNotFound;
+    for (int i = 0; i < kernel->image->nmodules; i++) {
+        last = hipModuleGetFunction(fn, kernel->image->modules[i], kernel->name);
+        if (last == hipSuccess) {
             kernel->fn = *fn;
             return hipSuccess;
         }
+    }
     char note[512];
-    snprintf(note, sizeof note, "kernel %s is missing from the program's code objects", kernel->name);
+    snprintf(note, sizeof note, "kernel %s is missing from the program's code objects (%s)", kernel->name,
+             hipGetErrorName(last));
     cassrt_note_once(note);
     return hipErrorInvalidDeviceFunction;
 }
