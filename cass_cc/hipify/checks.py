@@ -71,6 +71,15 @@ def _unknown_name_message(name: str) -> str | None:
     return None
 
 
+def device_launches(src: Source, own: set) -> Iterator[tuple[int, str]]:
+    """Kernel launches inside device code: CUDA dynamic parallelism."""
+    for first, last in src.device_bodies():
+        for pos in range(first, last + 1):
+            if src.tokens[src.code[pos]].is_punct("<<<"):
+                yield src.code[pos], ("kernel launch from device code (CUDA dynamic parallelism) "
+                                      "is not supported by HIP; launch from the host")
+
+
 def unsupported_headers(src: Source, own: set) -> Iterator[tuple[int, str]]:
     prefix, prefix_reason = tables.HEADERS_UNSUPPORTED_PREFIX
     for index in src.headers():
@@ -141,7 +150,7 @@ def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
 
 
 CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, unsupported_headers, texture_references,
-                             cuda_arch, warp_size, group_members)
+                             cuda_arch, warp_size, group_members, device_launches)
 
 
 def _declares_template(src: Source, index: int) -> bool:

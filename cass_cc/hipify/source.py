@@ -106,6 +106,36 @@ class Source:
                     found.append(name)
         return found
 
+    def device_bodies(self) -> list[tuple[int, int]]:
+        """(first, last) positions in `code` of the bodies of __global__ and __device__
+        functions (the braces included)."""
+        bodies = []
+        for pos, index in enumerate(self.code):
+            tok = self.tokens[index]
+            if not tok.is_ident("__global__", "__device__") or tok.directive:
+                continue
+            start = self._body_after(pos + 1)
+            if start is not None and not any(a <= start <= b for a, b in bodies):
+                bodies.append((start, self._after_group(start, "{", "}") - 1))
+        return bodies
+
+    def _body_after(self, pos: int) -> int | None:
+        """Position of the `{` opening a function body after a declaration's parameter list, or
+        None when the declaration ends first (a variable, a prototype)."""
+        seen_parameters = False
+        while pos < len(self.code):
+            tok = self.tokens[self.code[pos]]
+            if tok.is_punct(";", "=", "}"):
+                return None
+            if tok.is_punct("{"):
+                return pos if seen_parameters else None
+            if tok.is_punct("("):
+                seen_parameters = True
+                pos = self._after_group(pos)
+                continue
+            pos += 1
+        return None
+
     def _declarator_after(self, pos: int) -> str | None:
         """The function name in `<specifiers and type> name (`, skipping attribute arguments."""
         while pos < len(self.code):
@@ -121,14 +151,14 @@ class Source:
             pos += 1
         return None
 
-    def _after_group(self, pos: int) -> int:
-        """Position after the balanced parenthesis group opening at `pos` (or `pos` if none)."""
-        if pos >= len(self.code) or not self.tokens[self.code[pos]].is_punct("("):
+    def _after_group(self, pos: int, open_: str = "(", close: str = ")") -> int:
+        """Position after the balanced group opening at `pos` (or `pos` if none opens there)."""
+        if pos >= len(self.code) or not self.tokens[self.code[pos]].is_punct(open_):
             return pos
         depth = 0
         while pos < len(self.code):
             tok = self.tokens[self.code[pos]]
-            depth += tok.is_punct("(") - tok.is_punct(")")
+            depth += tok.is_punct(open_) - tok.is_punct(close)
             pos += 1
             if depth == 0:
                 break

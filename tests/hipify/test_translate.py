@@ -162,6 +162,8 @@ DIAGNOSTICS = [
     ("cudnnCreate(&h);", "'cudnnCreate' is not translated: cuDNN maps to MIOpen"),
     ("#include <mma.h>", "w.cu:1: warning: header 'mma.h' is not translated: WMMA"),
     ('#include "cuda/std/atomic"', "header 'cuda/std/atomic' is not translated: libcu++"),
+    ("__global__ void parent(int *p) {\n  if (p) { child<<<1, 32>>>(p); }\n}",
+     "w.cu:2: warning: kernel launch from device code (CUDA dynamic parallelism)"),
     ("x = __vadd4(a, b);", "'__vadd4' is a CUDA device function that HIP 5.2 lacks"),
     ("texture<float, 1, cudaReadModeElementType> tex;", "texture reference"),
     ("surface<void, 2> surf;", "surface reference"),
@@ -190,6 +192,7 @@ def test_diagnostic(text, expected):
     "x = obj.ballot(1);",                               # no cooperative groups in this TU
     "int texture = 1; surface = texture < 2;",
     "CUDA_CHECK(cudaMalloc(&p, 4)); CUDA_SAFE_CALL(cudaFree(p));",  # a project's macros
+    "__device__ int counter = 0;\n__global__ void k();\nvoid host() { k<<<1, 1>>>(); }",
 ])
 def test_no_diagnostic(text):
     assert warnings(text) == []
