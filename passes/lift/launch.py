@@ -151,7 +151,8 @@ def shared_base(ctx: Lifter) -> ir.Value:
     """One LDS array, static size then dynamic shared memory; SASS addresses it from 0."""
     g = ctx.module.globals.get(SHARED_NAME)
     if g is None:
-        size = ctx.state["facts"].shared_size
+        # a whole number of 16-byte granules: LLVM may widen LDS loads to the alignment
+        size = (ctx.state["facts"].shared_size + 15) // 16 * 16
         if size:
             g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, size), SHARED_NAME, addrspace=3)
             g.linkage = "internal"
