@@ -43,7 +43,7 @@ def load_units(path: str, offload_arch: str, workdir: str) -> list[KernelUnit]:
         path = compile_cu(path, workdir)
     units = units_from_file(path, offload_arch)
     if not units:
-        raise CassError(f"'{path}': no kernels in its device code")
+        raise CassError(f"'{path}': no kernels (no device code, or device code without __global__ functions)")
     return units
 
 

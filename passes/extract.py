@@ -14,15 +14,16 @@ ARCH_PREFERENCE = ("sm_80", "sm_86", "sm_89", "sm_90")  # sm_80 is what cass-nvc
 
 
 def pick_cubins(cubins: list[Cubin], source: str) -> list[Cubin]:
-    """The cubins of one architecture (the preferred one present); an error if none is supported."""
+    """The cubins of one architecture (the preferred one present); none for a file without device
+    code; an error when the device code has no SASS we support."""
     archs = {c.arch for c in cubins}
     for arch in ARCH_PREFERENCE:
         if arch in archs:
             return [c for c in cubins if c.arch == arch]
     if not cubins:
-        has_ptx = not source.endswith(".cubin") and any(fb.ptx() for fb in read_fatbins(source))
-        what = "only PTX, no SASS" if has_ptx else "no device code"
-        raise CassError(f"'{source}': {what} (build with -arch=sm_80)")
+        if not source.endswith(".cubin") and any(fb.ptx() for fb in read_fatbins(source)):
+            raise CassError(f"'{source}': only PTX, no SASS (build with -arch=sm_80)")
+        return []
     raise CassError(f"'{source}': SASS for {', '.join(sorted(archs))} is not supported "
                     f"(supported: {', '.join(SUPPORTED_ARCHS)}); rebuild with -arch=sm_80")
 

@@ -134,3 +134,14 @@ def test_bad_offload_arch(tmp_path, arch, message):
     proc = run_tool("cass-cc", "translate", str(obj), "--cass-offload-arch", arch, "-o", str(tmp_path / "o"))
     assert proc.returncode == 1 and proc.stderr.startswith(f"cass-cc: error: {message}")
     assert not (tmp_path / "o").exists()
+
+
+def test_object_without_device_code(tmp_path):
+    import subprocess
+    from cass_cc.passes import units_from_file
+    (tmp_path / "plain.c").write_text("int answer(void) { return 42; }\n")
+    obj = tmp_path / "plain.o"
+    subprocess.run(["cc", "-c", str(tmp_path / "plain.c"), "-o", str(obj)], check=True)
+    assert units_from_file(str(obj)) == []
+    proc = run_tool("cass-cc", "translate", str(obj), "-o", str(tmp_path / "o"))
+    assert proc.returncode == 1 and "no kernels" in proc.stderr and not (tmp_path / "o").exists()
