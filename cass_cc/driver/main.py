@@ -76,7 +76,7 @@ def run(argv: list[str]) -> int:
 def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Compile):
         return routes.route_module(settings.route).compile_jobs(
-            action, settings, work, allow_fallback=True)
+            action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
     front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
         else source_route

@@ -2,7 +2,9 @@
 
 "source" (hipify + hipcc) is source_route; "binary" (SASS translation) is binary.py. Both offer
     compile_jobs(action: plan.Compile, settings, work, allow_fallback) -> list[Job]
-      (allow_fallback: kernels a translator refuses may take the hipify fallback, reported)
+      (allow_fallback: kernels a translator refuses may take the hipify fallback, reported; only
+      when the route was chosen automatically, so an explicit --cass-route=binary means "SASS
+      translation or an error")
     link_jobs(action: plan.Link, settings, work) -> list[Job]
 where `work` is a private folder for the step. "auto" means AUTO_ROUTE; a route whose module is
 missing is refused with a clear message.
@@ -21,6 +23,10 @@ AUTO_ROUTE = "source"
 
 def resolve(name: str) -> str:
     return AUTO_ROUTE if name == "auto" else name
+
+
+def allows_fallback(name: str) -> bool:
+    return name == "auto"
 
 
 def route_module(name: str) -> ModuleType:
