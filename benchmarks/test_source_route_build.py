@@ -33,7 +33,7 @@ CPU: dict[tuple[str, str], list[float]] = {}
 
 
 def cass_nvcc() -> list[str]:
-    return [os.path.join(os.path.dirname(sys.executable), "cass-nvcc")]
+    return [os.path.join(os.path.dirname(sys.executable), "cass-nvcc"), "--cass-route=source"]
 
 
 def timed_run(key: tuple[str, str], argv: list[str], env: dict | None = None) -> None:

@@ -17,9 +17,12 @@ EXAMPLES = ROOT / "examples"
 
 
 def tool_env(**extra: str) -> dict[str, str]:
-    """The environment a user has after activating the venv: cass-nvcc, cass-cc on PATH."""
+    """The environment a user has after activating the venv: cass-nvcc, cass-cc on PATH. These
+    tests are about the driver and the source route, so the route is pinned (the binary route
+    has its own tests)."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
+    env["CASS_ROUTE"] = "source"
     env.update(extra)
     return env
 
