@@ -8,21 +8,24 @@ import struct
 
 from llvmlite import ir
 
-from .core import F16, F32, I32, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .core import F16, F32, F64, I32, ConstRef, Imm, Lifter, Reg, handles, unsupported
 from .float import compare_parts, fcompare
+from .rounding import two_sum
 
 V2 = ir.VectorType(F16, 2)
 V2I16 = ir.VectorType(ir.IntType(16), 2)
 
 
-def _half_bits(op: Imm) -> int:
+def _half_bits(op: Imm, bf16: bool = False) -> int:
     if not op.is_float and (op.text or "").lstrip("+-").lower().startswith("0x"):
         return int(op.value) & 0xFFFF
     v = float(op.value)
+    if bf16:            # nvdisasm prints bf16 immediates as their (exact) values
+        return struct.unpack("<I", struct.pack("<f", v))[0] >> 16
     return struct.unpack("<H", struct.pack("<e", v))[0]
 
 
-def sources(ctx: Lifter, ins, ops: list) -> list[ir.Value]:
+def sources(ctx: Lifter, ins, ops: list, bf16: bool = False) -> list[ir.Value]:
     """Operands as <2 x half>: registers (with swizzle, -, ||), constant words, immediate pairs."""
     b = ctx.b
     out = []
@@ -33,7 +36,7 @@ def sources(ctx: Lifter, ins, ops: list) -> list[ir.Value]:
             if not ops or not isinstance(ops[0], Imm):
                 raise unsupported(ins, "half immediate without its pair")
             lo = ops.pop(0)
-            word = (_half_bits(op) << 16) | _half_bits(lo)
+            word = (_half_bits(op, bf16) << 16) | _half_bits(lo, bf16)
             out.append(b.bitcast(ir.Constant(I32, word), V2))
             continue
         if isinstance(op, Reg):
@@ -78,7 +81,34 @@ def _write(ctx: Lifter, ins, d, v: ir.Value) -> None:
         ctx.set32(d, b.bitcast(v, I32))
 
 
-ARITH = {"MMA", "F32", "FTZ", "SAT", "RN", "F16_V2"}
+ARITH = {"MMA", "F32", "FTZ", "SAT", "RN", "F16_V2", "BF16_V2"}
+
+
+def _bf16_lanes(ctx: Lifter, ins, ops: list) -> list[list[ir.Value]]:
+    """BF16_V2 operands: per source its two lanes as doubles (bf16 is the top half of an f32)."""
+    vals = sources(ctx, ins, ops, bf16=True)
+    b = ctx.b
+    out = []
+    for v in vals:
+        word = b.bitcast(v, I32)
+        lanes = [b.shl(word, ir.Constant(I32, 16)), b.and_(word, ir.Constant(I32, 0xFFFF0000))]
+        out.append([b.fpext(b.bitcast(x, F32), F64) for x in lanes])
+    return out
+
+
+def _bf16_op(ctx: Lifter, ins, d, ops: list, combine) -> None:
+    """bf16 x2 arithmetic: the exact result (hi + lo in doubles) rounded once to bf16."""
+    if set(ins.modifiers) - {"BF16_V2", "MMA"}:
+        raise unsupported(ins, "bf16 modifier")
+    from .rounding import to_bf16_bits
+    lanes = _bf16_lanes(ctx, ins, ops)
+    b = ctx.b
+    word = ir.Constant(I32, 0)
+    for i in range(2):
+        hi, lo = combine([v[i] for v in lanes])
+        half = b.and_(to_bf16_bits(ctx, hi, lo), ir.Constant(I32, 0xFFFF))
+        word = b.or_(word, b.shl(half, ir.Constant(I32, 16 * i)))
+    ctx.set32(d, word)
 
 
 def _f32_pair(ctx: Lifter, vals: list[ir.Value]) -> list[ir.Value]:
@@ -89,6 +119,9 @@ def _f32_pair(ctx: Lifter, vals: list[ir.Value]) -> list[ir.Value]:
 def hadd2(ctx: Lifter, ins) -> None:
     ctx.check(ins, ARITH)
     d, *rest = ins.operands
+    if "BF16_V2" in ins.modifiers:
+        _bf16_op(ctx, ins, d, rest, lambda v: two_sum(ctx, v[0], v[1]))
+        return
     x, y = sources(ctx, ins, rest)
     if "F32" in ins.modifiers:                 # computed in single precision
         fx, fy = _f32_pair(ctx, [x, y])
@@ -101,6 +134,9 @@ def hadd2(ctx: Lifter, ins) -> None:
 def hmul2(ctx: Lifter, ins) -> None:
     ctx.check(ins, ARITH)
     d, *rest = ins.operands
+    if "BF16_V2" in ins.modifiers:            # a bf16 product is exact in double
+        _bf16_op(ctx, ins, d, rest, lambda v: (ctx.b.fmul(v[0], v[1]), ir.Constant(F64, 0.0)))
+        return
     x, y = sources(ctx, ins, rest)
     if "F32" in ins.modifiers:
         fx, fy = _f32_pair(ctx, [x, y])
@@ -113,6 +149,9 @@ def hmul2(ctx: Lifter, ins) -> None:
 def hfma2(ctx: Lifter, ins) -> None:
     ctx.check(ins, ARITH)
     d, *rest = ins.operands
+    if "BF16_V2" in ins.modifiers:
+        _bf16_op(ctx, ins, d, rest, lambda v: two_sum(ctx, ctx.b.fmul(v[0], v[1]), v[2]))
+        return
     x, y, z = sources(ctx, ins, rest)
     if "F32" in ins.modifiers:
         fx, fy, fz = _f32_pair(ctx, [x, y, z])

@@ -133,3 +133,27 @@ def fma_side(ctx: Lifter, a: ir.Value, x: ir.Value, y: ir.Value, r: ir.Value) ->
     e = fma_error(ctx, small, large, ys, r1)
     t = b.fsub(r1, rs)
     return b.select(b.fcmp_ordered("!=", t, ir.Constant(F64, 0.0)), t, e)
+
+
+def round_odd(ctx: Lifter, r: ir.Value, err: ir.Value) -> ir.Value:
+    """Round to odd: r (nearest to an exact value r + err) replaced, when inexact and even, by its
+    neighbour on err's side. A later rounding to a format at least two bits narrower is then as
+    if done once from the exact value."""
+    b = ctx.b
+    ity = I32 if r.type == F32 else I64
+    even = b.icmp_unsigned("==", b.and_(b.bitcast(r, ity), ir.Constant(ity, 1)), ir.Constant(ity, 0))
+    zero = ir.Constant(err.type, 0.0)
+    inexact = b.fcmp_ordered("!=", err, zero)
+    stepped = b.select(b.fcmp_ordered(">", err, zero), _step(ctx, r, True), _step(ctx, r, False))
+    return b.select(b.and_(even, inexact), stepped, r)
+
+
+def to_bf16_bits(ctx: Lifter, hi: ir.Value, lo: ir.Value) -> ir.Value:
+    """bf16 bits (in an i32) of the exact value hi + lo (doubles), rounded to nearest even, through
+    round-to-odd double and float steps so that no double rounding happens."""
+    from .convert import bf16_bits
+    b = ctx.b
+    d = round_odd(ctx, hi, lo)
+    f = b.fptrunc(d, F32)
+    f = round_odd(ctx, f, b.fsub(d, b.fpext(f, F64)))
+    return bf16_bits(ctx, f)
