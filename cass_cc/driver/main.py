@@ -17,7 +17,7 @@ from . import help as help_texts
 from . import host, routes, source_route
 from .frontend import place_job
 from .jobs import Job, Runner
-from .parse import parse
+from .parse import UsageError, parse
 from .plan import Action, Archive, Compile, Dependencies, Link, Preprocess, make_plan
 from .settings import Settings, settings_from
 
@@ -64,6 +64,10 @@ def run(argv: list[str]) -> int:
     temp = tempfile.mkdtemp(prefix="cass-nvcc-")
     try:
         actions = make_plan(args, temp)
+        cuda_units = [a for a in actions if isinstance(a, Compile) and a.tu.language == "cu"]
+        if settings.report_path and len(cuda_units) > 1:
+            raise UsageError("--cass-report names one file, but there are several .cu inputs: "
+                             "use CASS_REPORT_DIR=<folder> for one report per input")
         for n, action in enumerate(actions):
             work = os.path.join(temp, f"step{n}")
             os.mkdir(work)

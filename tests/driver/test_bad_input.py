@@ -42,6 +42,8 @@ def no_leftovers(folder: Path) -> list[str]:
     ("ok", ["-c", "ok.cu", "ok.cu", "-o", "two.o"],
      "a single input file is required for -c when an output file (-o) is given"),
     (None, [], "no input files (cass-nvcc --help lists the options)"),
+    ("ok", ["ok.cu", "ok.cu", "--cass-report=r.json"], "--cass-report names one file, but there are "
+     "several .cu inputs: use CASS_REPORT_DIR=<folder> for one report per input"),
     ("ok", ["kernel.ptx"], "cannot open input file 'kernel.ptx': no such file"),
 ])
 def test_refused_before_compiling(tmp_path, setup, args, message):
