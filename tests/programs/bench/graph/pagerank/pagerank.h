@@ -1,0 +1,3 @@
+#pragma once
+void pagerank_iteration(float *rank, float *contrib, const int *outdeg, const int *rowptr,
+                        const int *src, int n, float d);
