@@ -113,6 +113,16 @@ def resolve_program(name: str) -> str:
     return path
 
 
+def check_writable(path: str) -> None:
+    """The statistics file can be written: found out before the program runs, not after."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise CassError(f"cannot write --emu-stats file '{path}': folder '{folder}' is missing "
+                        "or not writable")
+    if os.path.isdir(path):
+        raise CassError(f"cannot write --emu-stats file '{path}': it is a folder")
+
+
 def real_gpu_available() -> bool:
     if not os.path.exists("/dev/kfd"):
         return False
@@ -216,6 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
         path = resolve_program(args.program)
+        if args.emu_stats:
+            check_writable(args.emu_stats)
         if not choose_emulation(args):
             return run_program(path, args.args, None)
         private = tempfile.mkdtemp(prefix="cass-run-")

@@ -105,3 +105,11 @@ def test_everything_after_program_is_the_programs(argv, own, command):
 def test_no_program_is_a_usage_error():
     proc = run_tool("cass-run", "--emulate")
     assert proc.returncode == 2 and "no PROGRAM given" in proc.stderr
+
+
+def test_unwritable_stats_file_is_refused_before_running(tmp_path):
+    marker = tmp_path / "ran"
+    proc = run_tool("cass-run", "--emu-stats", str(tmp_path / "no" / "such" / "s.json"),
+                    "/bin/touch", str(marker))
+    assert proc.returncode == 1 and "cannot write --emu-stats file" in proc.stderr
+    assert not marker.exists()
