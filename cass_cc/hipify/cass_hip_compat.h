@@ -6,7 +6,8 @@
  *     cache-hint loads and stores, __nanosleep, __trap, __dp4a, __hmax/__hmin, bfloat16
  *     conversions, cooperative_groups::reduce with its operators;
  *   - host: CUDART_CB, the C++ overloads of cuda_runtime.h (typed pointers, kernels passed
- *     as functions), and hipLaunchHostFunc, which HIP 5.2 declares but does not implement;
+ *     as functions), hipLaunchHostFunc, which HIP 5.2 declares but does not implement, and
+ *     the driver API's cuGetErrorName/cuGetErrorString forms;
  *   - cooperative groups that know gfx11 is wave32;
  *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
  *
@@ -125,6 +126,16 @@ inline hipError_t cass_hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, voi
   hipError_t err = hipStreamAddCallback(stream, cass_run_host_call, call, 0);
   if (err != hipSuccess) delete call;
   return err;
+}
+
+/* The driver API's error texts: (CUresult, const char**) forms of HIP's runtime functions. */
+inline hipError_t cass_hipDrvGetErrorName(hipError_t error, const char** name) {
+  *name = hipGetErrorName(error);
+  return hipSuccess;
+}
+inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text) {
+  *text = hipGetErrorString(error);
+  return hipSuccess;
 }
 
 /* ---- votes and the active mask ---------------------------------------------------------- */

@@ -263,7 +263,10 @@ int main() {
   cuStreamDestroy(stream);
   cuModuleUnload(mod);
   cuCtxDestroy(ctx);
-  std::printf("%s %d %d %zu %d\n", name, warp, major, total, regs);
+  const char *error_name = nullptr, *error_text = nullptr;
+  cuGetErrorName(r, &error_name);
+  cuGetErrorString(r, &error_text);
+  std::printf("%s %d %d %zu %d %s %s\n", name, warp, major, total, regs, error_name, error_text);
   return 0;
 }
 """

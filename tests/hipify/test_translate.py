@@ -49,6 +49,7 @@ REWRITES = [
     ("half", "__half h = __float2half(x);", "__half h = __float2half(x);"),
     ("coop_groups", "int n = g.num_threads();", "int n = g.size();"),
     ("macros", "#ifdef __CUDACC__", "#ifdef __HIPCC__"),
+    ("macros", "#ifdef __DRIVER_TYPES_H__", "#ifdef HIP_INCLUDE_HIP_DRIVER_TYPES_H"),
     ("macros", "#if defined(__CUDA_ARCH__)", "#if defined(__HIP_DEVICE_COMPILE__)"),
     ("macros", "#ifndef __CUDA_ARCH__", "#ifndef __HIP_DEVICE_COMPILE__"),
     ("headers", "#include <cuda_runtime.h>", "#include <hip/hip_runtime.h>"),

@@ -64,6 +64,9 @@ RENAMES.update({
     "cuStreamCreate": "hipStreamCreateWithFlags",
     "cuEventCreate": "hipEventCreateWithFlags",
     "cuLaunchHostFunc": "cass_hipLaunchHostFunc",
+    # The driver's (CUresult, const char**) forms; HIP 5.2 has only the runtime's.
+    "cuGetErrorName": "cass_hipDrvGetErrorName",
+    "cuGetErrorString": "cass_hipDrvGetErrorString",
     "cuGraphInstantiate": "hipGraphInstantiateWithFlags",
     "cuModuleGetTexRef": "hipModuleGetTexRef",
     "cuOccupancyMaxActiveBlocksPerMultiprocessor": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",

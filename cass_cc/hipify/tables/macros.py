@@ -5,6 +5,16 @@ FAMILY = "macros"
 
 RENAMES = {
     "__CUDACC__": "__HIPCC__",
+    # Include guards of the CUDA headers, which projects test to see what is available
+    # (`#ifdef __DRIVER_TYPES_H__` in the CUDA samples' helper_cuda.h): the HIP headers' guards.
+    "__DRIVER_TYPES_H__": "HIP_INCLUDE_HIP_DRIVER_TYPES_H",
+    "__CUDA_RUNTIME_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
+    "__CUDA_RUNTIME_API_H__": "HIP_INCLUDE_HIP_HIP_RUNTIME_API_H",
+    "__cuda_cuda_h__": "HIP_INCLUDE_HIP_HIP_RUNTIME_H",
+    "__CUDA_FP16_H__": "HIP_INCLUDE_HIP_HIP_FP16_H",
+    "CU_COMPLEX_H_": "HIP_INCLUDE_HIP_HIP_COMPLEX_H",
+    "__VECTOR_TYPES_H__": "HIP_INCLUDE_HIP_HIP_VECTOR_TYPES_H",
+    "__TEXTURE_TYPES_H__": "HIP_INCLUDE_HIP_TEXTURE_TYPES_H",
 }
 
 # Calling-convention macros of the CUDA headers (empty on Linux).

@@ -99,7 +99,7 @@ hipFuncSetCacheConfig hipFuncSetSharedMemConfig hipLaunchKernel hipEventCreate
 
 # Functions the compatibility header defines in place of HIP 5.2's.
 COMPAT_FUNCTIONS = """
-cass_hipLaunchHostFunc
+cass_hipLaunchHostFunc cass_hipDrvGetErrorName cass_hipDrvGetErrorString
 """
 
 _NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"
