@@ -59,6 +59,8 @@ def run(argv: list[str]) -> int:
         return 0
     settings = settings_from(args)
     runner = Runner(settings.verbose, settings.dryrun, settings.time_passes)
+    if not settings.no_warnings:
+        sys.stderr.write("".join(f"{PROG}: warning: {w}\n" for w in settings.warnings))
     if settings.verbose or settings.dryrun:
         sys.stderr.write("".join(f"#$ {line}\n" for line in environment_lines(settings)))
     temp = tempfile.mkdtemp(prefix="cass-nvcc-")

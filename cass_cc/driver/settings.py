@@ -59,6 +59,7 @@ class Settings:
     arbin: str | None = None
     nvidia_targets: list[str] = field(default_factory=list)
     recorded: list[str] = field(default_factory=list)      # "--option=value (why)" for the report
+    warnings: list[str] = field(default_factory=list)      # printed before the build (not with -w)
 
     # dependency files
     deps_mode: str | None = None      # "M", "MM", "MD", "MMD"
@@ -120,9 +121,8 @@ def _device_flags(args: Arguments) -> list[str]:
         flags.append("-ffp-contract=off")
     elif fmad or fast:
         flags.append("-ffp-contract=fast")
-    stream = args.value("default-stream")
-    if stream:
-        flags.append("-fgpu-default-stream=" + ("per-thread" if stream == "per-thread" else "legacy"))
+    if args.value("default-stream") in ("legacy", "null"):
+        flags.append("-fgpu-default-stream=legacy")
     if args.flag("device-debug"):
         flags += ["-g", "-Xarch_device", "-O0"]
     elif args.flag("generate-line-info"):
@@ -143,6 +143,17 @@ def _warning_flags(args: Arguments) -> list[str]:
     if args.flag("no-exceptions"):
         flags.append("-fno-exceptions")
     return flags
+
+
+# HIP 5.2's headers route per-thread-stream calls to *_spt functions that its runtime does not
+# all have (hipEventRecord_spt), so such programs would not link.
+PER_THREAD_STREAM_NOTE = ("-default-stream per-thread: the installed HIP runtime lacks a complete "
+                          "per-thread default stream; the legacy default stream is used (it "
+                          "synchronizes more; results are the same)")
+
+
+def _warnings(args: Arguments) -> list[str]:
+    return [PER_THREAD_STREAM_NOTE] if args.value("default-stream") == "per-thread" else []
 
 
 def _recorded(args: Arguments) -> list[str]:
@@ -231,7 +242,8 @@ def settings_from(args: Arguments) -> Settings:
         ccbin=args.value("compiler-bindir"),
         arbin=args.value("archiver-binary"),
         nvidia_targets=nvidia_targets(args),
-        recorded=_recorded(args),
+        recorded=_recorded(args) + _warnings(args),
+        warnings=_warnings(args),
         deps_mode=deps_mode,
         deps_file=args.value("dependency-output"),
         deps_targets=args.list("dependency-target-name"),

@@ -152,8 +152,10 @@ def test_device_options_map_to_hip_options():
     assert "-fgpu-flush-denormals-to-zero" in s.device_flags
     assert "-fno-hip-fp32-correctly-rounded-divide-sqrt" in s.device_flags
     assert s.opt_level == "0" and s.device_debug
-    s = settings_from(parse(["--fmad=false", "-default-stream", "per-thread", "x.cu"], env={}))
-    assert s.device_flags == ["-ffp-contract=off", "-fgpu-default-stream=per-thread"]
+    s = settings_from(parse(["--fmad=false", "-default-stream", "legacy", "x.cu"], env={}))
+    assert s.device_flags == ["-ffp-contract=off", "-fgpu-default-stream=legacy"]
+    s = settings_from(parse(["-default-stream", "per-thread", "x.cu"], env={}))
+    assert s.device_flags == [] and s.warnings[0].startswith("-default-stream per-thread: ")
 
 
 def test_help_lists_every_option_and_version_reads_like_nvcc():
