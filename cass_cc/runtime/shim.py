@@ -207,9 +207,17 @@ def generate(directory: str) -> list[str]:
 
 def build() -> Path:
     """The folder holding the built libamdhip64.so.5/.so.6, built on first use (atomically)."""
-    target = toolchain.cache_root() / f"emuhip-{_source_key()}"
-    if (target / SONAMES[0]).is_file():
-        return target
+    try:
+        target = toolchain.cache_root() / f"emuhip-{_source_key()}"
+        if (target / SONAMES[0]).is_file():
+            return target
+        return _build_into(target)
+    except OSError as e:
+        raise CassError(f"cannot build the emulated HIP runtime in the cache: {e} "
+                        "(set CASS_CACHE_DIR to a writable folder)") from None
+
+
+def _build_into(target: Path) -> Path:
     tmp = tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent)
     try:
         sources = generate(tmp)

@@ -113,3 +113,13 @@ def test_unwritable_stats_file_is_refused_before_running(tmp_path):
                     "/bin/touch", str(marker))
     assert proc.returncode == 1 and "cannot write --emu-stats file" in proc.stderr
     assert not marker.exists()
+
+
+def test_unusable_cache_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    env = dict(os.environ, CASS_CACHE_DIR=str(blocker / "cache"))
+    proc = run_tool("cass-run", "--emulate", "/bin/true", env=env)
+    assert proc.returncode == 1
+    assert "cannot build the emulated HIP runtime in the cache" in proc.stderr
+    assert "Traceback" not in proc.stderr
