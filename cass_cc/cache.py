@@ -70,6 +70,12 @@ def kernel_key(unit: KernelUnit) -> str:
     return h.hexdigest()
 
 
+def deterministic_refusal(unit: KernelUnit) -> bool:
+    return (unit.status == "failed" and bool(unit.reasons)
+            and all(r.startswith(("lift: ", "parse: ")) for r in unit.reasons)
+            and not any("not available" in r or "internal error" in r for r in unit.reasons))
+
+
 class TranslationCache:
     def __init__(self, root: str | os.PathLike | None = None):
         self.root = Path(root) if root else toolchain.cache_root() / "translations"
@@ -97,8 +103,10 @@ class TranslationCache:
         return True
 
     def store(self, unit: KernelUnit) -> None:
-        """Keep a successful translation (failures are retried next time)."""
-        if unit.status != "ok" or not unit.code_object:
+        """Keep a successful translation, or a refusal that only the SASS and the translator's code
+        decide (an unsupported instruction); other failures (a tool missing, an internal error)
+        are retried next time."""
+        if not (unit.status == "ok" and unit.code_object) and not deterministic_refusal(unit):
             return
         entry = {f: getattr(unit, f) for f in _TEXT_FIELDS}
         entry.update({f: base64.b64encode(getattr(unit, f)).decode() for f in _BYTES_FIELDS})

@@ -66,7 +66,7 @@ def translate_unit(unit: KernelUnit, cache=None) -> KernelUnit:
         stage = next((p.NAME for p in LIFT_PIPELINE if p.NAME not in unit.seconds), "translate")
         unit.status = "failed"
         unit.reasons.append(f"{stage}: internal error: {type(e).__name__}: {e}")
-    if unit.status == "ok" and cache is not None:
+    if cache is not None:
         cache.store(unit)
     return unit
 

@@ -32,12 +32,20 @@ def test_store_then_load(tmp_path):
     assert fresh.status == "ok" and fresh.reasons[-1] == "cache: hit"
 
 
-def test_failures_are_not_kept(tmp_path):
+def test_only_deterministic_refusals_are_kept(tmp_path):
     cache = TranslationCache(tmp_path)
+    for reason in ("lift: not available", "lift: internal error: KeyError: 3", "assemble: llvm-mc failed: x",
+                   "disasm: nvdisasm failed: y"):
+        unit = by_value_unit()
+        unit.status, unit.reasons = "failed", [reason]
+        cache.store(unit)
+        assert not cache.load(by_value_unit()), reason
     unit = by_value_unit()
-    unit.status, unit.reasons = "failed", ["lift: not available"]
+    unit.status, unit.reasons = "failed", ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;"]
     cache.store(unit)
-    assert not cache.load(by_value_unit())
+    again = by_value_unit()
+    assert cache.load(again) and again.status == "failed"
+    assert again.reasons == ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;", "cache: hit"]
 
 
 def test_key_depends_on_target_arch_and_code():

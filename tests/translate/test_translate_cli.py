@@ -55,8 +55,8 @@ def test_second_translation_hits_the_cache(translated, tmp_path):
     report = json.loads((tmp_path / "again" / f"{obj.stem}.cass-report.json").read_text())
     for before, after in zip(first["kernels"], report["kernels"]):
         assert before["status"] == after["status"]
+        assert after["reasons"][-1] == "cache: hit"
         if after["status"] == "ok":
-            assert after["reasons"][-1] == "cache: hit"
             assert (out / f"{after['name']}.hsaco").read_bytes() == \
                 (tmp_path / "again" / f"{after['name']}.hsaco").read_bytes()
 
