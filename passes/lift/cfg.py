@@ -23,6 +23,30 @@ class Cfg:
     reachable: set[int] = field(default_factory=set)
     return_sites: list[int] = field(default_factory=list)
     brx_targets: dict[int, list[int]] = field(default_factory=dict)
+    recursive: bool = False          # a subroutine calls itself, directly or not
+
+
+def has_recursion(instructions: list[Instruction]) -> bool:
+    """A cycle in the graph of CALL.REL targets: functions start at 0 and at every call target
+    and extend to the next start."""
+    calls = [(i.address, label_address(i)) for i in instructions if i.opcode == "CALL" and "REL" in i.modifiers]
+    starts = sorted({0} | {t for _a, t in calls})
+    owner = lambda a: max(s for s in starts if s <= a)
+    graph: dict[int, set[int]] = {}
+    for at, target in calls:
+        graph.setdefault(owner(at), set()).add(target)
+    state: dict[int, int] = {}
+
+    def cyclic(f: int) -> bool:
+        if state.get(f) == 1:
+            return True
+        if state.get(f) == 2:
+            return False
+        state[f] = 1
+        found = any(cyclic(g) for g in graph.get(f, ()))
+        state[f] = 2
+        return found
+    return any(cyclic(f) for f in starts)
 
 
 def label_address(ins: Instruction) -> int:
@@ -84,6 +108,7 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
             cfg.return_sites.append(ins.address + 16)
     if not instructions:
         return cfg
+    cfg.recursive = has_recursion(instructions)
     ends = {}
     cfg.leaders.add(instructions[0].address)
     for ins in instructions:

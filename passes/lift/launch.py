@@ -18,6 +18,9 @@ from llvmlite import ir
 from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, Lifter, PrivateAlloca, Reg
 
 SHARED_NAME = "__cass_shared"
+# The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
+# cudaLimitStackSize for them); such kernels get this many bytes per thread.
+RECURSIVE_STACK = 32768
 
 
 @dataclass
@@ -129,10 +132,15 @@ def _load_at(ctx: Lifter, base: ir.Value, offset: ir.Value | int, ty: ir.Type, a
     return ld
 
 
+def stack_bytes(ctx: Lifter) -> int:
+    size = max(ctx.state["facts"].stack_size, 16)
+    return max(size, RECURSIVE_STACK) if ctx.state["cfg"].recursive else size
+
+
 def frame(ctx: Lifter) -> ir.Value:
     """The private frame that LDL/STL and the stack pointer R1 index (R1 starts at its size)."""
     if "frame" not in ctx.state:
-        size = max(ctx.state["facts"].stack_size, 16)
+        size = stack_bytes(ctx)
         eb = ctx.entry_builder
         eb.position_at_start(ctx.entry)
         slot = PrivateAlloca(eb.block, ir.ArrayType(I8, size), "frame")
@@ -186,7 +194,7 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
         return b.trunc(w if offset % 8 == 0 else b.lshr(w, ir.Constant(I64, 32)), I32)
     if offset == 0x28:                 # stack pointer: R1 counts down from the frame's size
         frame(ctx)
-        return ir.Constant(I32, max(facts.stack_size, 16))
+        return ir.Constant(I32, stack_bytes(ctx))
     desc = 0x208 if ctx.sm_arch == "sm_90" else 0x118
     if offset in (desc, desc + 4):     # global memory descriptor: AMDGPU has none
         return ir.Constant(I32, 0)
