@@ -6,7 +6,7 @@ No dictionaries (fatbinary uses none). Written for correctness over speed; fatbi
 
 from __future__ import annotations
 
-from ..errors import CassError
+from .entropy import BackwardBits, FseTable, Huffman, ZstdError, corrupt, read_fse_description, read_huffman
 
 _MAGIC = 0xFD2FB528
 
@@ -26,200 +26,10 @@ _ML_DEFAULT = ([1, 4, 3] + [2] * 6 + [1] * 37 + [-1] * 7, 6)
 _OF_DEFAULT = ([1] * 6 + [2] * 3 + [1] * 15 + [-1] * 5, 5)
 
 
-class ZstdError(CassError):
-    pass
-
-
-def _fail(what: str):
-    raise ZstdError(f"corrupt zstd data: {what}")
-
-
-class _BackwardBits:
-    """A bitstream read from its end: the last byte's highest set bit marks the start."""
-
-    def __init__(self, data: bytes):
-        if not data or data[-1] == 0:
-            _fail("bitstream without its end marker")
-        self.data = data
-        self.pos = len(data) * 8 - 8 + data[-1].bit_length() - 1  # bits left to read
-
-    def peek(self, n: int) -> int:
-        start = self.pos - n
-        if start >= 0:
-            chunk = int.from_bytes(self.data[start >> 3:(self.pos + 7) >> 3], "little")
-            return (chunk >> (start & 7)) & ((1 << n) - 1)
-        avail = self.pos
-        value = int.from_bytes(self.data[:(avail + 7) >> 3], "little") & ((1 << avail) - 1) if avail > 0 else 0
-        return value << (-start)  # past the start: zeros
-
-    def read(self, n: int) -> int:
-        if n == 0:
-            return 0
-        value = self.peek(n)
-        self.pos -= n
-        return value
-
-    def overflowed(self) -> bool:
-        return self.pos < 0
-
-
-class _FseTable:
-    """An FSE decoding table: per state (symbol, bits to read, baseline of the next state)."""
-
-    def __init__(self, counts: list[int], accuracy_log: int):
-        size = 1 << accuracy_log
-        symbols = [0] * size
-        high = size - 1
-        next_state = list(counts)
-        for s, c in enumerate(counts):
-            if c == -1:
-                symbols[high] = s
-                high -= 1
-                next_state[s] = 1
-        step = (size >> 1) + (size >> 3) + 3
-        pos = 0
-        for s, c in enumerate(counts):
-            for _ in range(max(c, 0)):
-                symbols[pos] = s
-                pos = (pos + step) & (size - 1)
-                while pos > high:
-                    pos = (pos + step) & (size - 1)
-        if pos != 0:
-            _fail("FSE table does not fill its states")
-        self.symbol, self.bits, self.base = symbols, [0] * size, [0] * size
-        for u in range(size):
-            s = symbols[u]
-            n = next_state[s]
-            next_state[s] += 1
-            nb = accuracy_log - (n.bit_length() - 1)
-            self.bits[u] = nb
-            self.base[u] = (n << nb) - size
-        self.accuracy_log = accuracy_log
-
-
-def _read_fse_description(data: bytes, pos: int, max_log: int, max_symbol: int) -> tuple[_FseTable, int]:
-    """Parse normalized counts at data[pos:]; return the table and the position after them."""
-    bitpos = 0
-
-    def bits(n: int) -> int:
-        byte = pos + (bitpos >> 3)
-        chunk = int.from_bytes(data[byte:byte + 4], "little")
-        return (chunk >> (bitpos & 7)) & ((1 << n) - 1)
-
-    accuracy_log = bits(4) + 5
-    bitpos += 4
-    if accuracy_log > max_log:
-        _fail(f"FSE accuracy log {accuracy_log} above {max_log}")
-    remaining = (1 << accuracy_log) + 1
-    threshold = 1 << accuracy_log
-    nbits = accuracy_log + 1
-    counts: list[int] = []
-    while remaining > 1:
-        if len(counts) > max_symbol:
-            _fail("too many FSE symbols")
-        limit = (2 * threshold - 1) - remaining
-        low = bits(nbits - 1)
-        if low < limit:
-            value = low
-            bitpos += nbits - 1
-        else:
-            value = bits(nbits) & (2 * threshold - 1)
-            if value >= threshold:
-                value -= limit
-            bitpos += nbits
-        count = value - 1
-        remaining -= abs(count)
-        counts.append(count)
-        if count == 0:
-            while True:
-                repeat = bits(2)
-                bitpos += 2
-                counts.extend([0] * repeat)
-                if repeat != 3:
-                    break
-        while remaining < threshold:
-            nbits -= 1
-            threshold >>= 1
-    if remaining != 1:
-        _fail("FSE counts do not add up")
-    end = pos + ((bitpos + 7) >> 3)
-    if end > len(data):
-        _fail("truncated FSE table")
-    return _FseTable(counts, accuracy_log), end
-
-
-class _Huffman:
-    def __init__(self, weights: list[int]):
-        total = sum(1 << (w - 1) for w in weights if w)
-        if total == 0:
-            _fail("Huffman weights all zero")
-        max_bits = total.bit_length()
-        if max_bits > 11:
-            _fail(f"Huffman code length {max_bits} above 11")
-        rest = (1 << max_bits) - total
-        if rest & (rest - 1):
-            _fail("Huffman weights do not complete a tree")
-        weights = weights + [rest.bit_length()]
-        self.max_bits = max_bits
-        size = 1 << max_bits
-        self.symbol = [0] * size
-        self.bits = [0] * size
-        pos = 0
-        for w in range(1, max_bits + 1):
-            for s, ws in enumerate(weights):
-                if ws == w:
-                    span = 1 << (w - 1)
-                    nb = max_bits + 1 - w
-                    for k in range(pos, pos + span):
-                        self.symbol[k] = s
-                        self.bits[k] = nb
-                    pos += span
-
-    def decode_stream(self, data: bytes, count: int, out: bytearray) -> None:
-        br = _BackwardBits(data)
-        mb, sym, nbits = self.max_bits, self.symbol, self.bits
-        for _ in range(count):
-            k = br.peek(mb)
-            out.append(sym[k])
-            br.pos -= nbits[k]
-        if br.pos != 0:
-            _fail("Huffman stream not fully consumed")
-
-
-def _read_huffman(data: bytes, pos: int) -> tuple[_Huffman, int]:
-    header = data[pos]
-    pos += 1
-    if header >= 128:
-        n = header - 127
-        raw = data[pos:pos + (n + 1) // 2]
-        weights = []
-        for b in raw:
-            weights += [b >> 4, b & 15]
-        return _Huffman(weights[:n]), pos + (n + 1) // 2
-    end = pos + header
-    table, start = _read_fse_description(data[:end], pos, 6, 255)
-    br = _BackwardBits(data[start:end])
-    s1 = br.read(table.accuracy_log)
-    s2 = br.read(table.accuracy_log)
-    weights = []
-    while len(weights) < 255:
-        weights.append(table.symbol[s1])
-        s1 = table.base[s1] + br.read(table.bits[s1])
-        if br.overflowed():
-            weights.append(table.symbol[s2])
-            break
-        weights.append(table.symbol[s2])
-        s2 = table.base[s2] + br.read(table.bits[s2])
-        if br.overflowed():
-            weights.append(table.symbol[s1])
-            break
-    return _Huffman(weights), end
-
-
 class _Frame:
     def __init__(self):
-        self.huffman: _Huffman | None = None
-        self.tables: list[_FseTable | None] = [None, None, None]  # LL, OF, ML
+        self.huffman: Huffman | None = None
+        self.tables: list[FseTable | None] = [None, None, None]  # LL, OF, ML
         self.reps = [1, 4, 8]
         self.out = bytearray()
 
@@ -235,7 +45,7 @@ class _Frame:
                 size, pos = (b0 >> 4) + (data[pos + 1] << 4) + (data[pos + 2] << 12), pos + 3
             if kind == 0:
                 if pos + size > len(data):
-                    _fail("truncated raw literals")
+                    corrupt("truncated raw literals")
                 return data[pos:pos + size], pos + size
             return bytes([data[pos]]) * size, pos + 1
         header_len, field = {0: (3, 10), 1: (3, 10), 2: (4, 14), 3: (5, 18)}[fmt]
@@ -245,11 +55,11 @@ class _Frame:
         pos += header_len
         end = pos + compressed
         if end > len(data):
-            _fail("truncated compressed literals")
+            corrupt("truncated compressed literals")
         if kind == 2:
-            self.huffman, pos = _read_huffman(data[:end], pos)
+            self.huffman, pos = read_huffman(data[:end], pos)
         elif self.huffman is None:
-            _fail("treeless literals without a previous Huffman table")
+            corrupt("treeless literals without a previous Huffman table")
         out = bytearray()
         if fmt == 0:
             self.huffman.decode_stream(data[pos:end], regenerated, out)
@@ -261,7 +71,7 @@ class _Frame:
                 n = per if i < 3 else regenerated - 3 * per
                 self.huffman.decode_stream(data[starts[i]:starts[i + 1]], n, out)
         if len(out) != regenerated:
-            _fail("literal count mismatch")
+            corrupt("literal count mismatch")
         return bytes(out), end
 
     def sequences(self, data: bytes, pos: int, literals: bytes) -> None:
@@ -281,16 +91,16 @@ class _Frame:
                 ((6, _LL_DEFAULT, 9, 35), (4, _OF_DEFAULT, 8, 31), (2, _ML_DEFAULT, 9, 52))):
             mode = (modes >> shift) & 3
             if mode == 0:
-                self.tables[i] = _FseTable(*default)
+                self.tables[i] = FseTable(*default)
             elif mode == 1:
-                self.tables[i] = _FseTable([0] * data[pos] + [1], 0)
+                self.tables[i] = FseTable([0] * data[pos] + [1], 0)
                 pos += 1
             elif mode == 2:
-                self.tables[i], pos = _read_fse_description(data, pos, max_log, max_sym)
+                self.tables[i], pos = read_fse_description(data, pos, max_log, max_sym)
             elif self.tables[i] is None:
-                _fail("repeat mode without a previous table")
+                corrupt("repeat mode without a previous table")
         ll_t, of_t, ml_t = self.tables
-        br = _BackwardBits(data[pos:])
+        br = BackwardBits(data[pos:])
         ll = br.read(ll_t.accuracy_log)
         of = br.read(of_t.accuracy_log)
         ml = br.read(ml_t.accuracy_log)
@@ -298,7 +108,7 @@ class _Frame:
         for n in range(count):
             of_code, ml_code, ll_code = of_t.symbol[of], ml_t.symbol[ml], ll_t.symbol[ll]
             if ll_code > 35 or ml_code > 52 or of_code > 31:
-                _fail("sequence code out of range")
+                corrupt("sequence code out of range")
             offset_value = (1 << of_code) + br.read(of_code)
             ml_base, ml_bits = _ML[ml_code]
             match = ml_base + br.read(ml_bits)
@@ -325,19 +135,19 @@ class _Frame:
                 ml = ml_t.base[ml] + br.read(ml_t.bits[ml])
                 of = of_t.base[of] + br.read(of_t.bits[of])
             if lit + litlen > len(literals):
-                _fail("sequence reads past the literals")
+                corrupt("sequence reads past the literals")
             out += literals[lit:lit + litlen]
             lit += litlen
             start = len(out) - offset
             if offset <= 0 or start < 0:
-                _fail("match offset outside the output")
+                corrupt("match offset outside the output")
             if offset >= match:
                 out += out[start:start + match]
             else:
                 for k in range(match):
                     out.append(out[start + k])
         if br.pos != 0:
-            _fail("sequence bitstream not fully consumed")
+            corrupt("sequence bitstream not fully consumed")
         out += literals[lit:]
 
 
@@ -355,10 +165,10 @@ def zstd_decompress(src: bytes, max_size: int = 1 << 30) -> bytes:
                 pos += 8 + int.from_bytes(src[pos + 4:pos + 8], "little")
                 continue
             if magic != _MAGIC:
-                _fail(f"bad frame magic 0x{magic:08x}")
+                corrupt(f"bad frame magic 0x{magic:08x}")
             pos = _frame(src, pos + 4, result, max_size)
     except IndexError:
-        _fail("truncated data")
+        corrupt("truncated data")
     return bytes(result)
 
 
@@ -367,12 +177,12 @@ def _frame(src: bytes, pos: int, result: bytearray, max_size: int) -> int:
     pos += 1
     fcs_flag, single, checksum, dict_flag = desc >> 6, (desc >> 5) & 1, (desc >> 2) & 1, desc & 3
     if desc & 8:
-        _fail("reserved frame header bit set")
+        corrupt("reserved frame header bit set")
     if not single:
         pos += 1  # window descriptor
     dict_size = (0, 1, 2, 4)[dict_flag]
     if dict_size and int.from_bytes(src[pos:pos + dict_size], "little"):
-        _fail("frames with a dictionary are not supported")
+        corrupt("frames with a dictionary are not supported")
     pos += dict_size
     fcs_size = (1 if single else 0, 2, 4, 8)[fcs_flag]
     content_size = int.from_bytes(src[pos:pos + fcs_size], "little") if fcs_size else None
@@ -383,12 +193,12 @@ def _frame(src: bytes, pos: int, result: bytearray, max_size: int) -> int:
     while True:
         header = int.from_bytes(src[pos:pos + 3], "little")
         if pos + 3 > len(src):
-            _fail("truncated block header")
+            corrupt("truncated block header")
         pos += 3
         last, kind, size = header & 1, (header >> 1) & 3, header >> 3
         if kind == 0:
             if pos + size > len(src):
-                _fail("truncated raw block")
+                corrupt("truncated raw block")
             frame.out += src[pos:pos + size]
             pos += size
         elif kind == 1:
@@ -397,19 +207,19 @@ def _frame(src: bytes, pos: int, result: bytearray, max_size: int) -> int:
         elif kind == 2:
             block = src[pos:pos + size]
             if len(block) != size:
-                _fail("truncated compressed block")
+                corrupt("truncated compressed block")
             literals, at = frame.literals(block, 0)
             frame.sequences(block, at, literals)
             pos += size
         else:
-            _fail("reserved block type")
+            corrupt("reserved block type")
         if len(result) + len(frame.out) > max_size:
-            _fail(f"output larger than the {max_size} bytes expected")
+            corrupt(f"output larger than the {max_size} bytes expected")
         if last:
             break
     if checksum:
         pos += 4
     if content_size is not None and content_size != len(frame.out):
-        _fail(f"{len(frame.out)} bytes decompressed, frame header says {content_size}")
+        corrupt(f"{len(frame.out)} bytes decompressed, frame header says {content_size}")
     result += frame.out
     return pos
