@@ -30,10 +30,13 @@ def cuobjdump_extract(path: Path, what: str) -> list[bytes]:
     return [Path(d, f).read_bytes() for f in files]
 
 
-@pytest.fixture(scope="module", params=["default", "size", "speed", "all4"])
+@pytest.fixture(scope="module", params=["default", "size", "speed", "all4", "debug"])
 def host_object(request):
+    """nvcc's fatbin layouts: zstd PTX (default), zstd cubins (size), LZ4 (speed), four archs, and
+    a debug build whose 360 KB cubin spans several zstd blocks."""
     flags = {"default": ["-arch=sm_80"], "size": ["-arch=sm_80", "--compress-mode=size"],
-             "speed": ["-arch=sm_80", "--compress-mode=speed"], "all4": gencode()}[request.param]
+             "speed": ["-arch=sm_80", "--compress-mode=speed"], "all4": gencode(),
+             "debug": ["-arch=sm_80", "-G"]}[request.param]
     return request.param, compile_cu(MATH, *flags)
 
 
