@@ -109,6 +109,16 @@ inline hipError_t hipLaunchKernel(T* kernel, dim3 grid, dim3 block, void** args,
 inline hipError_t hipEventCreate(hipEvent_t* event, unsigned flags) {
   return hipEventCreateWithFlags(event, flags);
 }
+/* Default arguments CUDA's C++ API has and HIP 5.2's lacks. */
+inline hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event) {
+  return hipStreamWaitEvent(stream, event, 0);
+}
+template <typename T>
+inline hipError_t hipLaunchCooperativeKernel(T* kernel, dim3 grid, dim3 block, void** args,
+                                             unsigned shared = 0) {
+  return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid, block, args,
+                                    shared, hipStream_t(0));
+}
 
 /* hipLaunchHostFunc is declared by HIP 5.2 but missing from its libamdhip64: a stream callback
  * runs the host function instead, in stream order. */

@@ -110,6 +110,9 @@ int main() {
   copy.kind = cudaMemcpyDeviceToDevice;
   CHECK(cudaMemcpy3D(&copy));
   CHECK(cudaMemcpy3DAsync(&copy, s));
+  CHECK(cudaStreamWaitEvent(s, stop));
+  CHECK(cudaLaunchCooperativeKernel(scale, dim3(1), dim3(32), args));
+  CHECK(cudaLaunchCooperativeKernel((void *)scale, 1, 32, args, 0, s));
   CHECK(cudaFree(pitched.ptr));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(graph));

@@ -91,10 +91,12 @@ BY_ARITY = {
 }
 
 # HIP functions to which the compatibility header adds the C++ overloads that CUDA's
-# cuda_runtime.h has (typed pointers, kernels passed as functions, cudaEventCreate(e, flags)).
+# cuda_runtime.h has (typed pointers, kernels passed as functions, cudaEventCreate(e, flags),
+# default arguments).
 COMPAT_OVERLOADS = """
 hipMallocPitch hipHostGetDevicePointer hipFuncGetAttributes hipFuncSetAttribute
-hipFuncSetCacheConfig hipFuncSetSharedMemConfig hipLaunchKernel hipEventCreate
+hipFuncSetCacheConfig hipFuncSetSharedMemConfig hipLaunchKernel hipEventCreate hipStreamWaitEvent
+hipLaunchCooperativeKernel
 """
 
 # Functions the compatibility header defines in place of HIP 5.2's.
