@@ -34,9 +34,10 @@ LATER_VERSIONS = ("hip_5.3", "hip_5.4", "hip_5.5", "hip_5.6", "hip_5.7", "hip_6.
 UNSUPPORTED_RESULTS = {"error": ("int", "801"), "hiprtc": ("int", "11"),
                        "pointer": ("void *", "(void *)0"), "zero": ("long", "0")}
 HANDLE_TYPES = frozenset({"hipStream_t", "hipEvent_t", "hipModule_t", "hipFunction_t",
-                          "hipDeviceptr_t", "hipCtx_t", "hipStreamCallback_t"})
+                          "hipDeviceptr_t", "hipCtx_t", "hipStreamCallback_t", "hipGraph_t",
+                          "hipGraphExec_t", "hipGraphNode_t"})
 UNSIGNED_TYPES = frozenset({"unsigned", "unsigned int", "unsigned char", "unsigned short",
-                            "size_t", "uint32_t"})
+                            "size_t", "uint32_t", "unsigned long long"})
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ SELF_CHECKING = [
     "vector_add", "reduce_lds", "warp_shuffle", "scan_ballot", "atomics", "matmul_tiled",
     "stencil_double", "math_ulp", "dynamic_shared", "streams_events", "grid_3d", "templates",
     "spills_calls", "memcpy_symbol", "api_basics", "managed_memory", "host_threads",
-    "per_thread_stream", "launch_apis",
+    "per_thread_stream", "launch_apis", "graph_capture",
 ]
 
 

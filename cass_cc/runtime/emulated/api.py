@@ -3,7 +3,8 @@ emuhip/api.txt (tests check that the two agree)."""
 
 from __future__ import annotations
 
-from . import device, errors, memory, modules, registration, streams, transfers  # noqa: F401 - they register
+from . import (device, errors, graphs, memory, modules, registration, streams,  # noqa: F401
+               transfers)  # importing them registers their functions
 from .registry import API, hip_api, peek_last_error, take_last_error
 from .cmem import c_string
 

@@ -12,7 +12,7 @@ from . import bundle, cmem, errors
 from .device_props import PROPS
 from .registry import write_stdout
 from .state import DEVICE, record_launch
-from .streams import check_stream
+from .streams import enqueue
 
 MAX_LDS = 65536
 VGPRS_PER_SIMD_LANE = 1536  # gfx11 wave32: VGPR file per SIMD, in registers per lane
@@ -100,9 +100,8 @@ def pack_from_extra(extra: int) -> bytes:
 
 def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
         kernarg: bytes, dynamic_lds: int, stream: int) -> int:
-    """Launch one kernel on the emulator, synchronously, and account for its time."""
-    from cass_cc.emu import EmuFault, launch
-    check_stream(stream)
+    """Launch one kernel on the emulator (synchronously), or record the launch on a capturing
+    stream; the arguments are checked now either way."""
     info = image.kernel(name)
     threads = block[0] * block[1] * block[2]
     limit = min(PROPS.maxThreadsPerBlock, info.max_flat_workgroup_size or PROPS.maxThreadsPerBlock)
@@ -111,6 +110,12 @@ def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, i
                                 f"launch of {name} with grid {grid} block {block} (limit {limit} threads)")
     if dynamic_lds + info.group_segment_size > MAX_LDS:
         raise errors.HipFailure(errors.INVALID_VALUE, f"{name} asks for more than {MAX_LDS} bytes of LDS")
+    return enqueue(stream, lambda: _execute(image, name, grid, block, kernarg, dynamic_lds))
+
+
+def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
+             kernarg: bytes, dynamic_lds: int) -> int:
+    from cass_cc.emu import EmuFault, launch
     try:
         stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
                        dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout)

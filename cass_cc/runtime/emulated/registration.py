@@ -142,10 +142,10 @@ def hipExtLaunchKernel(function: int, gx: int, gy: int, gz: int, bx: int, by: in
                        args: int, shared: int, stream: int, start: int, stop: int,
                        flags: int) -> int:
     if start:
-        streams.record(start)
+        streams.enqueue(stream, lambda: streams.record(start) or 0)
     code = launch_by_address(function, (gx, gy, gz), (bx, by, bz), args, shared, stream)
     if stop:
-        streams.record(stop)
+        streams.enqueue(stream, lambda: streams.record(stop) or 0)
     return code
 
 
@@ -267,8 +267,8 @@ def hipMemcpyToSymbol(sym: int, src: int, size: int, offset: int, kind: int) -> 
 @hip_api
 def hipMemcpyToSymbolAsync(sym: int, src: int, size: int, offset: int, kind: int,
                            stream: int) -> int:
-    streams.check_stream(stream)
-    return transfers.copy(_symbol_range(sym, size, offset), src, size, kind)
+    target = _symbol_range(sym, size, offset)
+    return streams.enqueue(stream, lambda: transfers.copy(target, src, size, kind))
 
 
 @hip_api
@@ -279,8 +279,8 @@ def hipMemcpyFromSymbol(dst: int, sym: int, size: int, offset: int, kind: int) -
 @hip_api
 def hipMemcpyFromSymbolAsync(dst: int, sym: int, size: int, offset: int, kind: int,
                              stream: int) -> int:
-    streams.check_stream(stream)
-    return transfers.copy(dst, _symbol_range(sym, size, offset), size, kind)
+    source = _symbol_range(sym, size, offset)
+    return streams.enqueue(stream, lambda: transfers.copy(dst, source, size, kind))
 
 
 @hip_api

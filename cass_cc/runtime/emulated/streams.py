@@ -1,11 +1,13 @@
 """Streams and events. The emulator runs every operation when it is issued, so each stream is
 in order and always idle; events read the emulated device clock, so timings follow the work
-between them."""
+between them. A stream that is capturing (hipStreamBeginCapture) records its operations for a
+graph instead (graphs.py)."""
 
 from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
+from typing import Callable
 
 from . import cmem, errors
 from .registry import hip_api
@@ -21,6 +23,8 @@ _CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_
 class Stream:
     flags: int = 0
     priority: int = 0
+    capture: list[Callable[[], int]] | None = None  # operations recorded while capturing
+    capture_id: int = 0
 
 
 @dataclass
@@ -40,6 +44,15 @@ def check_stream(handle: int) -> Stream:
     if stream is None:
         raise errors.HipFailure(errors.INVALID_HANDLE, f"unknown stream {handle:#x}")
     return stream
+
+
+def enqueue(handle: int, operation: Callable[[], int]) -> int:
+    """Run a stream-ordered operation now, or record it when the stream is capturing."""
+    stream = check_stream(handle)
+    if stream.capture is not None:
+        stream.capture.append(operation)
+        return 0
+    return operation()
 
 
 def _event(handle: int) -> Event:
@@ -115,8 +128,8 @@ def hipStreamAddCallback(handle: int, callback: int, user_data: int, flags: int)
     check_stream(handle)
     if not callback or flags:
         return errors.INVALID_VALUE
-    _CALLBACK(callback)(handle or None, 0, user_data or None)
-    return 0
+    function = _CALLBACK(callback)
+    return enqueue(handle, lambda: function(handle or None, 0, user_data or None) or 0)
 
 
 @hip_api
@@ -168,9 +181,8 @@ def record(handle: int) -> None:
 
 @hip_api
 def hipEventRecord(handle: int, stream: int) -> int:
-    check_stream(stream)
-    record(handle)
-    return 0
+    _event(handle)
+    return enqueue(stream, lambda: record(handle) or 0)
 
 
 @hip_api

@@ -9,7 +9,7 @@ import ctypes
 from . import errors
 from .registry import hip_api
 from .state import DEVICE
-from .streams import check_stream
+from .streams import enqueue
 
 H2H, H2D, D2H, D2D, DEFAULT = range(5)  # hipMemcpyKind
 
@@ -37,14 +37,12 @@ def hipMemcpy(dst: int, src: int, size: int, kind: int) -> int:
 
 @hip_api
 def hipMemcpyWithStream(dst: int, src: int, size: int, kind: int, stream: int) -> int:
-    check_stream(stream)
-    return copy(dst, src, size, kind)
+    return enqueue(stream, lambda: copy(dst, src, size, kind))
 
 
 @hip_api
 def hipMemcpyAsync(dst: int, src: int, size: int, kind: int, stream: int) -> int:
-    check_stream(stream)
-    return copy(dst, src, size, kind)
+    return enqueue(stream, lambda: copy(dst, src, size, kind))
 
 
 @hip_api
@@ -64,20 +62,17 @@ def hipMemcpyDtoD(dst: int, src: int, size: int) -> int:
 
 @hip_api
 def hipMemcpyHtoDAsync(dst: int, src: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return copy(dst, src, size, H2D)
+    return enqueue(stream, lambda: copy(dst, src, size, H2D))
 
 
 @hip_api
 def hipMemcpyDtoHAsync(dst: int, src: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return copy(dst, src, size, D2H)
+    return enqueue(stream, lambda: copy(dst, src, size, D2H))
 
 
 @hip_api
 def hipMemcpyDtoDAsync(dst: int, src: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return copy(dst, src, size, D2D)
+    return enqueue(stream, lambda: copy(dst, src, size, D2D))
 
 
 @hip_api
@@ -90,10 +85,9 @@ def hipMemcpyPeer(dst: int, dst_device: int, src: int, src_device: int, size: in
 @hip_api
 def hipMemcpyPeerAsync(dst: int, dst_device: int, src: int, src_device: int, size: int,
                        stream: int) -> int:
-    check_stream(stream)
     if dst_device != 0 or src_device != 0:
         return errors.INVALID_DEVICE
-    return copy(dst, src, size, D2D)
+    return enqueue(stream, lambda: copy(dst, src, size, D2D))
 
 
 def copy_2d(dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
@@ -116,8 +110,7 @@ def hipMemcpy2D(dst: int, dpitch: int, src: int, spitch: int, width: int, height
 @hip_api
 def hipMemcpy2DAsync(dst: int, dpitch: int, src: int, spitch: int, width: int, height: int,
                      kind: int, stream: int) -> int:
-    check_stream(stream)
-    return copy_2d(dst, dpitch, src, spitch, width, height, kind)
+    return enqueue(stream, lambda: copy_2d(dst, dpitch, src, spitch, width, height, kind))
 
 
 # --- fills -----------------------------------------------------------------------------------
@@ -145,8 +138,7 @@ def hipMemset(dst: int, value: int, size: int) -> int:
 
 @hip_api
 def hipMemsetAsync(dst: int, value: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return fill(dst, value, size, 1)
+    return enqueue(stream, lambda: fill(dst, value, size, 1))
 
 
 @hip_api
@@ -156,8 +148,7 @@ def hipMemsetD8(dst: int, value: int, count: int) -> int:
 
 @hip_api
 def hipMemsetD8Async(dst: int, value: int, count: int, stream: int) -> int:
-    check_stream(stream)
-    return fill(dst, value, count, 1)
+    return enqueue(stream, lambda: fill(dst, value, count, 1))
 
 
 @hip_api
@@ -167,8 +158,7 @@ def hipMemsetD16(dst: int, value: int, count: int) -> int:
 
 @hip_api
 def hipMemsetD16Async(dst: int, value: int, count: int, stream: int) -> int:
-    check_stream(stream)
-    return fill(dst, value, count, 2)
+    return enqueue(stream, lambda: fill(dst, value, count, 2))
 
 
 @hip_api
@@ -178,8 +168,7 @@ def hipMemsetD32(dst: int, value: int, count: int) -> int:
 
 @hip_api
 def hipMemsetD32Async(dst: int, value: int, count: int, stream: int) -> int:
-    check_stream(stream)
-    return fill(dst, value, count, 4)
+    return enqueue(stream, lambda: fill(dst, value, count, 4))
 
 
 def fill_2d(dst: int, pitch: int, value: int, width: int, height: int) -> int:
@@ -198,5 +187,4 @@ def hipMemset2D(dst: int, pitch: int, value: int, width: int, height: int) -> in
 @hip_api
 def hipMemset2DAsync(dst: int, pitch: int, value: int, width: int, height: int,
                      stream: int) -> int:
-    check_stream(stream)
-    return fill_2d(dst, pitch, value, width, height)
+    return enqueue(stream, lambda: fill_2d(dst, pitch, value, width, height))
