@@ -3,8 +3,8 @@
  *
  * cass-cc's hipify passes this header with `-include` when a translation unit needs it:
  *   - device: the CUDA 9 `_sync` warp functions, __activemask, __syncwarp, match and reduce,
- *     cache-hint loads and stores, __nanosleep, __trap, __dp4a, __hmax/__hmin, bfloat16
- *     conversions, cooperative_groups::reduce with its operators;
+ *     cache-hint loads and stores, __nanosleep, __trap, __dp4a, umin/umax and kin,
+ *     __hmax/__hmin, bfloat16 conversions and arithmetic, cooperative_groups::reduce;
  *   - host: CUDART_CB, the C++ overloads of cuda_runtime.h (typed pointers, kernels passed
  *     as functions), hipLaunchHostFunc, which HIP 5.2 declares but does not implement, and
  *     the driver API's cuGetErrorName/cuGetErrorString forms;
@@ -278,6 +278,18 @@ __device__ inline void __nanosleep(unsigned ns) {
 }
 
 __device__ inline void __trap() { __builtin_trap(); }
+
+/* Integer min/max with CUDA's names (math_functions.h). */
+__host__ __device__ inline unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+__host__ __device__ inline unsigned umax(unsigned a, unsigned b) { return a < b ? b : a; }
+__host__ __device__ inline long long llmin(long long a, long long b) { return a < b ? a : b; }
+__host__ __device__ inline long long llmax(long long a, long long b) { return a < b ? b : a; }
+__host__ __device__ inline unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+  return a < b ? a : b;
+}
+__host__ __device__ inline unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+  return a < b ? b : a;
+}
 
 __device__ inline int __dp4a(int a, int b, int c) {
   for (int i = 0; i < 32; i += 8)

@@ -216,7 +216,8 @@ __global__ void math(const float *x, float *y, const double *dx, double *dy, con
   dy[i] = sqrt(dx[i]) + __longlong_as_double(__double_as_longlong(dx[i])) + __fma_rn(dx[i], 2.0, 1.0);
   int v = n[i];
   t[i] = clock64() + __mul24(v, v) + __umulhi(v, v) + __brev(v) + __byte_perm(v, v, 0x3210)
-       + __funnelshift_l(v, v, 3) + __dp4a(v, v, 1) + __sad(v, 1, 2);
+       + __funnelshift_l(v, v, 3) + __dp4a(v, v, 1) + __sad(v, 1, 2) + umin(v, 3u) + umax(v, 1u)
+       + llmin(t[0], 2ll) + ullmax(1ull, 2ull);
   __stcs(y + i, y[i] + __ldcg(x + i));
   __nanosleep(10);
 }

@@ -32,6 +32,7 @@ frexpf ldexpf scalbnf truncf roundf rintf lrintf llrintf floorf ceilf
 
 COMPAT = """
 __nanosleep __trap __stcs __stcg __stwt __stwb __ldcg __ldca __ldcs __ldlu __ldcv __dp4a
+umin umax llmin llmax ullmin ullmax
 """
 
 # HIP 5.2 declares these for __half and __half2 only; the compatibility header adds the rest.
