@@ -72,6 +72,8 @@ def build_valu(instr: Instr, op: Op):
         writer = vector_writer(Operand("v", dst.reg, hi=False), "f16")
     post = _output_modifiers(op, mods)
     fn = op.fn
+    neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
+    signed = (bool(neg_lo[0]), bool(neg_lo[1]))      # v_dot*_iu*: neg_lo marks signed A/B
 
     def compute(st, w):
         exec_mask = st.exec_mask(w)
@@ -90,6 +92,8 @@ def build_valu(instr: Instr, op: Op):
             kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
         if "clamp_aware" in flags:
             kwargs["clamp"] = bool(mods.get("clamp", False))
+        if "iu_signed" in flags:
+            kwargs["signed"] = signed
         result = fn(*values, **kwargs)     # launch() has numpy's float warnings off
         carry = None
         if "carry_out" in flags:

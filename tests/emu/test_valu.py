@@ -171,3 +171,21 @@ def test_permlane16_and_permlanex16():
     pos = lane & 15
     rev = (lane & 16) + np.where(pos < 8, 7 - pos, 23 - pos)
     assert out.tolist() == ((rev << 8) | (rev ^ 16)).tolist()
+
+
+def test_dot4_iu8_signedness_from_neg_lo():
+    out = _run("""
+  v_mov_b32 v2, 0xff02ff03                   ; bytes 3, -1, 2, -1 when signed
+  v_mov_b32 v3, 0x01ff0204                   ; bytes 4, 2, -1, 1 when signed
+  v_mov_b32 v4, 100
+  v_dot4_i32_iu8 v5, v2, v3, v4 neg_lo:[1,1,0]
+  v_dot4_i32_iu8 v6, v2, v3, v4
+  v_dot4_i32_iu8 v7, v2, v3, v4 neg_lo:[1,0,0]
+  global_store_b32 v1, v5, s[4:5]
+  global_store_b32 v1, v6, s[4:5] offset:128
+  global_store_b32 v1, v7, s[4:5] offset:256
+""", n_out=96)
+    a, b = [3, 0xFF, 2, 0xFF], [4, 2, 0xFF, 1]
+    sa, sb = [3, -1, 2, -1], [4, 2, -1, 1]
+    dot = lambda x, y: 100 + sum(p * q for p, q in zip(x, y))
+    assert out[::32].view(np.int32).tolist() == [dot(sa, sb), dot(a, b), dot(sa, b)]
