@@ -78,6 +78,18 @@ def section_bytes(path: str) -> bytes:
     return sec.data()
 
 
+def has_relocatable_device_code(path: str) -> bool:
+    """Whether `path` is an object compiled with -fgpu-rdc: its device code is still bitcode in
+    `__CLANG_OFFLOAD_BUNDLE__<target>` sections, to be linked when the program is."""
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            return elf["e_type"] == "ET_REL" and any(
+                sec.name.startswith(MAGIC.decode()) for sec in elf.iter_sections())
+    except (OSError, ELFError):
+        return False
+
+
 def code_objects(path: str) -> list[BundleEntry]:
     """The AMD GPU code objects (not the host entries) embedded in `path`."""
     return [e for e in read_bundles(section_bytes(path)) if "amdgcn" in e.id and e.data]

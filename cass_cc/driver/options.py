@@ -36,8 +36,9 @@ class Option:
 
 
 NV_DEVICE = "it produces NVIDIA device code; cass-nvcc builds AMD (gfx1100) programs"
-NO_RDC = ("relocatable device code (separate compilation of device code) is not supported yet: "
-          "each .cu is compiled as a whole program; drop -rdc/-dc")
+NO_DLINK = ("a separate device link step is not supported yet: link the -rdc=true/-dc objects "
+            "with cass-nvcc, which links their device code in the same step")
+NO_LTO = "link-time optimization of device code is not supported yet"
 NV_TOOL = "options of an NVIDIA tool that cass-nvcc does not run"
 WINDOWS = "Windows only; no effect on Linux"
 
@@ -70,11 +71,11 @@ PHASE = [
     _o("generate-dependency-targets", "MP", FLAG, IMPLEMENTED,
        "Add an empty make target for each dependency."),
     _o("compile", "c", FLAG, IMPLEMENTED, "Compile each input into an object file."),
-    _o("device-c", "dc", FLAG, UNSUPPORTED, "Compile into objects with relocatable device code.",
-       reason=NO_RDC),
+    _o("device-c", "dc", FLAG, IMPLEMENTED,
+       "Compile into objects with relocatable device code (the same as -rdc=true -c)."),
     _o("device-w", "dw", FLAG, IMPLEMENTED,
        "Compile into objects with executable device code (the same as -c)."),
-    _o("device-link", "dlink", FLAG, UNSUPPORTED, "Link relocatable device code.", reason=NO_RDC),
+    _o("device-link", "dlink", FLAG, UNSUPPORTED, "Link relocatable device code.", reason=NO_DLINK),
     _o("link", "link", FLAG, IMPLEMENTED, "Compile and link all inputs (the default)."),
     _o("lib", "lib", FLAG, IMPLEMENTED, "Compile all inputs and put the objects in a static library."),
     _o("run", "run", FLAG, UNSUPPORTED, "Build an executable and run it.",
@@ -127,9 +128,9 @@ BEHAVIOUR = [
        "<level>", ("0", "min", "mid", "max"), reason="NVIDIA device compilation speed only"),
     _o("dopt", "dopt", VALUE, RECORDED, "Device code optimization on or off.", "<kind>", ("on", "off"),
        reason="use -O for the AMD device code"),
-    _o("dlink-time-opt", "dlto", FLAG, UNSUPPORTED, "Device link-time optimization.", reason=NO_RDC),
-    _o("lto", "lto", FLAG, UNSUPPORTED, "Link-time optimization of device code.", reason=NO_RDC),
-    _o("gen-opt-lto", "gen-opt-lto", FLAG, UNSUPPORTED, "Optimize LTO IR.", reason=NO_RDC),
+    _o("dlink-time-opt", "dlto", FLAG, UNSUPPORTED, "Device link-time optimization.", reason=NO_LTO),
+    _o("lto", "lto", FLAG, UNSUPPORTED, "Link-time optimization of device code.", reason=NO_LTO),
+    _o("gen-opt-lto", "gen-opt-lto", FLAG, UNSUPPORTED, "Optimize LTO IR.", reason=NO_LTO),
     _o("ftemplate-backtrace-limit", "ftemplate-backtrace-limit", VALUE, IMPLEMENTED,
        "Maximum number of template instantiation notes per error (0: no limit).", "<limit>"),
     _o("ftemplate-depth", "ftemplate-depth", VALUE, IMPLEMENTED,
@@ -229,7 +230,8 @@ GPU = [
     _o("generate-code", "gencode", LIST, RECORDED, "NVIDIA arch/code pairs.", "<specification>,...",
        reason="NVIDIA target, recorded in the report; the AMD target is --cass-offload-arch"),
     _o("relocatable-device-code", "rdc", VALUE, IMPLEMENTED,
-       "Relocatable device code (only false is supported yet).", "{true|false}", TF),
+       "Relocatable device code: device functions and variables may be used across .cu files.",
+       "{true|false}", TF),
     _o("entries", "e", LIST, RECORDED, "Device entry functions to generate.", "entry,...",
        reason="all kernels are generated; the program behaves the same"),
     _o("maxrregcount", "maxrregcount", VALUE, RECORDED, "Register limit per NVIDIA thread.", "<amount>",
@@ -297,9 +299,9 @@ GENERIC = [
     _o("diag-warn", "diag-warn", LIST, RECORDED, "Make these front-end diagnostics warnings.",
        "<error-number>,...", reason="nvcc's front-end numbers have no clang equivalent"),
     _o("host-linker-script", "hls", VALUE, UNSUPPORTED, "Host linker script for device linking.",
-       "{use-lcs|gen-lcs}", ("use-lcs", "gen-lcs"), reason=NO_RDC),
+       "{use-lcs|gen-lcs}", ("use-lcs", "gen-lcs"), reason=NO_DLINK),
     _o("augment-host-linker-script", "aug-hls", FLAG, UNSUPPORTED, "Augment the host linker script.",
-       reason=NO_RDC),
+       reason=NO_DLINK),
     _o("relocatable-link", "r", FLAG, UNSUPPORTED, "Relocatable link of objects.",
        reason="not implemented yet"),
     _o("brief-diagnostics", "brief-diag", VALUE, RECORDED, "Short front-end diagnostics.",

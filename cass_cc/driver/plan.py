@@ -91,6 +91,11 @@ def classify_inputs(args: Arguments) -> list[TranslationUnit | str]:
     return out
 
 
+def compiles_only(args: Arguments) -> bool:
+    """-c, or its forms with relocatable (-dc) or whole-program (-dw) device code."""
+    return args.flag("compile") or args.flag("device-c") or args.flag("device-w")
+
+
 def _object_name(tu: TranslationUnit, odir: str | None) -> str:
     return os.path.join(odir or "", tu.stem + ".o")
 
@@ -115,7 +120,7 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
         out = _single_output(args, units, "-E")
         return [Preprocess(tu, out) for tu in units]
     only_deps = (args.flag("generate-dependencies") or args.flag("generate-nonsystem-dependencies")) \
-        and not args.flag("compile") and not args.flag("device-w")
+        and not compiles_only(args)
     if only_deps:
         out = args.value("dependency-output") or _single_output(args, units, "-M")
         if out and len(units) > 1:
@@ -124,7 +129,7 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
 
     with_deps = args.flag("generate-dependencies-with-compile") or \
         args.flag("generate-nonsystem-dependencies-with-compile")
-    if args.flag("compile") or args.flag("device-w"):
+    if compiles_only(args):
         out = _single_output(args, units, "-c")
         if not units:
             raise UsageError("nothing to compile: -c needs .cu/.c/.cpp inputs")

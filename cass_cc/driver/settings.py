@@ -58,6 +58,7 @@ class Settings:
     ccbin: str | None = None
     arbin: str | None = None
     nvidia_targets: list[str] = field(default_factory=list)
+    rdc: bool = False                 # relocatable device code (-rdc=true, -dc)
     recorded: list[str] = field(default_factory=list)      # "--option=value (why)" for the report
     warnings: list[str] = field(default_factory=list)      # printed before the build (not with -w)
 
@@ -176,9 +177,6 @@ def _reject_unsupported(args: Arguments) -> None:
         if opt.status == O.UNSUPPORTED:
             raise UsageError(f"option '{args.spelled.get(long, '--' + long)}' is not supported yet: "
                              f"{opt.reason}")
-    if args.value("relocatable-device-code") == "true":
-        raise UsageError(f"option '{args.spelled['relocatable-device-code']}=true' is not supported "
-                         f"yet: {O.NO_RDC}")
 
 
 def _forwarded(args: Arguments) -> tuple[list[str], list[str]]:
@@ -242,6 +240,7 @@ def settings_from(args: Arguments) -> Settings:
         ccbin=args.value("compiler-bindir"),
         arbin=args.value("archiver-binary"),
         nvidia_targets=nvidia_targets(args),
+        rdc=args.value("relocatable-device-code") == "true" or args.flag("device-c"),
         recorded=_recorded(args) + _warnings(args),
         warnings=_warnings(args),
         deps_mode=deps_mode,

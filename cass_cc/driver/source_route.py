@@ -48,7 +48,8 @@ def version_macros() -> list[str]:
 
 def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
     fe = Frontend(tu, settings, work, env=hipcc_env())
-    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *_offload_flags(settings),
+    rdc = ["-fgpu-rdc"] if settings.rdc else []
+    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *rdc, *_offload_flags(settings),
                "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(),
                *settings.language_flags(), *settings.device_flags]
     return fe
@@ -77,7 +78,13 @@ def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, ta
 def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     """Objects and libraries -> a program or shared library, linked by hipcc (libamdhip64)."""
     tmp = os.path.join(work, "link.out")
-    argv = [toolchain.find("hipcc").path, f"--offload-arch={settings.offload_arch}"]
+    argv = [toolchain.find("hipcc").path, *_offload_flags(settings)]
+    if settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs):
+        # The device code of -rdc objects is linked here. HIP 5.2's cooperative-groups header
+        # defines a device function that is not inline, so every unit including it has a copy;
+        # the object clang wraps the linked device code in lacks a .note.GNU-stack.
+        argv += ["-fgpu-rdc", "--hip-link", "-Xoffload-linker", "--allow-multiple-definition",
+                 "-Wno-unused-command-line-argument", "-Wl,-z,noexecstack"]
     argv += (["-shared"] if action.shared else []) + (["-pg"] if settings.profile else [])
     argv += ["-o", tmp, *action.inputs, *implicit_link_args()]
     argv += ["-L" + d for d in settings.library_dirs]

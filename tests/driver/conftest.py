@@ -65,3 +65,46 @@ def cmake_build(tmp_path_factory) -> Path:
     compile_ = run(["cmake", "--build", str(build)], cwd=base)
     assert compile_.returncode == 0, compile_.stdout + compile_.stderr
     return build
+
+
+TWICE = "__device__ int twice(int x) { return 2 * x; }\n"
+RDC_MAIN = """\
+#include <cstdio>
+extern __device__ int twice(int x);  // defined in another .cu: relocatable device code
+
+__global__ void doubled(int* out)
+{
+    out[threadIdx.x] = twice(threadIdx.x);
+}
+
+int main()
+{
+    int* d;
+    int h[32];
+    cudaMalloc(&d, sizeof h);
+    doubled<<<1, 32>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    long sum = 0;
+    int bad = 0;
+    for (int i = 0; i < 32; ++i) {
+        sum += h[i];
+        bad += h[i] != 2 * i;
+    }
+    std::printf("checksum: %ld\\n%s\\n", sum, bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+"""
+
+
+@pytest.fixture(scope="session")
+def rdc_program(tmp_path_factory) -> Path:
+    """Two .cu files sharing a device function: -dc, -rdc=true -c, then a plain link (cass-nvcc
+    sees the relocatable device code in the objects)."""
+    folder = tmp_path_factory.mktemp("rdc")
+    (folder / "twice.cu").write_text(TWICE)
+    (folder / "main.cu").write_text(RDC_MAIN)
+    for argv in (["-dc", "twice.cu"], ["-rdc=true", "-c", "main.cu", "-o", "main.o"],
+                 ["twice.o", "main.o", "-o", "prog"]):
+        proc = run(["cass-nvcc", *argv], cwd=folder)
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    return folder / "prog"

@@ -163,6 +163,10 @@ def test_compile_several_into_odir(mixed_project, tmp_path):
     assert report["source"] == "main.cu" and len(report["kernels"]) == 1
 
 
+def test_relocatable_device_code(rdc_program):
+    assert_amd_program(rdc_program, ["_Z7doubledPi"])
+
+
 def test_shared_library(tmp_path):
     (tmp_path / "lib.cu").write_text('__global__ void fill(int* p) { p[threadIdx.x] = 7; }\n'
                                      'extern "C" void launch(int* p) { fill<<<1, 32>>>(p); }\n')

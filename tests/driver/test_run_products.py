@@ -20,3 +20,9 @@ def test_cmake_programs_run(cmake_build, program):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "PASS"
     assert proc.stdout.splitlines()[0].startswith("checksum: ")
+
+
+def test_relocatable_device_code_program_runs(rdc_program):
+    proc = run_tool("cass-run", str(rdc_program), timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == ["checksum: 992", "PASS"]
