@@ -1,0 +1,61 @@
+"""`cass-cc bench`: run the benchmark programs through cass-nvcc's routes on the emulator."""
+
+from __future__ import annotations
+
+import concurrent.futures
+
+import click
+
+from ..errors import CassError
+from .programs import PROGRAMS_ROOT, discover
+from .runner import bench_program
+from .summary import write_all
+
+ROUTES = ("binary", "source", "auto")
+
+
+def _routes(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+    routes = [r.strip() for r in value.split(",") if r.strip()]
+    unknown = [r for r in routes if r not in ROUTES]
+    if unknown or not routes:
+        raise click.BadParameter(f"'{value}': choose from {', '.join(ROUTES)} (comma-separated)")
+    return list(dict.fromkeys(routes))
+
+
+@click.command()
+@click.option("--routes", default=",".join(ROUTES), show_default=True, callback=_routes,
+              help="cass-nvcc routes to build each program with (comma-separated).")
+@click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
+              help="Run only programs whose '<domain>/<name>' matches one of these shell globs, "
+                   "e.g. 'sorting/*,ml/softmax_rows'.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Programs benchmarked in parallel (worker processes).")
+@click.option("--out", "out_dir", default="bench-results", show_default=True,
+              type=click.Path(file_okay=False), help="Directory for summary.json, summary.md and accuracy.png.")
+def bench(routes: list[str], only: str | None, jobs: int, out_dir: str) -> None:
+    """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
+
+    Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
+    (cold: a fresh translation cache; warm: the same cache again); each AMD build runs under
+    `cass-run --emu-stats` and passes when it exits 0, prints PASS and, where a reference.txt from
+    NVIDIA hardware exists, prints its checksum (integers exactly, floats within 1e-4 relative).
+    Writes summary.json, summary.md (passing per domain and route, kernel tiers, build-time and
+    wave-instruction ratios, emulator time, failures; last line 'N passed, M failed') and
+    accuracy.png. Exits 0 when the benchmark ran, whatever the pass count.
+    """
+    patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
+    programs = discover(only=patterns)
+    if not programs:
+        raise CassError(f"no benchmark program matches '{only}' under {PROGRAMS_ROOT}" if only
+                        else f"no benchmark programs under {PROGRAMS_ROOT}")
+    results = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(bench_program, p, routes) for p in programs]
+        with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
+                               label=f"benchmarking {len(programs)} programs", file=click.get_text_stream("stderr"),
+                               item_show_func=lambda f: f.result()["program"] if f else None) as bar:
+            for future in bar:
+                results.append(future.result())
+    agg = write_all(results, routes, out_dir)
+    click.echo(f"wrote {out_dir}/summary.json, summary.md, accuracy.png")
+    click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
