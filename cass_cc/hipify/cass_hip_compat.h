@@ -9,6 +9,7 @@
  *     as functions), hipLaunchHostFunc, which HIP 5.2 declares but does not implement, and
  *     the driver API's cuGetErrorName/cuGetErrorString forms;
  *   - cooperative groups that know gfx11 is wave32;
+ *   - CASS_CUDA_ARCH, which numeric __CUDA_ARCH__ tests become;
  *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
  *
  * Lane masks are 32 bits, as in CUDA. HIP runs all active lanes of a wavefront together, so
@@ -47,6 +48,13 @@
 #endif
 #ifndef CUDAAPI
 #define CUDAAPI
+#endif
+
+/* What numeric __CUDA_ARCH__ tests become: undefined in the host pass, as __CUDA_ARCH__ is
+ * under nvcc, and in the device pass the NVIDIA architecture whose features HIP and this
+ * header provide (Volta: warp _sync functions, match, half, double atomics; no tensor cores). */
+#if defined(__HIP_DEVICE_COMPILE__)
+#define CASS_CUDA_ARCH 700
 #endif
 
 namespace cass_compat {

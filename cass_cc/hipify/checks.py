@@ -110,8 +110,9 @@ def cuda_arch(src: Source, own: set) -> Iterator[tuple[int, str]]:
             yield index, (f"{name} test rewritten to {replacement}: it selects device code, "
                           f"but no NVIDIA architecture")
         else:
-            yield index, (f"{name} is not defined by hipcc: this use evaluates as 0 (or fails to "
-                          f"compile) on AMD; pick the code path by hand")
+            yield index, (f"{name} compared as a number: the device pass takes the code for "
+                          f"sm_{tables.ARCH_NUMBER // 10} ({tables.ARCH_NUMBER_MACRO[1]} = "
+                          f"{tables.ARCH_NUMBER}, the features HIP provides); check that path")
 
 
 def warp_size(src: Source, own: set) -> Iterator[tuple[int, str]]:

@@ -76,6 +76,12 @@ def device_pass_test(src: Source, index: int) -> str | None:
     return new if src.tokens[index].is_ident(old) and is_defined_test(src, index) else None
 
 
+def arch_number(src: Source, index: int) -> str | None:
+    """Other uses of __CUDA_ARCH__ compare it as a number: the compat header's CASS_CUDA_ARCH."""
+    old, new = tables.ARCH_NUMBER_MACRO
+    return new if src.tokens[index].is_ident(old) and not is_defined_test(src, index) else None
+
+
 def is_defined_test(src: Source, index: int) -> bool:
     tok = src.tokens[index]
     if not tok.directive:
@@ -87,8 +93,8 @@ def is_defined_test(src: Source, index: int) -> bool:
             and before2.is_ident("defined"))
 
 
-RULES: tuple[Rule, ...] = (header, device_pass_test, namespace, group_member, by_arity,
-                           table_name, library_name)
+RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member,
+                           by_arity, table_name, library_name)
 
 
 def apply(src: Source) -> tuple[str, dict[int, str]]:

@@ -16,10 +16,6 @@ FAMILY_OF = {  # what each program exercises, so a missing one is noticed
     "atomics_scopes": "device", "streams_events": "runtime", "graph_capture": "runtime",
     "math_intrinsics": "device",
 }
-# Gaps of other parts of cass-cc, not of the translation (the programs pass on NVIDIA).
-EMULATOR_GAPS = {
-    "graph_capture": "the emulated runtime does not support hipStreamBeginCapture",
-}
 
 _built: dict[str, Path] = {}
 
@@ -49,9 +45,7 @@ def test_program_hipifies_and_builds(hip_compiler, program):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program", [
-    pytest.param(p, marks=pytest.mark.xfail(reason=EMULATOR_GAPS[p])) if p in EMULATOR_GAPS else p
-    for p in sorted(FAMILY_OF)])
+@pytest.mark.parametrize("program", sorted(FAMILY_OF))
 def test_program_passes_on_the_emulator(hip_compiler, program):
     executable = build(hip_compiler, program)
     proc = run_tool("cass-run", "--emulate", str(executable), cwd=executable.parent, timeout=300)

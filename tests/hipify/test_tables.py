@@ -38,6 +38,12 @@ def test_arity_targets_are_hip_identifiers(hip_identifiers):
     assert set(runtime.BY_ARITY) <= set(runtime.RENAMES)
 
 
+def test_compat_header_defines_the_architecture_number():
+    name = macros.ARCH_NUMBER_MACRO[1]
+    header = Path(COMPAT_HEADER).read_text()
+    assert f"#define {name} {macros.ARCH_NUMBER}" in header
+
+
 def test_compat_functions_are_defined_by_the_header():
     header = Path(COMPAT_HEADER).read_text()
     assert COMPAT_FUNCTIONS

@@ -38,7 +38,8 @@ BY_ARITY = runtime.BY_ARITY
 KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
-COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split())
+COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
+                           + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())
 HEADERS = headers.HEADERS
@@ -54,6 +55,8 @@ QUALIFIED = libraries.QUALIFIED
 MEMBER_RENAMES = coop_groups.MEMBER_RENAMES
 MEMBER_UNSUPPORTED = coop_groups.MEMBER_UNSUPPORTED
 DEVICE_PASS_MACRO = macros.DEVICE_PASS_MACRO
+ARCH_NUMBER_MACRO = macros.ARCH_NUMBER_MACRO
+ARCH_NUMBER = macros.ARCH_NUMBER
 WIDE_IN_HIP = warp.WIDE_IN_HIP
 
 

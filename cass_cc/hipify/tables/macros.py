@@ -1,5 +1,8 @@
-"""Compiler macros. hip-clang defines __HIPCC__ where nvcc defines __CUDACC__; __CUDA_ARCH__
-has no numeric counterpart and is handled by the translator (defined-tests only)."""
+"""Compiler macros. hip-clang defines __HIPCC__ where nvcc defines __CUDACC__. __CUDA_ARCH__
+has two uses: a defined-test asks "is this the device pass?" (__HIP_DEVICE_COMPILE__); a
+number picks code for an NVIDIA architecture, and there the compatibility header's
+CASS_CUDA_ARCH stands in: undefined (0) in the host pass as in CUDA, and in the device pass the
+architecture whose features HIP plus the compatibility header provide."""
 
 FAMILY = "macros"
 
@@ -24,6 +27,9 @@ CUDART_CB CUDARTAPI CUDAAPI
 
 # `defined(__CUDA_ARCH__)` / `#ifdef __CUDA_ARCH__` mean "compiling device code".
 DEVICE_PASS_MACRO = ("__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__")
+# `__CUDA_ARCH__ >= 600` and other numeric uses.
+ARCH_NUMBER_MACRO = ("__CUDA_ARCH__", "CASS_CUDA_ARCH")
+ARCH_NUMBER = 700   # Volta: warp _sync functions, match, half, double atomics; no tensor cores
 
 UNSUPPORTED = {
     "CUDART_VERSION": "there is no CUDA runtime version under HIP; compare HIP_VERSION instead",
