@@ -13,7 +13,7 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from lark import Lark, Transformer, v_args
+from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
 from .. import toolchain

@@ -23,7 +23,7 @@ from .memory import Memory
 from .printf import PrintfService
 from .program import Program
 from .salu import TrapError
-from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
+from .state import (AT_BARRIER, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
                     write_scalar_bits)
 
 DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
@@ -217,10 +217,22 @@ class _Run:
                 everyone = len(w) == len(runnable)
             exe = program.executor(pc, kernel)      # raises EmuFault for undecodable / unknown
             instr = instrs[pc]
-            stats.wave_instructions += len(w)
-            stats.lane_instructions += int(np.bitwise_count(st.S[w, EXEC]).sum())
-            counts[instr.mnemonic] = counts.get(instr.mnemonic, 0) + len(w)
+            noops = program.noop_run(pc)
+            names = noops[1] if noops else (instr.mnemonic,)
+            stats.wave_instructions += len(w) * len(names)
+            if len(w) == 1:
+                stats.lane_instructions += int(st.S[w[0], EXEC]).bit_count() * len(names)
+            else:
+                stats.lane_instructions += int(np.bitwise_count(st.S[w, EXEC]).sum()) * len(names)
+            for name in names:
+                counts[name] = counts.get(name, 0) + len(w)
             st.clock = stats.wave_instructions
+            if noops:                   # step over the whole run of no-ops at once
+                pcs[w] = noops[0]
+                pc = noops[0]
+                if not everyone:
+                    w = None
+                continue
             if stats.wave_instructions > self.budget:
                 raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
                                f"(CASS_EMU_MAX_INSTRUCTIONS); {len(w)} wave(s) spinning here",

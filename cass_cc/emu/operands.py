@@ -6,7 +6,7 @@ import numpy as np
 
 from .alu.op import DTYPES
 from .decode import Operand
-from .state import (UNSIGNED, WIDTH, Waves, apply_float_mods, bits_to_type, constant_bits,
+from .state import (UNSIGNED, WIDTH, apply_float_mods, bits_to_type, constant_bits,
                     read_scalar_bits, type_to_bits, write_scalar_bits)
 
 
@@ -65,6 +65,9 @@ def scalar_reader(op: Operand, t: str):
             return np.full(len(w), value, dtype)
         return read
     regw = 64 if width == 64 else 32
+    if op.kind == "s" and regw == 32 and width == 32 and not (op.neg or op.abs) and op.reg != 124:
+        reg, dtype = op.reg, np.dtype(DTYPES[t])
+        return lambda st, w: st.S[w, reg].view(dtype)       # the common case, kept short
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, regw)

@@ -19,9 +19,22 @@ class Program:
         self.base = co.base
         self.instrs: dict[int, Instr] = decode(co.data, co.base)
         self.executors: dict[int, object] = {}
+        self.noop_runs: dict[int, tuple[int, tuple[str, ...]] | None] = {}
         self.services: dict[int, object] = {}     # function address -> fn(st, w), set per launch
         self.hostcall = next((a for a, n in co.functions.items() if n == HOSTCALL_FUNCTION), None)
         self.max_vgpr = max((_max_vgpr(i) for i in self.instrs.values()), default=0)
+
+    def noop_run(self, pc: int) -> tuple[int, tuple[str, ...]] | None:
+        """For a run of no-op instructions (s_waitcnt, s_delay_alu, s_nop, ...) starting at pc:
+        the pc after it and the mnemonics in it, so the scheduler steps over it at once."""
+        run = self.noop_runs.get(pc, False)
+        if run is False:
+            names, end = [], pc
+            while end in self.instrs and NO_OPS.match(self.instrs[end].mnemonic):
+                names.append(self.instrs[end].mnemonic)
+                end += self.instrs[end].size
+            run = self.noop_runs[pc] = (end, tuple(names)) if names else None
+        return run
 
     def executor(self, pc: int, kernel: str):
         exe = self.executors.get(pc)

@@ -135,6 +135,8 @@ def type_to_bits(values, t: str, shape) -> np.ndarray:
     """A result array of type t -> unsigned bits of its width, broadcast to shape."""
     dtype = np.dtype(DTYPES[t])
     arr = np.asarray(values)
+    if arr.dtype == dtype and arr.shape == shape and arr.flags.c_contiguous:
+        return arr.view(UNSIGNED[dtype.itemsize * 8])
     if arr.dtype != dtype:
         if arr.dtype == bool or dtype.kind in "iu" and arr.dtype.kind in "iu":
             arr = arr.astype(dtype)

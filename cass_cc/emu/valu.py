@@ -18,11 +18,13 @@ from .alu.op import Op
 from .decode import Instr, Operand
 from .dpp import Route
 from .operands import typed, vector_bits, vector_writer
-from .state import EXEC, LANES, VCC, WIDTH, pack_mask, write_scalar_bits
+from .state import EXEC, VCC, WIDTH, pack_mask, write_scalar_bits
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
 LANE_IDS = np.arange(32, dtype=np.uint32)
 FLOAT_TYPES = ("f16", "f32", "f64")
+DPP_CONTROLS = ("quad_perm", "dpp8", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror",
+                "row_share", "row_xmask")
 
 
 def base_name(mnemonic: str) -> str:
@@ -63,13 +65,12 @@ def build_valu(instr: Instr, op: Op):
     readers = [_source(s, t, i, mods, vop3p, "mix" in flags) for i, (s, t) in enumerate(zip(srcs, op.srcs))]
     if "dst_in" in flags:
         readers.append(_source(dst, op.srcs[-1], len(srcs), {}, False, False))
-    route = Route(mods) if ("dpp8" in mods or "quad_perm" in mods or any(k.startswith("row_") and k not in ("row_mask",) for k in mods)) else None
-    writer = vector_writer(dst, op.dst if not ("mix" in flags and op.dst == "f16") else "f16") if dst is not None else None
-    if writer is not None and "hi_half" in flags:
-        dst_hi = Operand("v", dst.reg, hi=True)
-        writer = vector_writer(dst_hi, "f16")
-    elif writer is not None and "mix" in flags and op.dst == "f16":
-        writer = vector_writer(Operand("v", dst.reg, hi=False), "f16")
+    route = Route(mods) if any(k in mods for k in DPP_CONTROLS) else None
+    writer = None
+    if dst is not None:
+        if "mix" in flags and op.dst == "f16":       # v_fma_mixlo_f16 / v_fma_mixhi_f16
+            dst = Operand("v", dst.reg, hi="hi_half" in flags)
+        writer = vector_writer(dst, op.dst)
     post = _output_modifiers(op, mods)
     fn = op.fn
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]

@@ -13,7 +13,7 @@ import numpy as np
 
 from .decode import Instr
 from .spaces import GLOBAL, LDS, SCRATCH, atomic
-from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits, write_scalar_bits
+from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
 STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
@@ -113,7 +113,7 @@ def _buffer_address(vaddr, operands, offset, mods):
     desc, soffset = operands
 
     def addr(st, wave, lane, wi, w):
-        d = np.stack([read_scalar_bits(st, w, type(desc)("s", desc.reg + i), 32) for i in range(4)], 1)[wi]
+        d = st.S[w[wi], desc.reg:desc.reg + 4]           # the buffer resource descriptor
         base = d[:, 0].astype(np.uint64) | ((d[:, 1] & np.uint32(0xFFFF)).astype(np.uint64) << np.uint64(32))
         stride = ((d[:, 1] >> np.uint32(16)) & np.uint32(0x3FFF)).astype(np.uint64)
         a = base + np.uint64(offset)
