@@ -74,7 +74,8 @@ class Source:
         return scope.text if scope is not None and scope.kind == IDENT else ""
 
     def own_names(self) -> set[str]:
-        """Names the TU itself defines: macros, and declarators (a name right after a type)."""
+        """Names the TU itself defines: macros, and declarators (a name right after a type,
+        `T name`, `T *name`, `T &name`)."""
         names = set()
         for pos, index in enumerate(self.code):
             tok = self.tokens[index]
@@ -86,10 +87,15 @@ class Source:
             if before is not None and before.is_ident("define") and before2 is not None \
                     and before2.kind == HASH:
                 names.add(tok.text)
-            elif (before is not None and before.kind == IDENT and not before.directive
-                  and before.text not in _EXPRESSION_KEYWORDS
-                  and after is not None and after.is_punct("(", "=", ";", "[", ",", ")", "{")):
-                names.add(tok.text)
+                continue
+            if after is None or before is None or before.directive:
+                continue
+            if before.kind == IDENT and before.text not in _EXPRESSION_KEYWORDS:
+                if after.is_punct("(", "=", ";", "[", ",", ")", "{"):
+                    names.add(tok.text)
+            elif (before.is_punct("*", "&", ">") and after.is_punct("=", ";", "[", ",")
+                  and before2 is not None and (before2.kind == IDENT or before2.is_punct(">"))):
+                names.add(tok.text)   # `T *name;`, `vector<T> name;`: a declarator, not a product
         return names
 
     def headers(self) -> list[int]:

@@ -195,6 +195,7 @@ def test_diagnostic(text, expected):
     "unsigned m = __ballot_sync(0xffffffffu, p); if (m == 0xffffffffu) f();",
     "#define cudaCheck(x) x\ncudaCheck(f());",          # the TU's own CUDA-looking names
     "static void cudaAssert(int e) {}\nvoid g() { cudaAssert(1); }",
+    "struct cudaGraphicsResource *cuda_vbo_resource;\nvoid f() { use(cuda_vbo_resource); }",
     "x = obj.ballot(1);",                               # no cooperative groups in this TU
     "int texture = 1; surface = texture < 2;",
     "CUDA_CHECK(cudaMalloc(&p, 4)); CUDA_SAFE_CALL(cudaFree(p));",  # a project's macros
