@@ -3,6 +3,8 @@ the Python API, results checked against values computed on the host."""
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -164,3 +166,14 @@ def test_printf_many_arguments_long_strings_several_waves(programs):
     expect = [f"{long}|{t:<5d}|{2.5 * t:5.1f}|{t * 1000000000000}|{chr(65 + t)}|{t * 0x1001:08x}|{-5 * t}|4000000000|"
               f"{1e-3 * t:e}|device-string|%|{'' if t > 40 else 'ok'}\n" for t in (1, 33)]
     assert lines == expect
+
+
+def test_large_grids_run_in_batches_of_workgroups(programs, monkeypatch):
+    launch_module = importlib.import_module("cass_cc.emu.launch")   # the module, not the function
+    monkeypatch.setattr(launch_module, "BATCH_BYTES", 1)            # one workgroup per batch
+    n, blocks = 1000, 4
+    data = rng.integers(-1000, 1000, n, dtype=np.int32)
+    pin, pout = programs.upload(data), programs.zeros(blocks, np.int32)
+    programs.run("block_sum", (blocks, 1, 1), (256, 1, 1), pin, pout, n)
+    padded = np.concatenate([data, np.zeros(blocks * 256 - n, np.int32)])
+    assert np.array_equal(programs.download(pout, blocks, np.int32), padded.reshape(blocks, 256).sum(1))
