@@ -13,7 +13,9 @@ TOOLCHAIN_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cass.
 def toolchain_file() -> None:
     """Print the path of cass-cc's CMake toolchain file.
 
-    Use it as  cmake -DCMAKE_TOOLCHAIN_FILE=$(cass-cc toolchain-file) -S . -B build
+    \b
+    Use it as
+        cmake -DCMAKE_TOOLCHAIN_FILE=$(cass-cc toolchain-file) -S . -B build
     so the project's CUDA code is compiled by cass-nvcc for AMD GPUs.
     """
     click.echo(TOOLCHAIN_FILE)

@@ -23,8 +23,19 @@ from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
 
 NAME = "source"
-# Libraries that name NVIDIA's CUDA runtime: the hipified code calls the HIP runtime instead.
-CUDA_RUNTIME_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
+# -l names of NVIDIA's libraries -> those the hipified code calls (None: the HIP runtime, which
+# every link has, takes its place). hipify renames the calls the same way.
+LINK_LIBRARIES = {
+    "cudart": None, "cudart_static": None, "cudadevrt": None, "cuda": None,
+    "cublas": "hipblas", "cublas_static": "hipblas", "curand": "hiprand", "curand_static": "hiprand",
+    "cufft": "hipfft", "cufft_static": "hipfft", "cusparse": "hipsparse",
+    "cusparse_static": "hipsparse", "nvrtc": "hiprtc",
+}
+
+
+def link_library(name: str) -> str | None:
+    """The library to link for `-l<name>` on this route (None: nothing to link)."""
+    return LINK_LIBRARIES.get(name, name)
 PRELUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cass_nvcc_prelude.h")
 
 
@@ -88,7 +99,7 @@ def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     argv += (["-shared"] if action.shared else []) + (["-pg"] if settings.profile else [])
     argv += ["-o", tmp, *action.inputs, *implicit_link_args()]
     argv += ["-L" + d for d in settings.library_dirs]
-    argv += ["-l" + lib for lib in settings.libraries if lib not in CUDA_RUNTIME_LIBRARIES]
+    argv += ["-l" + lib for lib in map(link_library, settings.libraries) if lib]
     argv += [a for opt in settings.linker_options for a in ("-Xlinker", opt)]
     argv += settings.link_flags
     if settings.verbose:

@@ -165,3 +165,17 @@ def test_help_lists_every_option_and_version_reads_like_nvcc():
     version = help_texts.version_text()
     assert "nvcc: NVIDIA (R) Cuda compiler driver" in version  # what CMake looks for
     assert re.search(r"V\d+\.\d+\.\d+", version)
+
+
+def test_link_line_names_the_hip_libraries(tmp_path):
+    """-lcublas links hipBLAS (hipify renames the calls alike); the CUDA runtime libraries give
+    way to the HIP runtime; -L, -Xlinker and other libraries pass through."""
+    from cass_cc.driver import source_route
+    from cass_cc.driver.plan import Link
+
+    s = settings_from(parse(["-L/opt/lib", "-lcublas", "-lcudart", "-lm", "-Xlinker", "--as-needed",
+                             "x.o"], env={}))
+    [link, _] = source_route.link_jobs(Link(["x.o"], "prog"), s, str(tmp_path))
+    tail = link.argv[link.argv.index("-L/opt/lib"):]
+    assert tail == ["-L/opt/lib", "-lhipblas", "-lm", "-Xlinker", "--as-needed"]
+    assert "-lcudart" not in link.argv and "-lcublas" not in link.argv
