@@ -96,6 +96,9 @@ class Frontend:
                 at += 2
             self.hipify_seconds = time.perf_counter() - start
             self._print_hipify_diagnostics()
+            if self.settings.dump_after == "hipify":
+                with open(self.mirrored, encoding="utf-8", errors="replace") as f:
+                    sys.stderr.write(f"*** {self.tu.source} after hipify ***\n{f.read()}\n")
         return Job(["cass-hipify", self.tu.source, "-o", self.mirrored], action=action, label="hipify")
 
     def _print_hipify_diagnostics(self) -> None:

@@ -340,7 +340,8 @@ CASS = [
     _cass("cass-save-temps", FLAG, "Keep the .hip files (and other temporaries) next to the output.",
           "CASS_SAVE_TEMPS"),
     _cass("cass-verbose", FLAG, "Print every command as it runs (like -v).", "CASS_VERBOSE"),
-    _cass("cass-dump-after", VALUE, "Print each kernel's artifact after the named pass.",
+    _cass("cass-dump-after", VALUE, "Print each kernel's artifact after the named pass of the binary "
+          "route (disasm, lift, codegen, ...), or the translation unit after 'hipify'.",
           "CASS_DUMP_AFTER", "<pass>"),
     _cass("cass-time-passes", FLAG, "Print the time each step took.", "CASS_TIME_PASSES"),
 ]
