@@ -60,9 +60,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     program: Program = co._program
     stats = LaunchStats(kernel, grid, block)
     sink = printf or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
-    service = PrintfService(sink)
-    if program.hostcall is not None:
-        program.services[program.hostcall] = service
+    services = {program.hostcall: PrintfService(sink)} if program.hostcall is not None else {}
     budget = int(os.environ.get("CASS_EMU_MAX_INSTRUCTIONS", DEFAULT_BUDGET))
     owned = []
     try:
@@ -73,7 +71,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
         packet = _dispatch_packet(mem, info, grid, block, kernarg_addr, dynamic_lds)
         owned.append(packet)
         run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
-                   {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr})
+                   {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr}, services)
         saved = np.seterr(all="ignore")      # IEEE results (inf, nan) are the point, not warnings
         try:
             run.all_batches()
@@ -82,7 +80,6 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     finally:
         for addr in owned:
             mem.free(addr)
-        program.services.pop(program.hostcall, None)
     stats.seconds = time.perf_counter() - start
     return stats
 
@@ -138,10 +135,11 @@ def _dispatch_packet(mem, info: KernelInfo, grid, block, kernarg_addr, dynamic_l
 class _Run:
     """The waves of one launch, run batch by batch of whole workgroups."""
 
-    def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers):
+    def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers, services):
         self.co, self.program, self.info, self.kd = co, program, info, info.descriptor
         self.grid, self.block, self.mem, self.stats, self.budget = grid, block, mem, stats, budget
         self.pointers = pointers
+        self.services = services
         self.threads = math.prod(block)
         self.waves_per_group = -(-self.threads // 32)
         self.lds_bytes = info.group_segment_size + dynamic_lds
@@ -158,7 +156,7 @@ class _Run:
     def batch(self, groups: range):
         n = len(groups) * self.waves_per_group
         st = Waves(n, self.nvgpr, len(groups), self.lds_bytes, self.scratch_bytes)
-        st.mem, st.clock = self.mem, 0
+        st.mem, st.clock, st.services = self.mem, 0, self.services
         self._initial_state(st, groups)
         self._execute(st)
 

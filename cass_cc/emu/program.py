@@ -20,7 +20,6 @@ class Program:
         self.instrs: dict[int, Instr] = decode(co.data, co.base)
         self.executors: dict[int, object] = {}
         self.noop_runs: dict[int, tuple[int, tuple[str, ...]] | None] = {}
-        self.services: dict[int, object] = {}     # function address -> fn(st, w), set per launch
         self.hostcall = next((a for a, n in co.functions.items() if n == HOSTCALL_FUNCTION), None)
         self.max_vgpr = max((_max_vgpr(i) for i in self.instrs.values()), default=0)
 
@@ -73,7 +72,7 @@ def build(instr: Instr, program: Program):
         return lambda st, w: False
     if instr.dual is not None:
         return _build_vopd(instr)
-    for builder in (lambda i: build_control(i, program), build_lanes, build_smem, build_vmem, build_ds):
+    for builder in (build_control, build_lanes, build_smem, build_vmem, build_ds):
         exe = builder(instr)
         if exe is not None:
             return exe

@@ -61,7 +61,7 @@ def build_salu(instr: Instr, op: Op):
     return execute
 
 
-def build_control(instr: Instr, program):
+def build_control(instr: Instr):
     """Executor for the wave-state scalar instructions, or None when `instr` is not one."""
     m = instr.mnemonic
     ops = instr.operands
@@ -100,7 +100,7 @@ def build_control(instr: Instr, program):
             return True
         return setpc
     if m == "s_swappc_b64":
-        return _swappc(instr, program)
+        return _swappc(instr)
     if m == "s_call_b64":
         reg = ops[0].reg
         simm = ops[1].value & 0xFFFF
@@ -154,15 +154,16 @@ def _cbranch(cond: str, target: int, nxt: int):
     return cbranch
 
 
-def _swappc(instr: Instr, program):
+def _swappc(instr: Instr):
     dst, src = instr.operands[0].reg, instr.operands[1]
     nxt = instr.pc + instr.size
 
     def swappc(st, w):
         target = read_scalar_bits(st, w, src, 64).astype(np.int64)
-        service = program.services.get(int(target[0])) if len(set(target.tolist())) == 1 else None
+        # a device-library function the emulator serves itself (st.services: address -> fn)
+        service = st.services.get(int(target[0])) if (target == target[0]).all() else None
         write_scalar_bits(st, w, dst, np.full(len(w), nxt, np.uint64), 64)
-        if service is not None:             # a device-library function the emulator serves itself
+        if service is not None:
             service(st, w)
             st.pc[w] = nxt
         else:
