@@ -176,8 +176,11 @@ def test_shared_library(tmp_path):
 
 def test_latin1_source_compiles_unchanged(tmp_path):
     (tmp_path / "old.cu").write_bytes(b"// r\xe9sum\xe9 (Latin-1)\n__global__ void k(int* p) { p[0] = 1; }\n")
-    cass_nvcc("-c", "old.cu", "--keep", "--keep-dir", "kept", cwd=tmp_path)
+    proc = cass_nvcc("-c", "old.cu", "--keep", "--keep-dir", "kept", "--cass-dump-after=hipify",
+                     cwd=tmp_path)
     assert (tmp_path / "kept" / "old.hip").read_bytes().startswith(b"// r\xe9sum\xe9")
+    assert proc.stderr.startswith("*** old.cu after hipify ***\n// r")
+    assert "__global__ void k(int* p)" in proc.stderr
     assert_amd_program(tmp_path / "old.o", ["_Z1kPi"], "ET_REL")
 
 
