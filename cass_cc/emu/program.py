@@ -50,7 +50,7 @@ class Program:
             raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc - self.base,
                            instruction=instr.text)
         try:
-            exe = build(instr, self)
+            exe = build(instr)
         except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError, TypeError) as e:
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
                            kernel=kernel, pc=pc - self.base, instruction=instr.text) from None
@@ -61,11 +61,11 @@ class Program:
 
 
 def _tables():
-    from .alu import SCALAR_OPS, VECTOR_OPS
+    from .alu import SCALAR_OPS, VECTOR_OPS     # imported on first use: the tables are large
     return VECTOR_OPS, SCALAR_OPS
 
 
-def build(instr: Instr, program: Program):
+def build(instr: Instr):
     """The executor fn(st, w) -> bool (True when it set the pc) of one instruction, or None."""
     m = instr.mnemonic
     if NO_OPS.match(m):
