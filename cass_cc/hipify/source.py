@@ -94,9 +94,17 @@ class Source:
                 if after.is_punct("(", "=", ";", "[", ",", ")", "{"):
                     names.add(tok.text)
             elif (before.is_punct("*", "&", ">") and after.is_punct("=", ";", "[", ",")
-                  and before2 is not None and (before2.kind == IDENT or before2.is_punct(">"))):
+                  and before2 is not None and (before2.kind == IDENT or before2.is_punct(">"))
+                  and self._starts_declaration(pos - 2)):
                 names.add(tok.text)   # `T *name;`, `vector<T> name;`: a declarator, not a product
         return names
+
+    def _starts_declaration(self, pos: int) -> bool:
+        """The type at `pos` opens a declaration (not the left operand of `a * b`)."""
+        if pos == 0:
+            return True
+        before = self.tokens[self.code[pos - 1]]
+        return before.kind == IDENT or before.is_punct(";", "{", "}", "(", ",", "<", ">", "::")
 
     def headers(self) -> list[int]:
         """Indices of `#include` header-name tokens."""
