@@ -1,23 +1,21 @@
 """Reading the AMD code objects embedded in a HIP object or program.
 
-hipcc puts a clang offload bundle into the `.hip_fatbin` section (one per translation unit in a
-linked program, each aligned). A bundle is: the magic `__CLANG_OFFLOAD_BUNDLE__`, a u64 entry
-count, then per entry u64 offset (from the bundle start), u64 size, u64 id length and the id
-(`hipv4-amdgcn-amd-amdhsa--gfx1100`, `host-x86_64-unknown-linux-gnu`); the entries' bytes follow.
+hipcc puts a clang offload bundle (cass_cc.rdna3.bundle reads one) into the `.hip_fatbin`
+section, one per translation unit of a linked program; entries are named like
+`hipv4-amdgcn-amd-amdhsa--gfx1100` and `host-x86_64-unknown-linux-gnu`.
 """
 
 from __future__ import annotations
 
 import io
-import struct
 from dataclasses import dataclass
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..errors import CassError
+from ..rdna3.bundle import MAGIC, read_bundle
 
-MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
 SECTION = ".hip_fatbin"
 EM_AMDGPU = 224
 EF_AMDGPU_MACH = 0xFF
@@ -38,27 +36,22 @@ class BundleEntry:
 
 
 def read_bundles(blob: bytes) -> list[BundleEntry]:
-    """All entries of all bundles in `blob` (a .hip_fatbin section's bytes)."""
+    """All entries of all bundles in `blob` (a .hip_fatbin section: one bundle per translation
+    unit of the program, one after the other)."""
     entries = []
-    start = blob.find(MAGIC)
-    while start >= 0:
-        pos = start + len(MAGIC)
-        (count,) = struct.unpack_from("<Q", blob, pos)
-        pos += 8
-        if count > 1024:
-            raise CassError(f"offload bundle at {start:#x}: implausible entry count {count}")
-        end = start + len(MAGIC)
-        for _ in range(count):
-            offset, size, id_len = struct.unpack_from("<QQQ", blob, pos)
-            pos += 24
-            ident = blob[pos:pos + id_len].decode("ascii", "replace")
-            pos += id_len
-            if start + offset + size > len(blob):
-                raise CassError(f"offload bundle entry '{ident}' runs past the section")
-            entries.append(BundleEntry(ident, blob[start + offset:start + offset + size]))
-            end = max(end, start + offset + size)
-        start = blob.find(MAGIC, max(end, pos))
+    starts = _find_all(blob, MAGIC)
+    for start, end in zip(starts, starts[1:] + [len(blob)]):
+        entries += [BundleEntry(ident, data)
+                    for ident, data in read_bundle(blob[start:end], f"bundle at {start:#x}")]
     return entries
+
+
+def _find_all(blob: bytes, needle: bytes) -> list[int]:
+    found, at = [], blob.find(needle)
+    while at >= 0:
+        found.append(at)
+        at = blob.find(needle, at + len(needle))
+    return found
 
 
 def section_bytes(path: str) -> bytes:
