@@ -181,6 +181,7 @@ DIAGNOSTICS = [
     ("if (__activemask() != 0xffffffffffffffff) f();", "__activemask holds a 32-bit lane mask"),
     ("v = __shfl_xor_sync(0xffffffff, v, 1, 64);", "__shfl_xor_sync with width 64"),
     ("#include <cooperative_groups.h>\nunsigned b = tile.ballot(p);", "w.cu:2: warning: HIP 5.2's thread_block_tile has no ballot()"),
+    ("#include <cooperative_groups.h>\nint r = cg::this_grid().block_rank();", "grid_group has no block_rank()"),
 ]
 
 

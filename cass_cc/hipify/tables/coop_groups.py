@@ -25,4 +25,10 @@ MEMBER_UNSUPPORTED = {
     "match_all": "HIP 5.2's thread_block_tile has no match_all(); use __match_all_sync",
     "meta_group_rank": "HIP 5.2's thread_block_tile has no meta_group_rank()",
     "meta_group_size": "HIP 5.2's thread_block_tile has no meta_group_size()",
+    "group_dim": "HIP 5.2's thread_block has no group_dim(); use blockDim",
+    "dim_threads": "HIP 5.2's thread_block has no dim_threads(); use blockDim",
+    "dim_blocks": "HIP 5.2's grid_group has no dim_blocks(); use gridDim",
+    "block_index": "HIP 5.2's grid_group has no block_index(); use blockIdx",
+    "block_rank": "HIP 5.2's grid_group has no block_rank(); compute it from blockIdx and gridDim",
+    "num_blocks": "HIP 5.2's grid_group has no num_blocks(); compute it from gridDim",
 }
