@@ -20,14 +20,14 @@ from .. import toolchain
 from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
 
-DECODE_FORMAT = 1      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 2      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
                  "exec_lo": 126, "exec_hi": 127, "exec": 126}
 APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 # instructions with no architectural effect in a functional emulator
-NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg\w*|s_setprio|s_sleep|"
+NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
                     r"s_icache_inv|s_set_inst_prefetch_distance|s_inst_prefetch|s_ttracedata\w*|"
                     r"buffer_gl[01]_inv|buffer_wbinvl1\w*|s_dcache_inv|s_gl1_inv|s_wait_idle|"
                     r"s_waitcnt_depctr|s_version|s_code_end|s_denorm_mode|s_round_mode|"

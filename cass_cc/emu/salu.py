@@ -115,11 +115,13 @@ def build_control(instr: Instr):
         return _saveexec(m, ops)
     if m in ("s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32"):
         return _hwreg(m, ops)
-    if m in ("s_memtime", "s_memrealtime", "s_getreg_b64"):
+    if m in ("s_memtime", "s_memrealtime", "s_sendmsg_rtn_b32", "s_sendmsg_rtn_b64"):
         reg = ops[0].reg
 
-        def memtime(st, w):
-            write_scalar_bits(st, w, reg, np.full(len(w), st.clock, np.uint64), 64)
+        width = 32 if m.endswith("_b32") else 64
+
+        def memtime(st, w):             # a clock: the wave-instructions executed so far
+            write_scalar_bits(st, w, reg, np.full(len(w), st.clock, np.uint64), width)
             return False
         return memtime
     if m == "s_trap":
