@@ -103,8 +103,11 @@ class Memory:
         self.check(addrs, nbytes, False)
         lo = int(addrs.min())
         span = _raw(lo, int(addrs.max()) - lo + nbytes)
-        idx = (addrs - np.uint64(lo)).astype(np.int64)[:, None] + np.arange(nbytes)
-        return span[idx]
+        offsets = (addrs - np.uint64(lo)).astype(np.int64)
+        if nbytes % 4 == 0 and lo % 4 == 0 and not (offsets & 3).any():   # aligned dwords
+            words = span[:len(span) // 4 * 4].view(np.uint32)[(offsets >> 2)[:, None] + np.arange(nbytes // 4)]
+            return words.view(np.uint8).reshape(len(addrs), nbytes)
+        return span[offsets[:, None] + np.arange(nbytes)]
 
     def write(self, addrs: np.ndarray, data: np.ndarray) -> None:
         """Store data[i] (nbytes uint8) at addrs[i], in order (later lanes win)."""
@@ -114,8 +117,12 @@ class Memory:
         self.check(addrs, nbytes, True)
         lo = int(addrs.min())
         span = _raw(lo, int(addrs.max()) - lo + nbytes)
-        idx = (addrs - np.uint64(lo)).astype(np.int64)[:, None] + np.arange(nbytes)
-        span[idx] = data
+        offsets = (addrs - np.uint64(lo)).astype(np.int64)
+        if nbytes % 4 == 0 and lo % 4 == 0 and not (offsets & 3).any():
+            words = np.ascontiguousarray(data).view(np.uint32).reshape(len(addrs), nbytes // 4)
+            span[:len(span) // 4 * 4].view(np.uint32)[(offsets >> 2)[:, None] + np.arange(nbytes // 4)] = words
+            return
+        span[offsets[:, None] + np.arange(nbytes)] = data
 
 
 def _raw(addr: int, size: int) -> np.ndarray:

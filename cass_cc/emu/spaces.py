@@ -48,12 +48,20 @@ class _OffsetSpace:
     def read(self, st, wave, lane, addr, nbytes):
         addr = addr.astype(np.int64)
         self._check(st, lane, addr, nbytes, False)
+        if nbytes % 4 == 0 and not (addr & 3).any():       # whole aligned dwords: 4x fewer elements
+            words = self._array(st).view(np.uint32)[self._index(st, wave, lane, addr >> 2, nbytes // 4)]
+            return words.view(np.uint8).reshape(len(addr), nbytes)
         return self._array(st)[self._index(st, wave, lane, addr, nbytes)]
 
     def write(self, st, wave, lane, addr, data):
         addr = addr.astype(np.int64)
-        self._check(st, lane, addr, data.shape[1], True)
-        self._array(st)[self._index(st, wave, lane, addr, data.shape[1])] = data
+        nbytes = data.shape[1]
+        self._check(st, lane, addr, nbytes, True)
+        if nbytes % 4 == 0 and not (addr & 3).any():
+            words = np.ascontiguousarray(data).view(np.uint32).reshape(len(addr), nbytes // 4)
+            self._array(st).view(np.uint32)[self._index(st, wave, lane, addr >> 2, nbytes // 4)] = words
+            return
+        self._array(st)[self._index(st, wave, lane, addr, nbytes)] = data
 
 
 class LdsSpace(_OffsetSpace):
@@ -65,8 +73,8 @@ class LdsSpace(_OffsetSpace):
     def _array(self, st):
         return st.lds
 
-    def _index(self, st, wave, lane, addr, nbytes):
-        return st.wg[wave][:, None], addr[:, None] + np.arange(nbytes)
+    def _index(self, st, wave, lane, addr, count):
+        return st.wg[wave][:, None], addr[:, None] + np.arange(count)
 
 
 class ScratchSpace(_OffsetSpace):
@@ -78,8 +86,8 @@ class ScratchSpace(_OffsetSpace):
     def _array(self, st):
         return st.scratch
 
-    def _index(self, st, wave, lane, addr, nbytes):
-        return wave[:, None], lane[:, None], addr[:, None] + np.arange(nbytes)
+    def _index(self, st, wave, lane, addr, count):
+        return wave[:, None], lane[:, None], addr[:, None] + np.arange(count)
 
 
 GLOBAL, LDS, SCRATCH = GlobalSpace(), LdsSpace(), ScratchSpace()

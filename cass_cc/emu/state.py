@@ -40,10 +40,11 @@ class Waves:
         self.pc = np.zeros(n, np.int64)
         self.status = np.zeros(n, np.int8)
         self.wg = np.zeros(n, np.int64)              # workgroup of each wave (index into lds)
-        self.lds = np.zeros((workgroups, max(lds_bytes, 1)), np.uint8)
+        # sizes rounded up to whole dwords so aligned accesses can use a uint32 view
+        self.lds = np.zeros((workgroups, -(-max(lds_bytes, 1) // 4) * 4), np.uint8)
         self.lds_bytes = lds_bytes
         self.scratch_bytes = scratch_bytes
-        self.scratch = np.zeros((n, 32, max(scratch_bytes, 1)), np.uint8)
+        self.scratch = np.zeros((n, 32, -(-max(scratch_bytes, 1) // 4) * 4), np.uint8)
         self.mode = 0x000003F0                       # MODE: round to nearest, denormals kept
 
     # --- masks --------------------------------------------------------------------------
