@@ -12,6 +12,7 @@ import re
 import numpy as np
 
 from .decode import Instr
+from .fault import AccessError
 from .spaces import GLOBAL, LDS, SCRATCH, atomic
 from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 
@@ -231,10 +232,28 @@ def build_smem(instr: Instr):
         elif off is not None and off.kind == "s" and off.reg != 124:
             a = a + read_scalar_bits(st, w, off, 32).astype(np.uint64)
         a = a & ~np.uint64(3)
-        raw = GLOBAL.read(st, w, np.zeros(len(w), np.int64), a, 4 * dwords)
-        vals = np.ascontiguousarray(raw).view(np.uint32)
+        vals = _scalar_read(st, w, a, dwords)
         for i in range(dwords):
             if dst.reg + i != 124:
                 st.S[w, dst.reg + i] = vals[:, i]
         return False
     return sload
+
+
+def _scalar_read(st, w, addr, dwords: int) -> np.ndarray:
+    """(k, dwords) uint32 at addr. The compiler widens scalar loads (three dwords loaded as
+    s_load_b128), so dwords past the end of an allocation read as zero; only the first must be
+    inside one."""
+    lane = np.zeros(len(w), np.int64)
+    try:
+        raw = GLOBAL.read(st, w, lane, addr, 4 * dwords)
+    except AccessError:
+        out = np.zeros((len(w), dwords), np.uint32)
+        for i in range(dwords):
+            try:
+                out[:, i] = GLOBAL.read(st, w, lane, addr + np.uint64(4 * i), 4).view(np.uint32)[:, 0]
+            except AccessError as inner:
+                if i == 0:
+                    raise inner from None
+        return out
+    return np.ascontiguousarray(raw).view(np.uint32)

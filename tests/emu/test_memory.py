@@ -166,3 +166,19 @@ def test_scalar_loads_of_every_width():
     pout = dev.zeros(32, np.uint32)
     dev.run("k", 1, 32, dev.upload(src), pout)
     assert set(dev.download(pout, 32, np.uint32).tolist()) == {int(src[1] + src[3] + src[7] + src[15] + src[31])}
+
+
+def test_widened_scalar_load_past_the_end_of_an_allocation():
+    # the compiler may load a 12-byte struct with s_load_b128: the fourth dword reads as zero
+    dev = _dev("""
+  s_load_b128 s[12:15], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_add_u32 s12, s12, s13
+  s_add_u32 s12, s12, s14
+  s_add_u32 s12, s12, s15
+  v_mov_b32 v2, s12
+  global_store_b32 v1, v2, s[6:7]
+""")
+    pout = dev.zeros(32, np.uint32)
+    dev.run("k", 1, 32, dev.upload(np.array([1, 20, 300], np.uint32)), pout)
+    assert set(dev.download(pout, 32, np.uint32).tolist()) == {321}
