@@ -172,9 +172,12 @@ def _relocate(elf, image: np.ndarray, base: int, symbols) -> None:
                 value = base + addend
             elif kind == R_AMDGPU_ABS64:
                 sym = symtab.get_symbol(rel["r_info_sym"])
-                if sym["st_shndx"] == "SHN_UNDEF":
+                if sym["st_shndx"] != "SHN_UNDEF":
+                    value = base + sym["st_value"] + addend
+                elif sym["st_info"]["bind"] == "STB_WEAK":
+                    value = addend               # an undefined weak symbol is null
+                else:
                     raise EmuFault("decode", f"code object needs undefined symbol '{sym.name}'")
-                value = base + sym["st_value"] + addend
             else:
                 raise EmuFault("decode", f"unsupported dynamic relocation type {kind} at {off:#x}")
             image[off:off + 8] = np.frombuffer(struct.pack("<Q", value & (2**64 - 1)), np.uint8)
