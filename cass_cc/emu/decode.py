@@ -20,7 +20,7 @@ from .. import toolchain
 from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
 
-DECODE_FORMAT = 2      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 4      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
@@ -61,6 +61,7 @@ class Instr:
     dual: tuple["Instr", "Instr"] | None = None   # VOPD halves
     target: int | None = None                     # branch target (device address)
     function: str = ""                            # symbol the instruction belongs to
+    error: str = ""                               # why the text could not be read, if it could not
 
 
 @functools.lru_cache(maxsize=1)
@@ -129,7 +130,7 @@ class _ToOperands(Transformer):
                                       (a.name or a) for a in args], name=fn)
 
     def list(self, items):
-        return [i.value for i in items]
+        return [i.value if i.kind == "imm" else i.name for i in items]
 
     def flag(self, items):
         return (str(items[0]), True)
@@ -165,7 +166,8 @@ _FUNC = re.compile(r"^[0-9a-fA-F]+ <(?P<name>[^>]+)>:$")
 
 
 def parse_instruction(asm: str, pc: int, size: int) -> Instr:
-    """One instruction's text -> Instr (raises EmuFault(kind="decode") on text it cannot read)."""
+    """One instruction's text -> Instr; text it cannot read gives an Instr whose `error` says why
+    (the emulator reports it as a decode fault when the instruction is executed)."""
     asm = asm.strip()
     if "::" in asm:
         halves = [parse_instruction(part, pc, size) for part in asm.split("::")]
@@ -175,9 +177,8 @@ def parse_instruction(asm: str, pc: int, size: int) -> Instr:
         return Instr(pc, size, asm, mnemonic)
     try:
         ops, mods = _ToOperands().transform(_parser().parse(rest))
-    except (LarkError, ValueError) as e:
-        raise EmuFault("decode", f"cannot read operands: {str(e).splitlines()[0]}", pc=pc,
-                       instruction=asm) from None
+    except (LarkError, ValueError) as e:   # reported if the instruction is ever executed
+        return Instr(pc, size, asm, mnemonic, error=f"cannot read the operands: {str(e).splitlines()[0]}")
     return Instr(pc, size, asm, mnemonic, ops, mods)
 
 

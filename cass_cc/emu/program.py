@@ -46,6 +46,8 @@ class Program:
         if instr is None:
             raise EmuFault("decode", f"jump to {pc:#x}, which holds no instruction of the code object",
                            kernel=kernel, pc=pc - self.base)
+        if instr.error:
+            raise EmuFault("decode", instr.error, kernel=kernel, pc=pc - self.base, instruction=instr.text)
         if instr.mnemonic == "<unknown>":
             raise EmuFault("decode", "unknown instruction encoding", kernel=kernel, pc=pc - self.base,
                            instruction=instr.text)
