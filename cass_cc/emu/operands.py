@@ -116,8 +116,7 @@ def vector_writer(op: Operand, t: str):
             bits = type_to_bits(values, t, mask.shape)
             if bits.dtype != np.uint32:
                 bits = bits.astype(np.uint32)
-            old = st.V[w, reg]
-            st.V[w, reg] = np.where(mask, bits, old)
+            st.V[w, reg] = bits if mask.all() else np.where(mask, bits, st.V[w, reg])
     return write
 
 
