@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,7 +161,7 @@ def rocm_device_lib_path(offload_arch: str) -> str:
     name = f"oclc_isa_version_{_isa_file_suffix(offload_arch)}.bc"
     if os.path.isfile(os.path.join(installed, name)):
         return installed
-    target = cache_root() / "device-libs" / f"{offload_arch}-{abs(hash(installed)) & 0xffffffff:08x}"
+    target = cache_root() / "device-libs" / f"{offload_arch}-{zlib.crc32(installed.encode()):08x}"
     if (target / name).is_file():
         return str(target)
     tmp = Path(str(target) + f".tmp{os.getpid()}")
