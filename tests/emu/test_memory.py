@@ -182,3 +182,39 @@ def test_widened_scalar_load_past_the_end_of_an_allocation():
     pout = dev.zeros(32, np.uint32)
     dev.run("k", 1, 32, dev.upload(np.array([1, 20, 300], np.uint32)), pout)
     assert set(dev.download(pout, 32, np.uint32).tolist()) == {321}
+
+
+def test_buffer_loads_and_stores_through_a_descriptor():
+    src = np.arange(64, dtype=np.uint32) * 5
+    dev = _dev("""
+  s_mov_b32 s8, s4                            ; descriptor: base = src, stride 8 bytes
+  s_and_b32 s9, s5, 0xffff
+  s_or_b32 s9, s9, 0x80000
+  s_mov_b32 s10, -1
+  s_mov_b32 s11, 0
+  v_lshrrev_b32 v2, 2, v1                     ; index = lane
+  buffer_load_b32 v3, v2, s[8:11], 0 idxen offset:4     ; src[2 * lane + 1]
+  buffer_load_b32 v4, v1, s[8:11], 4 offen              ; src[lane + 1]
+  v_add_nc_u32 v3, v3, v4
+  global_store_b32 v1, v3, s[6:7]
+""")
+    pout = dev.zeros(32, np.uint32)
+    dev.run("k", 1, 32, dev.upload(src), pout)
+    lane = np.arange(32)
+    assert dev.download(pout, 32, np.uint32).tolist() == (src[2 * lane + 1] + src[lane + 1]).tolist()
+
+
+def test_flat_atomics_on_lds_through_the_aperture():
+    dev = _dev("""
+  v_mov_b32 v2, 0
+  ds_store_b32 v2, v2
+  s_mov_b64 s[10:11], src_shared_base
+  v_mov_b32 v4, 0
+  v_mov_b32 v5, s11
+  v_mov_b32 v6, 2
+  flat_atomic_add_u32 v7, v[4:5], v6 glc      ; old values 0, 2, 4, ...
+  global_store_b32 v1, v7, s[6:7]
+""", lds=64)
+    pout = dev.zeros(32, np.uint32)
+    dev.run("k", 1, 32, dev.zeros(1, np.uint32), pout)
+    assert dev.download(pout, 32, np.uint32).tolist() == [2 * i for i in range(32)]

@@ -189,3 +189,19 @@ def test_dot4_iu8_signedness_from_neg_lo():
     sa, sb = [3, -1, 2, -1], [4, 2, -1, 1]
     dot = lambda x, y: 100 + sum(p * q for p, q in zip(x, y))
     assert out[::32].view(np.int32).tolist() == [dot(sa, sb), dot(a, b), dot(sa, b)]
+
+
+def test_dpp_row_and_bank_masks_row_share_and_xmask():
+    out = _run("""
+  v_lshrrev_b32 v2, 2, v1
+  v_mov_b32 v3, 99
+  v_mov_b32_dpp v3, v2 row_share:5 row_mask:0x1 bank_mask:0xf      ; only row 0 (lanes 0-15) written
+  v_mov_b32 v4, 99
+  v_mov_b32_dpp v4, v2 row_xmask:1 row_mask:0xf bank_mask:0x5      ; banks 0 and 2 of each row
+  v_lshl_or_b32 v3, v3, 8, v4
+  global_store_b32 v1, v3, s[4:5]
+""")
+    lane = np.arange(32)
+    share = np.where(lane < 16, 5, 99)
+    xmask = np.where(((lane >> 2) & 3) % 2 == 0, (lane & 16) + ((lane & 15) ^ 1), 99)
+    assert out.tolist() == ((share << 8) | xmask).tolist()
