@@ -1,9 +1,16 @@
-"""A functional RDNA3 (gfx1100, wave32) emulator for AMDGPU code objects.
+"""A functional RDNA3 (gfx1100, wave32) emulator for AMDGPU code objects (v4 and v5).
 
     from cass_cc.emu import Memory, CodeObject, launch, EmuFault
-    mem = Memory()
+    mem = Memory()                                   # device pointers are real host addresses
     co = CodeObject.load(open("k.hsaco", "rb").read(), mem)
     stats = launch(co, "kernel", grid=(4, 1, 1), block=(64, 1, 1), kernarg=args, memory=mem)
+
+Stages: code_object (ELF, descriptors, metadata, globals, relocations) -> decode (llvm-objdump-22
+text, asm.lark) -> program (an executor per instruction, built on first execution: salu, valu
+with dpp, lanes, vmem, lds; ALU arithmetic from cass_cc.emu.alu) -> launch (kernarg and hidden
+arguments, dispatch packet, initial registers, the scheduler that runs waves at the same pc
+together). Faults raise EmuFault with kind "memory", "budget", "unimplemented", "decode" or
+"trap"; CASS_EMU_MAX_INSTRUCTIONS bounds the wave-instructions of one launch.
 """
 
 from .code_object import CodeObject, KernelArg, KernelInfo
