@@ -20,6 +20,10 @@ def _lane_error(err: AccessError, lane: np.ndarray) -> AccessError:
 class GlobalSpace:
     name = ""
 
+    def key(self, st, wave, lane, addr):
+        """Identity of each accessed location (addresses of different owners differ)."""
+        return addr.astype(np.uint64)
+
     def read(self, st, wave, lane, addr, nbytes):
         try:
             return st.mem.read(addr.astype(np.uint64), nbytes)
@@ -67,6 +71,9 @@ class _OffsetSpace:
 class LdsSpace(_OffsetSpace):
     name = "lds"
 
+    def key(self, st, wave, lane, addr):
+        return (st.wg[wave].astype(np.int64) << 32) | addr.astype(np.int64)
+
     def _size(self, st):
         return st.lds_bytes
 
@@ -79,6 +86,9 @@ class LdsSpace(_OffsetSpace):
 
 class ScratchSpace(_OffsetSpace):
     name = "scratch"
+
+    def key(self, st, wave, lane, addr):
+        return ((wave.astype(np.int64) * 32 + lane) << 32) | addr.astype(np.int64)
 
     def _size(self, st):
         return st.scratch_bytes
@@ -107,7 +117,7 @@ ATOMIC_OPS = {
     "swap": lambda o, d: d, "storexchg": lambda o, d: d,
     "add": lambda o, d: o + d, "sub": lambda o, d: o - d, "rsub": lambda o, d: d - o,
     "csub": lambda o, d: np.where(o >= d, o - d, o.dtype.type(0)),
-    "min": np.minimum, "max": np.maximum, "fmin": np.fmin, "fmax": np.fmax,
+    "min": np.fmin, "max": np.fmax, "fmin": np.fmin, "fmax": np.fmax,     # NaN-ignoring for floats
     "and": lambda o, d: o & d, "or": lambda o, d: o | d, "xor": lambda o, d: o ^ d,
     "inc": _inc, "dec": _dec,
 }
@@ -116,23 +126,43 @@ ATOMIC_TYPES = {"u32": np.uint32, "i32": np.int32, "b32": np.uint32, "f32": np.f
 
 
 def atomic(space, st, wave, lane, addr, name: str, typ: str, data, cmp=None):
-    """Apply atomic `name` lane by lane in lane order (vectorised over distinct addresses);
-    returns the old values (m,) of dtype typ."""
+    """Apply atomic `name` lane by lane in lane order; returns the old values (m,) of dtype typ.
+    Each location is read and written once; lanes that share one are applied in order."""
     dtype = np.dtype(ATOMIC_TYPES[typ])
     nb = dtype.itemsize
-    data = data.astype(dtype.newbyteorder("=")) if data.dtype != dtype else data
-    old_all = np.zeros(len(addr), dtype)
-    pending = np.arange(len(addr))
-    while len(pending):
-        _, first = np.unique(addr[pending], return_index=True)
-        now = pending[np.sort(first)]
-        raw = space.read(st, wave[now], lane[now], addr[now], nb)
-        old = raw.view(dtype).reshape(-1)
+    data = data.astype(dtype) if data.dtype != dtype else data
+    keys = space.key(st, wave, lane, addr)
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    cur = space.read(st, wave[first], lane[first], addr[first], nb).view(dtype).reshape(-1).copy()
+    if len(first) == len(addr):                       # no two lanes share a location
+        old = cur[inv]
         if name in ("cmpswap", "cmpstore"):
-            new = np.where(old == cmp[now], data[now], old)
+            new = np.where(old == cmp, data, old)
         else:
-            new = ATOMIC_OPS[name](old, data[now]).astype(dtype)
-        space.write(st, wave[now], lane[now], addr[now], np.ascontiguousarray(new).view(np.uint8).reshape(-1, nb))
-        old_all[now] = old
-        pending = np.setdiff1d(pending, now, assume_unique=True)
-    return old_all
+            new = ATOMIC_OPS[name](old, data).astype(dtype)
+        cur[inv] = new
+    else:
+        old = np.empty(len(addr), dtype)
+        step = SEQUENTIAL_OPS[name]
+        zero = dtype.type(0)
+        others = cmp if cmp is not None else data
+        for i, j in enumerate(inv.tolist()):
+            o = cur[j]
+            old[i] = o
+            cur[j] = step(o, data[i], others[i], zero)
+    space.write(st, wave[first], lane[first], addr[first], np.ascontiguousarray(cur).view(np.uint8).reshape(-1, nb))
+    return old
+
+
+# One lane's update on numpy scalars: (old, data, cmp-or-data, zero) -> new
+SEQUENTIAL_OPS = {
+    "swap": lambda o, d, c, z: d, "storexchg": lambda o, d, c, z: d,
+    "cmpswap": lambda o, d, c, z: d if o == c else o, "cmpstore": lambda o, d, c, z: d if o == c else o,
+    "add": lambda o, d, c, z: o + d, "sub": lambda o, d, c, z: o - d, "rsub": lambda o, d, c, z: d - o,
+    "csub": lambda o, d, c, z: o - d if o >= d else z,
+    "min": lambda o, d, c, z: d if d < o or o != o else o, "max": lambda o, d, c, z: d if d > o or o != o else o,
+    "fmin": lambda o, d, c, z: d if d < o or o != o else o, "fmax": lambda o, d, c, z: d if d > o or o != o else o,
+    "and": lambda o, d, c, z: o & d, "or": lambda o, d, c, z: o | d, "xor": lambda o, d, c, z: o ^ d,
+    "inc": lambda o, d, c, z: z if o >= d else o + type(o)(1),
+    "dec": lambda o, d, c, z: d if o == z or o > d else o - type(o)(1),
+}

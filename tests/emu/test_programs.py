@@ -177,3 +177,10 @@ def test_large_grids_run_in_batches_of_workgroups(programs, monkeypatch):
     programs.run("block_sum", (blocks, 1, 1), (256, 1, 1), pin, pout, n)
     padded = np.concatenate([data, np.zeros(blocks * 256 - n, np.int32)])
     assert np.array_equal(programs.download(pout, blocks, np.int32), padded.reshape(blocks, 256).sum(1))
+
+
+def test_contended_compare_and_swap_loop(programs):
+    ptotal = programs.upload(np.array([1000], np.int32))
+    stats = programs.run("cas_sum", (2, 1, 1), (128, 1, 1), ptotal)
+    assert programs.download(ptotal, 1, np.int32)[0] == 1000 + sum(t % 7 for t in range(256))
+    assert stats.opcode_counts["global_atomic_cmpswap_b32"] >= 256 // 32     # every lane retried

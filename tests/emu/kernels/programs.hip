@@ -144,3 +144,10 @@ extern "C" __global__ void long_printf(const char* name) {
            (unsigned long)t * 1000000000000ul, 'A' + t, t * 0x1001, -5ll * t, 4000000000u, 1e-3 * t,
            name, t > 40 ? (const char*)0 : "ok");
 }
+
+// A contended compare-and-swap loop: every thread adds to one counter through atomicCAS.
+extern "C" __global__ void cas_sum(int* total) {
+  int t = blockIdx.x * blockDim.x + threadIdx.x;
+  int old = *total, assumed;
+  do { assumed = old; old = atomicCAS(total, assumed, assumed + t % 7); } while (old != assumed);
+}
