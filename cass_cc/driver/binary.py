@@ -15,11 +15,12 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from .. import toolchain
+from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
 from . import host
-from .binary_kernels import code_for_tu
+from .binary_kernels import TranslatedTU, code_for_tu
 from .frontend import place_job
 from .jobs import Job
 from .plan import Compile, Link, TranslationUnit
@@ -73,7 +74,7 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
 
 
 def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, settings: Settings, work: str,
-                      no_fallback: str | None) -> None:
+                      no_fallback: str | None, product_dir: str | None = None) -> None:
     """Translate the kernels of nvcc's object `host_obj` (compiled from `tu`, None when unknown)
     and write it, with the AMD code in place of the NVIDIA code, to `output`."""
     from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
@@ -86,6 +87,22 @@ def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, se
                     nvidia_targets=settings.nvidia_targets)
     embed(host_obj, bundle(code.code_objects), output)
     report.write(settings.report_path)
+    if tu is not None:
+        _save_temps(tu, host_obj, code, settings, product_dir or os.path.dirname(os.path.abspath(output)))
+
+
+def _save_temps(tu: TranslationUnit, host_obj: str, code: TranslatedTU, settings: Settings, product_dir: str) -> None:
+    """--cass-save-temps/--keep: nvcc's object and, per kernel, its SASS, LLVM IR, RDNA3 assembly
+    and code object, with the TU's code objects and report, in <stem>.cass/."""
+    from cass_cc.translate import write_outputs
+
+    folders = ([product_dir] if settings.save_temps else []) + ([settings.keep_dir] if settings.keep_dir else [])
+    for folder in folders:
+        out = os.path.join(folder, f"{tu.stem}.cass")
+        write_outputs(code.units, out, tu.source, settings.offload_arch,
+                      [c.data for c in code.code_objects if c.offload_arch == settings.offload_arch],
+                      code.diagnostics)
+        atomic_copy(host_obj, os.path.join(out, f"{tu.stem}.nvcc.o"))
 
 
 NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
@@ -107,7 +124,8 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
     translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
                      "--embed-into", action.output],
                     lambda: _translate_object(host_obj, action.output, action.tu, settings, work,
-                                              None if allow_fallback else NO_FALLBACK_ROUTE), label="translate")
+                                              None if allow_fallback else NO_FALLBACK_ROUTE, action.product_dir),
+                    label="translate")
     return [nvcc, translate]
 
 

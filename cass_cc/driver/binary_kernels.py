@@ -32,6 +32,7 @@ class NoRoute(CassError):
 class TranslatedTU:
     code_objects: list[CodeObject] = field(default_factory=list)
     kernels: list[dict] = field(default_factory=list)      # report entries
+    units: list[KernelUnit] = field(default_factory=list)  # the kernels, for the first offload arch
     diagnostics: list[str] = field(default_factory=list)
 
 
@@ -141,6 +142,7 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
+            result.units = translated
             result.kernels = [u.report_entry() for u in translated]
     return result
 

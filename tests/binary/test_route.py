@@ -101,3 +101,15 @@ def test_object_from_plain_nvcc_is_translated_at_link(build_root):
     proc = cass_nvcc("--cass-route=binary", out / "saxpy.o", out / "host.o", "-o", out / "prog", cwd=out)
     assert proc.returncode == 0, proc.stderr
     _passes(out / "prog", data)
+
+
+def test_save_temps_keeps_each_stage(tmp_path):
+    src = ROOT / "examples" / "vector_add" / "vector_add.cu"
+    proc = cass_nvcc("--cass-route=binary", "--cass-save-temps", "-c", src, "-o", tmp_path / "v.o", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    kept = tmp_path / "vector_add.cass"
+    stem = "_Z10vector_addPKfS0_Pfi"
+    assert {p.name for p in kept.iterdir()} >= {f"{stem}.sass", f"{stem}.ll", f"{stem}.s", f"{stem}.hsaco",
+                                                "vector_add.hsaco", "vector_add.nvcc.o",
+                                                "vector_add.cass-report.json"}
+    assert "global_load" in (kept / f"{stem}.s").read_text()
