@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .alu.op import Op
-from .decode import Instr
+from .decode import Instr, Operand
 from .operands import scalar_reader, scalar_writer
 from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, read_scalar_bits,
                     write_scalar_bits)
@@ -23,6 +23,9 @@ SAVEEXEC = {
     "orn1": lambda s, e: ~s | e, "or_not0": lambda s, e: ~s | e,
     "orn2": lambda s, e: s | ~e, "or_not1": lambda s, e: s | ~e,
 }
+
+
+RETURN_ADDRESS = Operand("s", 30, 2)     # s[30:31] by the AMDGPU calling convention
 
 
 class UnknownScalar(Exception):
@@ -96,7 +99,12 @@ def build_control(instr: Instr):
         src = ops[0]
 
         def setpc(st, w):
-            st.pc[w] = read_scalar_bits(st, w, src, 64).astype(np.int64)
+            target = read_scalar_bits(st, w, src, 64).astype(np.int64)
+            service = st.services.get(int(target[0])) if (target == target[0]).all() else None
+            if service is not None:         # a tail call of a served function: serve, then return
+                service(st, w)
+                target = read_scalar_bits(st, w, RETURN_ADDRESS, 64).astype(np.int64)
+            st.pc[w] = target
             return True
         return setpc
     if m == "s_swappc_b64":

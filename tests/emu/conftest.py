@@ -20,3 +20,9 @@ def programs_code() -> bytes:
 @pytest.fixture
 def programs(programs_code) -> Device:
     return Device(programs_code)
+
+
+@pytest.fixture(scope="session")
+def programs_o0_code() -> bytes:
+    """The same kernels at -O0: no inlining, everything through the stack, tail calls."""
+    return compile_hip(KERNELS / "programs.hip", extra=("-O0",))
