@@ -7,7 +7,10 @@ import shutil
 import subprocess
 import sys
 
+import pytest
 from binroute import EXAMPLES, ROOT, cass_run, reports
+
+pytestmark = pytest.mark.slow  # builds and emulates whole programs
 
 
 def test_vector_add_makefile(tmp_path):

@@ -16,6 +16,8 @@ from cass_cc.driver.jobs import Runner
 from cass_cc.driver.plan import Compile, Link, TranslationUnit
 from cass_cc.driver.settings import Settings
 
+pytestmark = pytest.mark.slow  # builds and emulates whole programs
+
 FEATURES = ROOT / "tests" / "programs" / "binary" / "runtime_features" / "features.cu"
 
 

@@ -15,6 +15,8 @@ from cass_cc.driver import routes
 
 HERE = Path(__file__).resolve().parent
 
+pytestmark = pytest.mark.slow  # builds and emulates whole programs
+
 
 def _build(folder: Path, out: Path, route: str, *extra: str) -> Path:
     out.mkdir(parents=True, exist_ok=True)
