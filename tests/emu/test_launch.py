@@ -81,3 +81,17 @@ def test_loader_reads_kernel_metadata_and_descriptor(programs):
     assert [a.value_kind for a in info.args][:4] == ["global_buffer"] * 3 + ["by_value"]
     assert info.descriptor.entry in programs.co.functions and programs.co.functions[info.descriptor.entry] == "matmul"
     assert programs.co.code_version == 4
+
+
+def test_hipcc_code_object_v5_reads_block_sizes_from_hidden_arguments():
+    from .conftest import KERNELS
+    from .emu_build import compile_hip
+    dev = Device(compile_hip(KERNELS / "programs.hip", extra=("-mcode-object-version=5",)))
+    assert dev.co.code_version == 5
+    assert "hidden_group_size_x" in [a.value_kind for a in dev.co.kernels["grid3d"].args]
+    block, grid = (4, 2, 3), (2, 3, 2)
+    nx, ny, nz = (b * g for b, g in zip(block, grid))
+    out = dev.zeros(nx * ny * nz, np.int32)
+    dev.run("grid3d", grid, block, out, nx, ny)
+    z, y, x = np.meshgrid(np.arange(nz), np.arange(ny), np.arange(nx), indexing="ij")
+    assert np.array_equal(dev.download(out, nx * ny * nz, np.int32).reshape(nz, ny, nx), x + 1000 * y + 1000000 * z)
