@@ -3,13 +3,9 @@ helper (upload/download arrays, pack kernel arguments by the metadata's offsets)
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from .emu_build import Device, compile_hip
-
-KERNELS = Path(__file__).resolve().parent / "kernels"
+from .emu_build import KERNELS, Device, compile_hip
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ from cass_cc import toolchain
 from cass_cc.emu import CodeObject, Memory, launch
 
 HERE = Path(__file__).resolve().parent
+KERNELS = HERE / "kernels"
 
 
 def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, vgprs: int = 32,

@@ -9,7 +9,7 @@ import numpy as np
 
 from cass_cc.emu import launch
 
-from .emu_build import Device, asm_kernel, assemble
+from .emu_build import KERNELS, Device, asm_kernel, assemble, compile_hip
 
 HIDDEN_V5 = [("hidden_block_count_x", 8, 4), ("hidden_block_count_y", 12, 4), ("hidden_block_count_z", 16, 4),
              ("hidden_group_size_x", 20, 2), ("hidden_group_size_y", 22, 2), ("hidden_group_size_z", 24, 2),
@@ -84,8 +84,6 @@ def test_loader_reads_kernel_metadata_and_descriptor(programs):
 
 
 def test_hipcc_code_object_v5_reads_block_sizes_from_hidden_arguments():
-    from .conftest import KERNELS
-    from .emu_build import compile_hip
     dev = Device(compile_hip(KERNELS / "programs.hip", extra=("-mcode-object-version=5",)))
     assert dev.co.code_version == 5
     assert "hidden_group_size_x" in [a.value_kind for a in dev.co.kernels["grid3d"].args]
