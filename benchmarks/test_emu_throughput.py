@@ -8,14 +8,10 @@ Run: .venv/bin/python -m pytest benchmarks/test_emu_throughput.py --benchmark-en
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-from tests.emu.emu_build import Device, compile_hip
-
-KERNELS = Path(__file__).resolve().parent.parent / "tests" / "emu" / "kernels"
+from tests.emu.emu_build import KERNELS, Device, compile_hip
 
 
 @pytest.fixture(scope="module")
