@@ -9,12 +9,15 @@ Stages of a compile, each a job: nvcc -> translate kernels (+ hipify fallback) -
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import tempfile
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from .. import toolchain
+from ..errors import CassError, ToolMissing
 from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
@@ -150,8 +153,6 @@ def link_command(inputs: list[str], output: str, settings: Settings, shared: boo
 
 def holds_nvidia_code(path: str) -> bool:
     """An object made by nvcc itself (its `.nv_fatbin` holds a fatbin, not cass-nvcc's bundle)."""
-    if not path.endswith(".o"):
-        return False
     try:
         with open(path, "rb") as f:
             elf = ELFFile(f)
@@ -161,20 +162,62 @@ def holds_nvidia_code(path: str) -> bool:
         return False  # not an ELF object: the linker says what it is
 
 
+def _archive_members(archive: str, folder: str) -> list[str]:
+    """The members of a static library, extracted into `folder` (one subfolder each, in order,
+    so members with the same name stay apart)."""
+    ar = shutil.which("ar")
+    if not ar:
+        raise ToolMissing("no archiver (ar) found: apt-get install binutils")
+    proc = subprocess.run([ar, "t", archive], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CassError(f"cannot read the library '{archive}': {proc.stderr.strip()}")
+    names = proc.stdout.splitlines()
+    members = []
+    for n, name in enumerate(names):
+        sub = os.path.join(folder, str(n))
+        os.makedirs(sub)
+        instance = names[:n + 1].count(name)  # `ar xN k` takes the k-th member of that name
+        subprocess.run([ar, "xN", str(instance), os.path.abspath(archive), name], cwd=sub, check=True,
+                       capture_output=True)
+        members.append(os.path.join(sub, name))
+    return members
+
+
+def _translate_archive(archive: str, output: str, settings: Settings, work: str) -> None:
+    """A copy of a static library whose nvcc-made members carry translated code."""
+    folder = tempfile.mkdtemp(prefix="members-", dir=work)
+    members = _archive_members(archive, folder)
+    for member in members:
+        if holds_nvidia_code(member):
+            _translate_object(member, member, None, settings, work, NO_FALLBACK_OBJECT)
+    subprocess.run([shutil.which("ar") or "ar", "rcs", output, *members], check=True, capture_output=True)
+
+
+def _nvidia_inputs(path: str) -> bool:
+    """A link input whose device code nvcc made (an object, or a static library holding one)."""
+    if path.endswith(".o"):
+        return holds_nvidia_code(path)
+    if not path.endswith(".a"):
+        return False
+    with tempfile.TemporaryDirectory() as folder:
+        return any(holds_nvidia_code(m) for m in _archive_members(path, folder))
+
+
 def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
     """Jobs that link host objects (cass-nvcc's, nvcc's and any others) into a program or shared
-    library. Objects that nvcc made carry NVIDIA code: their kernels are translated first (there
-    is no source for a fallback)."""
+    library. Objects and static libraries that nvcc made carry NVIDIA code: their kernels are
+    translated first (there is no source for a fallback)."""
     runtime_dir = str(cassrt.library_dir())
     work = tempfile.mkdtemp(prefix="link-", dir=temp_dir)
     tmp_out = os.path.join(work, os.path.basename(action.output))
     jobs, inputs = [], []
     for n, path in enumerate(action.inputs):
-        if holds_nvidia_code(path):
+        if _nvidia_inputs(path):
             translated = os.path.join(work, f"{n}-{os.path.basename(path)}")
+            step = _translate_archive if path.endswith(".a") else \
+                lambda p, t, s, w: _translate_object(p, t, None, s, w, NO_FALLBACK_OBJECT)
             jobs.append(Job(["cass-cc", "translate", path, "--embed-into", translated],
-                            lambda p=path, t=translated: _translate_object(p, t, None, settings, work, NO_FALLBACK_OBJECT),
-                            label="translate"))
+                            lambda p=path, t=translated, f=step: f(p, t, settings, work), label="translate"))
             path = translated
         inputs.append(path)
     cmd = link_command(inputs, tmp_out, settings, action.shared, runtime_dir)

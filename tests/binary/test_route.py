@@ -105,6 +105,19 @@ def test_object_from_plain_nvcc_is_translated_at_link(build_root):
     _passes(out / "prog", data)
 
 
+def test_static_library_from_plain_nvcc_is_translated_at_link(build_root):
+    folder = ROOT / "tests" / "programs" / "binary" / "multi_file"
+    out = build_root / "foreign-archive"
+    out.mkdir()
+    for name in ("scale", "reduce", "main"):
+        subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", str(folder / f"{name}.cu"), "-o",
+                        str(out / f"{name}.o")], check=True)
+    subprocess.run(["ar", "rcs", str(out / "libparts.a"), str(out / "scale.o"), str(out / "reduce.o")], check=True)
+    proc = cass_nvcc("--cass-route=binary", out / "main.o", out / "libparts.a", "-o", out / "prog", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", folder)
+
+
 def test_save_temps_keeps_each_stage(tmp_path):
     src = ROOT / "examples" / "vector_add" / "vector_add.cu"
     proc = cass_nvcc("--cass-route=binary", "--cass-save-temps", "-c", src, "-o", tmp_path / "v.o", cwd=tmp_path)
