@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -20,12 +19,9 @@ from elftools.elf.elffile import ELFFile
 
 from ..errors import CassError, ToolMissing
 from ..fsutil import atomic_copy
+from ..rdna3.bundle import ALIGNMENT, HOST_ID, MAGIC as BUNDLE_MAGIC, device_id, write_bundle
 
-BUNDLE_MAGIC = b"__CLANG_OFFLOAD_BUNDLE__"
-HOST_ENTRY = "host-x86_64-unknown-linux-gnu-"
 FATBIN_SECTION = ".nv_fatbin"
-# Code objects start page-aligned inside the bundle and the section, as clang lays them out.
-ALIGNMENT = 4096
 
 
 @dataclass(frozen=True)
@@ -38,29 +34,16 @@ class CodeObject:
 
     @property
     def bundle_id(self) -> str:
-        return f"{self.kind}-amdgcn-amd-amdhsa--{self.offload_arch}"
+        return device_id(self.offload_arch, self.kind)
 
 
 def bundle(code_objects: list[CodeObject]) -> bytes:
-    """A clang offload bundle (uncompressed format) with an empty host entry first, then the code
-    objects in the given order: libcassrt looks kernels up in that order."""
-    ids = [HOST_ENTRY.encode()] + [c.bundle_id.encode() for c in code_objects]
+    """A clang offload bundle with an empty host entry first, then the code objects in the given
+    order: libcassrt looks kernels up in that order."""
+    ids = [HOST_ID] + [c.bundle_id for c in code_objects]
     if len(set(ids)) != len(ids):
-        raise CassError("two code objects for one bundle entry: " + ", ".join(i.decode() for i in ids))
-    blobs = [b""] + [c.data for c in code_objects]
-    header_size = len(BUNDLE_MAGIC) + 8 + sum(24 + len(i) for i in ids)
-    offsets, pos = [], header_size
-    for blob in blobs:
-        if blob:
-            pos = -(-pos // ALIGNMENT) * ALIGNMENT
-        offsets.append(pos)
-        pos += len(blob)
-    out = bytearray(BUNDLE_MAGIC + struct.pack("<Q", len(ids)))
-    for ident, off, blob in zip(ids, offsets, blobs):
-        out += struct.pack("<QQQ", off, len(blob), len(ident)) + ident
-    for off, blob in zip(offsets, blobs):
-        out += b"\0" * (off - len(out)) + blob
-    return bytes(out)
+        raise CassError("two code objects for one bundle entry: " + ", ".join(ids))
+    return write_bundle([(HOST_ID, b"")] + [(c.bundle_id, c.data) for c in code_objects])
 
 
 def fatbin_section(path: str) -> bytes:

@@ -39,7 +39,7 @@ def test_bundle_is_read_by_clang_offload_bundler(code_object, tmp_path):
     listed = subprocess.run([bundler, "--list", "--type=o", f"--input={path}"], capture_output=True, text=True,
                             check=True).stdout.split()
     assert sorted(listed) == ["hip-amdgcn-amd-amdhsa--gfx1100", "hipv4-amdgcn-amd-amdhsa--gfx1100",
-                              "host-x86_64-unknown-linux-gnu-"]
+                              "host-x86_64-unknown-linux-gnu"]
     out = tmp_path / "co.bin"
     subprocess.run([bundler, "--unbundle", "--type=o", f"--input={path}", f"--output={out}",
                     "--targets=hipv4-amdgcn-amd-amdhsa--gfx1100"], check=True)
