@@ -19,6 +19,7 @@ from ..pipeline import run_pipeline
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import CodeObject
+from .binary_link import link_translation_unit
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
@@ -137,7 +138,6 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
                                  "they share the translation unit's device variables")
             ok, refused = [], translated
         if ok:
-            from cass_cc.passes.link import link_translation_unit
             result.code_objects.append(CodeObject("hip", arch, link_translation_unit(ok)))
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)

@@ -1,0 +1,48 @@
+"""The code object of a translation unit: every translated kernel in one ELF with one metadata
+note listing them all (loaders read the first note only)."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+from pathlib import Path
+
+import msgpack
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from cass_cc import toolchain
+from cass_cc.driver.binary_link import NT_AMDGPU_METADATA, link_translation_unit
+
+SOURCE = """
+namespace { __global__ void first(int *x) { x[threadIdx.x] = threadIdx.x; } }
+__device__ int bias;
+__global__ void second(int *x) { x[threadIdx.x] += bias; }
+template <typename T> __global__ void third(T *x) { x[threadIdx.x] *= 2; }
+template __global__ void third<float>(float *);
+"""
+
+
+@pytest.fixture(scope="module")
+def units(tmp_path_factory):
+    from cass_cc.passes import units_from_file
+    from cass_cc.translate import translate_unit
+
+    out = tmp_path_factory.mktemp("tu")
+    (out / "k.cu").write_text(SOURCE)
+    subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", str(out / "k.cu"), "-o", str(out / "k.o")], check=True)
+    translated = [translate_unit(u) for u in units_from_file(str(out / "k.o"))]
+    assert all(u.status == "ok" for u in translated), [u.reasons for u in translated]
+    return translated
+
+
+def test_one_note_lists_every_kernel(units):
+    elf = ELFFile(io.BytesIO(link_translation_unit(units)))
+    notes = [n for s in elf.iter_sections() if s["sh_type"] == "SHT_NOTE" for n in s.iter_notes()
+             if n["n_type"] == NT_AMDGPU_METADATA]
+    assert len(notes) == 1
+    desc = notes[0]["n_descdata"]
+    meta = msgpack.unpackb(desc if isinstance(desc, bytes) else desc.encode("latin-1"), raw=False)
+    assert sorted(k[".name"] for k in meta["amdhsa.kernels"]) == sorted(u.name for u in units)
+    symbols = {s.name for s in elf.get_section_by_name(".dynsym").iter_symbols()}
+    assert {f"{u.name}.kd" for u in units} <= symbols and "bias" in symbols
