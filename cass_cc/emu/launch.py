@@ -196,44 +196,48 @@ class _Run:
     def _execute(self, st: Waves):
         program, stats, kernel, base = self.program, self.stats, self.info.name, self.co.base
         counts = stats.opcode_counts
-        instrs = program.instrs
         status, pcs = st.status, st.pc
+        steps: dict[int, tuple] = {}    # pc -> (executor, instruction, mnemonics counted, next pc or None)
         w = None                        # the waves at the current pc, when known
+        runnable = None                 # the running waves, when known (status changes only on moves)
         while True:
             if w is None:
-                running = status == RUNNING
-                if not running.any():
-                    waiting = np.nonzero(status == AT_BARRIER)[0]
-                    if len(waiting) == 0:
-                        return
-                    pcs[waiting] += 4
-                    status[waiting] = RUNNING
-                    continue
-                runnable = np.nonzero(running)[0]
-                pc = int(pcs[runnable].min())
-                w = runnable[pcs[runnable] == pc]
+                if runnable is None:
+                    runnable = np.nonzero(status == RUNNING)[0]
+                    if len(runnable) == 0:
+                        waiting = np.nonzero(status == AT_BARRIER)[0]
+                        if len(waiting) == 0:
+                            return
+                        pcs[waiting] += 4
+                        status[waiting] = RUNNING
+                        runnable = None
+                        continue
+                at = pcs[runnable]
+                pc = int(at.min())
+                w = runnable[at == pc]
                 everyone = len(w) == len(runnable)
-            exe = program.executor(pc, kernel)      # raises EmuFault for undecodable / unknown
-            instr = instrs[pc]
-            noops = program.noop_run(pc)
-            names = noops[1] if noops else (instr.mnemonic,)
-            stats.wave_instructions += len(w) * len(names)
-            if len(w) == 1:
+            step = steps.get(pc)
+            if step is None:
+                step = steps[pc] = self._step(pc)
+            exe, instr, names, skip_to = step
+            n = len(w)
+            stats.wave_instructions += n * len(names)
+            if n == 1:
                 stats.lane_instructions += int(st.S[w[0], EXEC]).bit_count() * len(names)
             else:
                 stats.lane_instructions += int(np.bitwise_count(st.S[w, EXEC]).sum()) * len(names)
             for name in names:
-                counts[name] = counts.get(name, 0) + len(w)
+                counts[name] = counts.get(name, 0) + n
             st.clock = stats.wave_instructions
-            if noops:                   # step over the whole run of no-ops at once
-                pcs[w] = noops[0]
-                pc = noops[0]
+            if skip_to is not None:     # step over the whole run of no-ops at once
+                pcs[w] = skip_to
+                pc = skip_to
                 if not everyone:
                     w = None
                 continue
             if stats.wave_instructions > self.budget:
                 raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
-                               f"(CASS_EMU_MAX_INSTRUCTIONS); {len(w)} wave(s) spinning here",
+                               f"(CASS_EMU_MAX_INSTRUCTIONS); {n} wave(s) spinning here",
                                kernel=kernel, pc=pc - base, instruction=instr.text)
             try:
                 moved = exe(st, w)
@@ -252,9 +256,18 @@ class _Run:
                                f"{type(e).__name__}: {e}", kernel=kernel, pc=pc - base,
                                instruction=instr.text) from e
             if moved:
-                w = None
+                w = runnable = None
             else:
                 pcs[w] += instr.size
                 pc += instr.size
                 if not everyone:        # others may stand at the new pc: regroup
                     w = None
+
+    def _step(self, pc: int) -> tuple:
+        """What the scheduler needs about the instruction at pc (EmuFault if it cannot run)."""
+        exe = self.program.executor(pc, self.info.name)
+        instr = self.program.instrs[pc]
+        noops = self.program.noop_run(pc)
+        if noops:
+            return exe, instr, noops[1], noops[0]
+        return exe, instr, (instr.mnemonic,), None
