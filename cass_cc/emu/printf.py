@@ -105,13 +105,17 @@ def format_message(payload: list[int]) -> str:
         if conv in "di":
             out.append((spec + "d") % _signed(value, bits))
         elif conv in "ouxX":
-            out.append((spec + conv) % (value & ((1 << bits) - 1)))
+            masked = value & ((1 << bits) - 1)
+            if conv == "o" and "#" in spec and masked:        # C writes 017 where Python writes 0o17
+                out.append((spec.replace("#", "") + "s") % ("0%o" % masked))
+            else:
+                out.append((spec + conv) % masked)
         elif conv == "c":
             out.append((spec + "c") % chr(value & 0xFF))
         elif conv == "p":
             out.append((spec + "s") % (hex(value) if value else "(nil)"))
         elif conv in "aA":
-            text = float.hex(struct.unpack("<d", struct.pack("<Q", value))[0])
+            text = re.sub(r"\.?0*p", "p", float.hex(struct.unpack("<d", struct.pack("<Q", value))[0]))
             out.append((spec + "s") % (text.upper() if conv == "A" else text))
         else:
             out.append((spec + conv) % struct.unpack("<d", struct.pack("<Q", value))[0])

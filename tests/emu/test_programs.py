@@ -8,6 +8,8 @@ import importlib
 import numpy as np
 import pytest
 
+from cass_cc.emu.printf import format_message
+
 rng = np.random.default_rng(7)
 
 
@@ -184,3 +186,17 @@ def test_contended_compare_and_swap_loop(programs):
     stats = programs.run("cas_sum", (2, 1, 1), (128, 1, 1), ptotal)
     assert programs.download(ptotal, 1, np.int32)[0] == 1000 + sum(t % 7 for t in range(256))
     assert stats.opcode_counts["global_atomic_cmpswap_b32"] >= 256 // 32     # every lane retried
+
+
+def test_printf_formats_like_c():
+    def message(fmt: str, *args: int) -> list[int]:
+        raw = fmt.encode() + b"\0"
+        raw += b"\0" * (-len(raw) % 8)
+        return [0] + [int.from_bytes(raw[i:i + 8], "little") for i in range(0, len(raw), 8)] + list(args)
+
+    def double(x: float) -> int:
+        return int(np.array(x, np.float64).view(np.uint64))
+
+    text = format_message(message("%#o|%#x|%a|%5.2e|%u|%hhd|%-4c|%p|%%", 15, 255, double(1.5), double(12345.678),
+                                  2**32 - 1, 0x1FF, ord("z"), 0))
+    assert text == "017|0xff|0x1.8p+0|1.23e+04|4294967295|-1|z   |(nil)|%"
