@@ -49,7 +49,8 @@ class ScopedCmpXchg(ir.instructions.Instruction):
 
 def _space(ins) -> str:
     """ATOM and RED take generic addresses: flat atomics reach global, shared and private alike."""
-    return {"ATOMG": "global", "ATOM": "generic", "ATOMS": "shared", "RED": "generic"}[ins.opcode]
+    return {"ATOMG": "global", "ATOM": "generic", "ATOMS": "shared", "RED": "generic",
+            "REDG": "global"}[ins.opcode]
 
 
 def _value(ctx: Lifter, op, ty: ir.Type) -> ir.Value:
@@ -71,7 +72,7 @@ def _result(ctx: Lifter, dest, value: ir.Value) -> None:
         ctx.set32(dest, value)
 
 
-@handles("ATOMG", "ATOM", "ATOMS", "RED", kind="effect")
+@handles("ATOMG", "ATOM", "ATOMS", "RED", "REDG", kind="effect")
 def atomic(ctx: Lifter, ins) -> None:
     b = ctx.b
     mods = list(ins.modifiers)
@@ -92,7 +93,7 @@ def atomic(ctx: Lifter, ins) -> None:
     ty, signed = next((TYPES[m] for m in mods if m in TYPES), (I32, False))
     operands = list(ins.operands)
     pdest = operands.pop(0) if isinstance(operands[0], Reg) and operands[0].kind == "P" else None
-    dest = None if ins.opcode == "RED" or op == "CAST" else operands.pop(0)
+    dest = None if ins.opcode in ("RED", "REDG") or op == "CAST" else operands.pop(0)
     mem, *values = operands
     ptr = pointer(ctx, ins, mem, space)
     if op in ("CAS", "CAST"):

@@ -114,13 +114,29 @@ def ret(ctx: Lifter, ins) -> None:
 
 
 @handles("BSSY", "BSYNC", "BREAK", "WARPSYNC", "NOP", "YIELD", "NANOSLEEP", "DEPBAR", "LDGDEPBAR",
-         "CCTL", "ERRBAR", "BMOV", "PMTRIG", "CCTLL", kind="pure")
+         "CCTL", "ERRBAR", "PMTRIG", "CCTLL", "ENDCOLLECTIVE", kind="pure")
 def hint(ctx: Lifter, ins) -> None:
-    """Scheduling, reconvergence and cache hints: no effect on one thread's results."""
-    if ins.opcode == "BMOV":
-        raise unsupported(ins, "convergence barrier register moves")
+    """Scheduling, reconvergence and cache hints: no effect on one thread's results.
+    WARPSYNC.COLLECTIVE mask, L ... ENDCOLLECTIVE (sm_90) runs the enclosed warp operation for the
+    lanes of the mask and continues at L, the instruction after ENDCOLLECTIVE: straight-line code."""
     if "EXCLUSIVE" in ins.modifiers:   # runs what follows once per group of lanes: not a hint
         raise unsupported(ins, "exclusive warp synchronisation")
+    if "COLLECTIVE" in ins.modifiers:
+        end = next((i for i in ctx.state["instructions"] if i.address > ins.address and i.opcode == "ENDCOLLECTIVE"), None)
+        if end is None or label_address(ins) != end.address + 16:
+            raise unsupported(ins, "collective region that does not end at its label")
+
+
+@handles("BMOV", kind="pure")
+def bmov(ctx: Lifter, ins) -> None:
+    """BMOV.32[.CLEAR] R, B / BMOV.32 B, R: saving and restoring convergence barriers around calls.
+    The barriers (BSSY/BSYNC) are hints here, so their saved state is 0 and restoring is nothing."""
+    ctx.check(ins, {"32", "CLEAR"})
+    d, src = ctx.operands(ins, 2)
+    if isinstance(d, Reg) and d.kind == "R":
+        ctx.set32(d, ir.Constant(I32, 0))
+    elif not (isinstance(d, Reg) and d.kind == "B"):
+        raise unsupported(ins, "operands")
 
 
 def barrier(ctx: Lifter) -> None:

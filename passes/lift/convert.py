@@ -116,6 +116,11 @@ def f2i(ctx: Lifter, ins) -> None:
 
 @handles("F2F")
 def f2f(ctx: Lifter, ins) -> None:
+    if "BF16" in ins.modifiers:          # F2F.BF16.F32: to bf16, nearest even (low half of d)
+        ctx.check(ins, {"BF16", "F32", "RN"})
+        d, a = ctx.operands(ins, 2)
+        ctx.set32(d, ctx.b.and_(bf16_bits(ctx, ctx.f32(a)), ir.Constant(I32, 0xFFFF)))
+        return
     dst, src = _types(ctx, ins, "F32", "F32", ROUND | {"FTZ", "SAT"} | set(TO_INT))
     if dst not in FLOAT_TYPES or src not in FLOAT_TYPES:
         raise unsupported(ins, "conversion types")

@@ -31,7 +31,8 @@ def _is_zero(op) -> bool:
 @handles("IMAD", "UIMAD")
 def imad(ctx: Lifter, ins) -> None:
     """IMAD d, a, b, c = a*b + c; .WIDE: 64-bit product plus the pair c; .HI: the high word of
-    the 64-bit product plus the pair c (c:c+1, as the division sequences use it); .X adds carry
+    the 64-bit product plus the pair c (c:c+1, or a 64-bit constant-bank word: the division
+    sequences and unrolled 64-bit LCGs use it so); .X adds carry
     predicates; a predicate after d receives the carry out."""
     ctx.check(ins, {"MOV", "IADD", "SHL", "U32", "S32", "WIDE", "HI", "X"})
     b = ctx.b
@@ -43,7 +44,7 @@ def imad(ctx: Lifter, ins) -> None:
     if carry_in and "X" not in ins.modifiers:
         raise unsupported(ins, "carry in without .X")
     if "WIDE" in ins.modifiers or "HI" in ins.modifiers:
-        if "HI" in ins.modifiers and not isinstance(c, Reg):
+        if "HI" in ins.modifiers and not isinstance(c, (Reg, ConstRef)):
             raise unsupported(ins, "IMAD.HI addend")
         addend = ctx.u64(c) if isinstance(c, (Reg, ConstRef)) else ext(ctx.u32(c), I64)
         wide = b.add(b.mul(ext(ctx.u32(a), I128), ext(ctx.u32(bb), I128)), b.zext(addend, I128))
@@ -190,15 +191,23 @@ def isetp(ctx: Lifter, ins) -> None:
     ctx.setp(q, ctx.combine(ins, ctx.b.not_(r), logic[0], other))
 
 
-@handles("IMNMX", "UIMNMX")
+@handles("IMNMX", "UIMNMX", "VIMNMX", "UVIMNMX", "VIMNMX3")
 def imnmx(ctx: Lifter, ins) -> None:
-    """IMNMX d, a, b, P: min when P, max when !P."""
-    ctx.check(ins, {"U32", "S32"})
-    d, a, bb, p = ctx.operands(ins, 4)
-    unsigned = "U32" in ins.modifiers
-    x, y = ctx.u32(a), ctx.u32(bb)
-    lt = (ctx.b.icmp_unsigned if unsigned else ctx.b.icmp_signed)("<", x, y)
-    ctx.set32(d, ctx.b.select(ctx.pred(p), ctx.b.select(lt, x, y), ctx.b.select(lt, y, x)))
+    """IMNMX d, a, b, P (sm_90: VIMNMX; VIMNMX3 takes three values): min when P, max when !P;
+    .RELU then clamps a negative result to 0."""
+    ctx.check(ins, {"U32", "S32", "RELU"})
+    b = ctx.b
+    d, *values, p = ctx.operands(ins, 5 if ins.opcode == "VIMNMX3" else 4)
+    cmp = b.icmp_unsigned if "U32" in ins.modifiers else b.icmp_signed
+    take_min = ctx.pred(p)
+    r = ctx.u32(values[0])
+    for op in values[1:]:
+        y = ctx.u32(op)
+        lt = cmp("<", r, y)
+        r = b.select(take_min, b.select(lt, r, y), b.select(lt, y, r))
+    if "RELU" in ins.modifiers:
+        r = b.select(b.icmp_signed("<", r, ir.Constant(I32, 0)), ir.Constant(I32, 0), r)
+    ctx.set32(d, r)
 
 
 @handles("VIADDMNMX")

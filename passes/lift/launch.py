@@ -172,10 +172,12 @@ def shared_base(ctx: Lifter) -> ir.Value:
     return opaque(g, 3)
 
 
-def _window(ctx: Lifter, base: ir.Value) -> ir.Value:
+def _window(ctx: Lifter, base: ir.Value, bias: int = 0) -> ir.Value:
+    """The generic address that SASS adds its shared or local offsets to."""
     with ctx.b.goto_block(ctx.entry):
         ctx.b.position_at_end(ctx.entry) if ctx.entry.terminator is None else ctx.b.position_before(ctx.entry.terminator)
-        return ctx.b.ptrtoint(ctx.b.addrspacecast(base, FLAT), I64)
+        address = ctx.b.ptrtoint(ctx.b.addrspacecast(base, FLAT), I64)
+        return ctx.b.sub(address, ir.Constant(I64, bias)) if bias else address
 
 
 def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
@@ -189,7 +191,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     if offset in (0x18, 0x1c, 0x20, 0x24):
         key = "shared_window" if offset < 0x20 else "local_window"
         if key not in ctx.state:
-            ctx.state[key] = _window(ctx, shared_base(ctx) if offset < 0x20 else frame(ctx))
+            ctx.state[key] = _window(ctx, shared_base(ctx), shared_bias(ctx)) if offset < 0x20 \
+                else _window(ctx, frame(ctx))
         w = ctx.state[key]
         return b.trunc(w if offset % 8 == 0 else b.lshr(w, ir.Constant(I64, 32)), I32)
     if offset == 0x28:                 # stack pointer: R1 counts down from the frame's size
@@ -208,14 +211,18 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
     width = ty.width // 8
     if ref.bank_reg is not None or ref.bank is None:
         raise ctx.refuse("constant bank selected by a register")
-    dyn = ctx.u32(ref.reg) if ref.reg is not None else None
+    dyn = ctx.u32(ref.reg) if ref.reg is not None and ref.reg.index is not None else None
     if ref.bank == 0:
         rel = ref.offset - facts.param_base
-        if rel >= 0 or dyn is not None:
+        if dyn is not None and rel < 0:
+            raise ctx.refuse("launch state indexed by a register")
+        if rel >= 0:
             off = ir.Constant(I32, rel) if dyn is None else b.add(dyn, ir.Constant(I32, rel))
-            return _load_at(ctx, _kernarg(ctx), off, ty, 4)
+            return _load_at(ctx, _kernarg(ctx), off, ty, min(width, 4))
         if width == 8:
             return ctx.join64(_launch_word(ctx, ref.offset), _launch_word(ctx, ref.offset + 4))
+        if width < 4:
+            raise ctx.refuse("sub-word read of the launch state")
         return _launch_word(ctx, ref.offset)
     if dyn is None:
         relocated = _relocated(ctx, ref.bank, ref.offset, width)
@@ -232,14 +239,14 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
     if ref.bank == 2 and facts.bank2:
         g = _bank_global(ctx, 2, facts.bank2)
         off = ir.Constant(I32, ref.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset))
-        return _load_at(ctx, g, off, ty, 4)
+        return _load_at(ctx, g, off, ty, min(width, 4))
     if ref.bank == 3:
         var = next((v for v in facts.variables if v.bank == 3 and v.offset <= ref.offset < v.offset + max(v.size, 1)), None)
         if var is None:
             raise ctx.refuse(f"c[0x3][0x{ref.offset:x}] is no __constant__ variable")
         g = external_global(ctx, var.name)
         off = ir.Constant(I32, ref.offset - var.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset - var.offset))
-        return _load_at(ctx, g, off, ty, 4)
+        return _load_at(ctx, g, off, ty, min(width, 4))
     raise ctx.refuse(f"constant bank {ref.bank} word 0x{ref.offset:x}")
 
 
@@ -299,6 +306,8 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
         return ctx.call(f"llvm.amdgcn.workgroup.id.{axis[name[-1]]}", I32, [])
     if name == "SR_LANEID":
         return lane_id(ctx)
+    if name == "SR_CgaCtaId":          # the block's rank in its cluster: launches have no clusters
+        return ir.Constant(I32, 0)
     if name in ("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI"):
         t = ctx.call("llvm.readcyclecounter" if "CLOCK" in name else "llvm.amdgcn.s.memrealtime", I64, [])
         return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)
@@ -318,7 +327,15 @@ def frame_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
     return ctx.b.gep(frame(ctx), [offset], source_etype=I8)
 
 
+def shared_bias(ctx: Lifter) -> int:
+    """sm_90 addresses shared memory from 0x400 (the reserved first KiB), earlier archs from 0."""
+    return 0x400 if ctx.sm_arch == "sm_90" else 0
+
+
 def lds_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
+    bias = shared_bias(ctx)
+    if bias:
+        offset = ctx.b.sub(offset, ir.Constant(offset.type, bias))
     return ctx.b.gep(shared_base(ctx), [offset], source_etype=I8)
 
 

@@ -151,7 +151,8 @@ def ldc(ctx: Lifter, ins) -> None:
     elif size == 4:
         ctx.set32(d, const_load(ctx, ref, I32))
     else:
-        raise unsupported(ins, "sub-word constant load")
+        v = const_load(ctx, ref, I8 if size == 1 else I16)
+        ctx.set32(d, (ctx.b.sext if signed else ctx.b.zext)(v, I32))
 
 
 @handles("LDGSTS", kind="effect")

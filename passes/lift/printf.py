@@ -14,7 +14,7 @@ import re
 
 from llvmlite import ir
 
-from .core import FLAT, I32, I64, Lifter, Reg, unsupported
+from .core import FLAT, I32, I64, ConstRef, Lifter, Reg, unsupported
 
 SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
                   r"(?P<length>hh|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
@@ -40,25 +40,38 @@ def argument_sizes(fmt: str, ins) -> list[int]:
     return sizes
 
 
-def _written_from(instructions, call, register: int, leaders: set[int]):
-    """The c[0x4] word that the last write of R<register> before `call` (same block) moved in."""
-    for ins in reversed([i for i in instructions if i.address < call.address]):
+def _written_from(instructions, call, register: tuple[str, int], leaders: set[int]):
+    """The c[0x4] offset whose word the last write of `register` before `call` (same block) moved
+    in, following register moves (sm_90 goes through a uniform register: ULDC.64 UR4, c[0x4][0x8];
+    MOV R4, UR4)."""
+    earlier = [i for i in instructions if i.address < call.address]
+    for ins in reversed(earlier):
         if ins.opcode in ("BRA", "EXIT", "CALL", "RET", "BRX") or \
                 (ins.address + 16 in leaders and ins.address + 16 != call.address):
-            break
-        if ins.operands and isinstance(ins.operands[0], Reg) and ins.operands[0].kind == "R" \
-                and ins.operands[0].index == register:
-            src = ins.operands[-1]
-            if ins.opcode in ("MOV", "IMAD") and getattr(src, "bank", None) == 4 and src.reg is None:
-                return src.offset
             return None
+        if not ins.operands or not isinstance(ins.operands[0], Reg):
+            continue
+        dest = ins.operands[0]
+        wide = "64" in ins.modifiers
+        if dest.kind != register[0] or dest.index is None or \
+                not dest.index <= register[1] <= dest.index + (1 if wide else 0):
+            continue
+        src = ins.operands[-1]
+        if isinstance(src, ConstRef) and src.bank == 4 and src.reg is None:
+            return src.offset + 4 * (register[1] - dest.index)
+        if isinstance(src, Reg) and src.kind in ("R", "UR") and src.index is not None and not wide and \
+                ins.opcode in ("MOV", "UMOV", "IMAD", "R2UR") and all(
+                    isinstance(o, Reg) and o.index is None for o in ins.operands[1:-1]):
+            return _written_from([i for i in earlier if i.address < ins.address] + [ins], ins,
+                                 (src.kind, src.index), leaders)
+        return None
     return None
 
 
 def format_string(ctx: Lifter, ins) -> tuple[str, str]:
     """(symbol, text) of the format string this CALL.ABS passes in R4:R5."""
     facts = ctx.state["facts"]
-    offset = _written_from(ctx.state["instructions"], ins, 4, ctx.state["cfg"].leaders)
+    offset = _written_from(ctx.state["instructions"], ins, ("R", 4), ctx.state["cfg"].leaders)
     hit = facts.relocations.get((4, offset)) if offset is not None else None
     var = next((v for v in facts.variables if hit and v.name == hit[0]), None)
     if var is None:

@@ -16,13 +16,16 @@ HERE = Path(__file__).parent
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
 
-@pytest.fixture(scope="session")
-def code_objects(tmp_path_factory):
-    """{kernel: code object} for every kernel of kernels.cu, through the whole lift pipeline."""
+@pytest.fixture(scope="session", params=["sm_80", "sm_90"])
+def code_objects(request, tmp_path_factory):
+    """{kernel: code object} for every kernel of kernels.cu, through the whole lift pipeline, from
+    SASS for sm_80 (what cass-nvcc asks nvcc for) and sm_90 (parameters at 0x210, shared memory
+    from 0x400, VIADD/VIMNMX/REDG)."""
     from cass_cc.pipeline import run_pipeline
     from passes import LIFT_PIPELINE, units_from_file
-    cubin = tmp_path_factory.mktemp("lift") / "kernels.cubin"
-    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(HERE / "kernels.cu")], check=True)
+    cubin = tmp_path_factory.mktemp("lift") / f"kernels_{request.param}.cubin"
+    subprocess.run(["nvcc", f"-arch={request.param}", "-cubin", "-o", str(cubin), str(HERE / "kernels.cu")],
+                   check=True)
     out = {}
     for unit in units_from_file(str(cubin)):
         unit = run_pipeline(unit, LIFT_PIPELINE)
