@@ -128,3 +128,13 @@ def test_save_temps_keeps_each_stage(tmp_path):
                                                 "vector_add.hsaco", "vector_add.nvcc.o",
                                                 "vector_add.cass-report.json"}
     assert "global_load" in (kept / f"{stem}.s").read_text()
+
+
+def test_several_offload_archs_in_one_program(build_root):
+    data = HERE / "data" / "shared_lib"
+    out = build_root / "archs"
+    out.mkdir()
+    proc = cass_nvcc("--cass-route=binary", "--cass-offload-arch=gfx1030,gfx1100", data / "saxpy.cu",
+                     data / "host.cpp", "-o", out / "prog", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", data)
