@@ -90,6 +90,8 @@ def test_shared_library_loaded_by_a_host_program(build_root):
     subprocess.run(["g++", str(data / "host.cpp"), "-o", str(out / "host"), f"-L{out}", "-lsaxpy",
                     "-Wl,-rpath,$ORIGIN"], check=True)
     _passes(out / "host", data)
+    subprocess.run(["g++", str(data / "host_dlopen.cpp"), "-o", str(out / "host_dlopen"), "-ldl"], check=True)
+    _passes(out / "host_dlopen", data)
 
 
 def test_object_from_plain_nvcc_is_translated_at_link(build_root):

@@ -72,10 +72,33 @@ void **cassrt_register_image(const void *fatbin_wrapper)
     return (void **)img;
 }
 
+/* At exit, or when a shared library that registered the image is unloaded (dlclose): forget its
+ * kernels and variables (their host addresses may be reused by a library loaded later) and
+ * unload its code objects. */
 void cassrt_unregister_image(void **handle)
 {
-    /* Modules stay loaded: other images' destructors may still launch, and the process is ending. */
-    (void)handle;
+    struct image *img = (struct image *)handle;
+    pthread_mutex_lock(&lock);
+    for (struct cassrt_kernel **k = &kernels; *k;) {
+        struct cassrt_kernel *dead = *k;
+        if (dead->image == img) {
+            *k = dead->next;
+            free(dead);
+        } else
+            k = &dead->next;
+    }
+    for (struct var **v = &vars; *v;) {
+        struct var *dead = *v;
+        if (dead->image == img) {
+            *v = dead->next;
+            free(dead);
+        } else
+            v = &dead->next;
+    }
+    pthread_mutex_unlock(&lock);
+    for (int i = 0; i < img->nmodules; i++)
+        (void)hipModuleUnload(img->modules[i]);
+    free(img);
 }
 
 void cassrt_register_kernel(void **handle, const void *host_fun, const char *device_name)
