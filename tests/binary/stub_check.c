@@ -18,9 +18,10 @@ cudaError_t __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sh
 
 int main(void)
 {
-    cudaGraph_t graph;
-    CHECK(cudaGraphCreate(&graph, 0) == cudaErrorNotSupported);
-    CHECK(cudaGraphCreate(&graph, 0) == cudaErrorNotSupported);
+    cudaIpcMemHandle_t handle;
+    int dummy;
+    CHECK(cudaIpcGetMemHandle(&handle, &dummy) == cudaErrorNotSupported);
+    CHECK(cudaIpcGetMemHandle(&handle, &dummy) == cudaErrorNotSupported);
     CHECK(cudaPeekAtLastError() == cudaErrorNotSupported);
     CHECK(cudaGetLastError() == cudaErrorNotSupported);
     CHECK(cudaGetLastError() == cudaSuccess);

@@ -74,4 +74,4 @@ def test_host_program_sees_cuda_errors_and_unsupported_once(libcassrt, tmp_path)
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "HIP_VISIBLE_DEVICES": ""})
     assert proc.stdout.strip() == "PASS", proc.stdout + proc.stderr
-    assert proc.stderr.count("libcassrt: cudaGraphCreate is not supported") == 1
+    assert proc.stderr.count("libcassrt: cudaIpcGetMemHandle is not supported") == 1

@@ -5,6 +5,11 @@
 
 #define T_STREAM cudaStream_t
 #define T_EVENT cudaEvent_t
+#define T_CAPTURE_MODE enum cudaStreamCaptureMode
+#define T_CAPTURE_STATUS enum cudaStreamCaptureStatus
+#define T_GRAPH cudaGraph_t
+#define T_GRAPH_EXEC cudaGraphExec_t
+#define T_GRAPH_NODE cudaGraphNode_t
 #define T_KIND enum cudaMemcpyKind
 
 #define PASS(name, params, args, hip_call)                                                   \

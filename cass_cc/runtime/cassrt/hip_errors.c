@@ -1,5 +1,6 @@
-/* libcassrt passes HIP's error codes on as CUDA's (cuda_errors.c): check, at compile time, that
- * the codes HIP and CUDA share have the same values in the HIP headers used to build. */
+/* libcassrt passes HIP's error codes on as CUDA's (cuda_errors.c) and hands some CUDA enums to HIP
+ * as they are (passthrough.def): check, at compile time, that the values HIP and CUDA share are
+ * equal in the HIP headers used to build. */
 #include <hip/hip_runtime_api.h>
 
 #define SAME(hip, cuda_value) _Static_assert(hip == cuda_value, #hip " differs from CUDA's code");
@@ -28,3 +29,14 @@ SAME(hipErrorAssert, 710)
 SAME(hipErrorLaunchFailure, 719)
 SAME(hipErrorNotSupported, 801)
 SAME(hipErrorUnknown, 999)
+SAME(hipMemcpyHostToHost, 0)
+SAME(hipMemcpyHostToDevice, 1)
+SAME(hipMemcpyDeviceToHost, 2)
+SAME(hipMemcpyDeviceToDevice, 3)
+SAME(hipMemcpyDefault, 4)
+SAME(hipStreamCaptureModeGlobal, 0)
+SAME(hipStreamCaptureModeThreadLocal, 1)
+SAME(hipStreamCaptureModeRelaxed, 2)
+SAME(hipStreamCaptureStatusNone, 0)
+SAME(hipStreamCaptureStatusActive, 1)
+SAME(hipStreamCaptureStatusInvalidated, 2)

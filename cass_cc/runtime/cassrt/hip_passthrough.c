@@ -6,6 +6,11 @@
 
 #define T_STREAM hipStream_t
 #define T_EVENT hipEvent_t
+#define T_CAPTURE_MODE hipStreamCaptureMode
+#define T_CAPTURE_STATUS hipStreamCaptureStatus
+#define T_GRAPH hipGraph_t
+#define T_GRAPH_EXEC hipGraphExec_t
+#define T_GRAPH_NODE hipGraphNode_t
 #define T_KIND hipMemcpyKind
 #define STREAM(s) cassrt_hip_stream(s)
 
