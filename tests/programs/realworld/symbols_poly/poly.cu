@@ -1,6 +1,7 @@
 // __constant__ coefficients and __device__ globals: cudaMemcpyToSymbol (with offset),
 // cudaMemcpyFromSymbol, cudaGetSymbolAddress, cudaGetSymbolSize, a device-side counter.
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <cuda_runtime.h>
 
@@ -93,7 +94,7 @@ int main()
             acc = acc * hx[i] + hCoeffs[k];
         if (i < 64) {
             refMax = acc > refMax ? acc : refMax;
-            if (table[i] != acc)
+            if (fabsf(table[i] - acc) > 1e-5f * (1 + fabsf(acc))) // the device may contract to FMA
                 bad++;
         }
         if (fabsf(hy[i] - 3 * acc) > 1e-5f * (1 + fabsf(acc)))
@@ -103,7 +104,7 @@ int main()
     for (int k = 0; k <= DEGREE; ++k)
         if (coeffsBack[k] != hCoeffs[k])
             bad++;
-    if (evaluated != (unsigned)n || maxValue != refMax || tableSize != sizeof table)
+    if (evaluated != (unsigned)n || fabsf(maxValue - refMax) > 1e-5f * (1 + fabsf(refMax)) || tableSize != sizeof table)
         bad++;
     fprintf(stderr, "evaluated %u max %f\n", evaluated, maxValue);
     printf("checksum: %.6e\n", checksum);
