@@ -11,7 +11,9 @@ from cass_cc.sass.disasm import disassemble
 from cass_cc.sass.model import ConstRef, Imm, Label, Mem, Reg
 from cass_cc.sass.parser import SassSyntaxError, parse_sass
 
-from .compiled import ARCHS, KERNELS, compile_all, compile_cu, corpus_sources, gencode
+from concurrent.futures import ThreadPoolExecutor
+
+from .compiled import ARCHS, KERNELS, compile_all, compile_cu, corpus_sources, disassembled, gencode
 
 _INSTRUCTION_LINE = re.compile(r"^\s*/\*[0-9a-f]+\*/", re.M)
 
@@ -20,13 +22,16 @@ _INSTRUCTION_LINE = re.compile(r"^\s*/\*[0-9a-f]+\*/", re.M)
 def corpus():
     """{(source, arch): {kernel: sass text}} for every corpus source at sm_80/86/89/90."""
     built = compile_all(corpus_sources(), *gencode(), output="-fatbin")
-    out, failures = {}, []
+    out, failures, cubins = {}, [], []
     for src, fatbin in built.items():
         if isinstance(fatbin, Exception):
             failures.append(f"{src}: {fatbin}")
             continue
-        for cubin in read_cubins(str(fatbin)):
-            out[(src, cubin.arch)] = disassemble(cubin.data)
+        cubins += [(src, c) for c in read_cubins(str(fatbin))]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        texts = pool.map(lambda sc: disassembled(sc[1].data), cubins)
+        for (src, cubin), text in zip(cubins, texts):
+            out[(src, cubin.arch)] = text
     return out, failures
 
 
