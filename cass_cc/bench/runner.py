@@ -131,9 +131,9 @@ def bench_route(program: Program, route: str, work: str) -> dict:
     result["passed"] = passed
     result["checksum"] = checksum_of(run["stdout"])
     if not passed:
-        # a crash, an emulator fault or a timeout says more than "no PASS line"
-        detail = run.get("error", "") if run["exit"] not in (0, 1) else ""
-        result.update(stage="run", error=detail or why)
+        # the runtime's or emulator's own message says more than "no PASS line"
+        detail = run.get("error", "")
+        result.update(stage="run", error=f"{why}: {detail}" if detail and detail != "FAIL" else why)
     return result
 
 
