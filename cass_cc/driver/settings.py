@@ -49,6 +49,9 @@ class Settings:
     no_warnings: bool = False
     warning_flags: list[str] = field(default_factory=list)
     device_flags: list[str] = field(default_factory=list)   # hipcc options from nvcc device options
+    # nvcc front-end options the real nvcc needs to accept the source (binary route); clang's
+    # HIP mode needs no flag for them
+    nvcc_front_end: list[str] = field(default_factory=list)
     host_options: list[str] = field(default_factory=list)   # -Xcompiler and forwarded unknowns
     linker_options: list[str] = field(default_factory=list)  # -Xlinker and forwarded unknowns
     link_flags: list[str] = field(default_factory=list)      # forwarded unknowns, as written
@@ -128,6 +131,13 @@ def _device_flags(args: Arguments) -> list[str]:
         flags += ["-g", "-Xarch_device", "-O0"]
     elif args.flag("generate-line-info"):
         flags.append("-gline-tables-only")
+    return flags
+
+
+def _nvcc_front_end(args: Arguments) -> list[str]:
+    flags = ["--expt-relaxed-constexpr"] if args.flag("expt-relaxed-constexpr") else []
+    if args.flag("extended-lambda") or args.flag("expt-extended-lambda"):
+        flags.append("--extended-lambda")
     return flags
 
 
@@ -231,6 +241,7 @@ def settings_from(args: Arguments) -> Settings:
         no_warnings=args.flag("disable-warnings"),
         warning_flags=_warning_flags(args),
         device_flags=_device_flags(args),
+        nvcc_front_end=_nvcc_front_end(args),
         host_options=_split_host(args.list("compiler-options")) + host_unknown,
         linker_options=_split_host(args.list("linker-options")),
         archive_options=_split_host(args.list("archive-options")),

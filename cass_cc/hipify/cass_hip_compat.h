@@ -7,7 +7,7 @@
  *     __hmax/__hmin, bfloat16 conversions and arithmetic, cooperative_groups::reduce;
  *   - host: CUDART_CB, the C++ overloads of cuda_runtime.h (typed pointers, kernels passed
  *     as functions), hipLaunchHostFunc, which HIP 5.2 declares but does not implement, and
- *     the driver API's cuGetErrorName/cuGetErrorString forms;
+ *     the driver API's cuGetErrorName/cuGetErrorString forms, CUDA's error names;
  *   - cooperative groups that know gfx11 is wave32;
  *   - CASS_CUDA_ARCH, which numeric __CUDA_ARCH__ tests become;
  *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
@@ -21,6 +21,11 @@
 #include <hip/hip_runtime.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_bfloat16.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
 
 /* HIP 5.2's cooperative groups pick 32-lane wavefronts (and 32-bit lane masks) only for the
  * gfx10 chips they list, and 64 for everything else, gfx11 included. While they are read,
@@ -144,6 +149,26 @@ inline hipError_t cass_hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, voi
   hipError_t err = hipStreamAddCallback(stream, cass_run_host_call, call, 0);
   if (err != hipSuccess) delete call;
   return err;
+}
+
+/* cudaGetErrorName: CUDA's name of an error ("cudaErrorInvalidValue"), which programs print
+ * and compare, from HIP's ("hipErrorInvalidValue"). The names are built once per code and kept
+ * for the life of the program, as CUDA's are static strings. */
+inline const char* cass_hipGetErrorName(hipError_t error) {
+  switch (error) {  /* the codes whose CUDA name is not HIP's with "cuda" for "hip" */
+    case hipErrorLaunchTimeOut: return "cudaErrorLaunchTimeout";
+    case hipErrorNoBinaryForGpu: return "cudaErrorNoKernelImageForDevice";
+    case hipErrorInvalidImage: return "cudaErrorInvalidKernelImage";
+    case hipErrorECCNotCorrectable: return "cudaErrorECCUncorrectable";
+    case hipErrorNotFound: return "cudaErrorSymbolNotFound";
+    default: break;
+  }
+  const char* hip = hipGetErrorName(error);
+  if (hip == nullptr || std::strncmp(hip, "hip", 3) != 0) return hip;
+  static std::mutex lock;
+  static std::map<int, std::string> names;
+  std::lock_guard<std::mutex> guard(lock);
+  return names.emplace(static_cast<int>(error), std::string("cuda") + (hip + 3)).first->second.c_str();
 }
 
 /* The driver API's error texts: (CUresult, const char**) forms of HIP's runtime functions. */

@@ -179,3 +179,15 @@ def test_link_line_names_the_hip_libraries(tmp_path):
     tail = link.argv[link.argv.index("-L/opt/lib"):]
     assert tail == ["-L/opt/lib", "-lhipblas", "-lm", "-Xlinker", "--as-needed"]
     assert "-lcudart" not in link.argv and "-lcublas" not in link.argv
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--expt-relaxed-constexpr"], ["--expt-relaxed-constexpr"]),
+    (["-expt-relaxed-constexpr", "--expt-extended-lambda"], ["--expt-relaxed-constexpr", "--extended-lambda"]),
+    (["--extended-lambda"], ["--extended-lambda"]),
+    ([], []),
+])
+def test_nvcc_front_end_options_are_kept_for_the_real_nvcc(argv, expected):
+    # Device code calling std::numeric_limits<T>::max() or min() compiles with nvcc only with
+    # --expt-relaxed-constexpr: the binary route's nvcc step must get it too.
+    assert settings_from(parse(argv + ["x.cu"], env={})).nvcc_front_end == expected

@@ -18,7 +18,7 @@ cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy cudaEventElapsedTime c
 cudaEventRecord cudaEventSynchronize cudaExternalMemoryGetMappedBuffer cudaFree cudaFreeArray
 cudaFreeAsync cudaFreeHost cudaFreeMipmappedArray cudaFuncGetAttributes cudaFuncSetAttribute
 cudaFuncSetCacheConfig cudaFuncSetSharedMemConfig cudaGetChannelDesc cudaGetDevice
-cudaGetDeviceCount cudaGetDeviceFlags cudaGetDeviceProperties cudaGetErrorName
+cudaGetDeviceCount cudaGetDeviceFlags cudaGetDeviceProperties
 cudaGetErrorString cudaGetLastError cudaGetMipmappedArrayLevel cudaGetSymbolAddress
 cudaGetSymbolSize cudaGetTextureObjectResourceDesc cudaGetTextureObjectResourceViewDesc
 cudaGetTextureObjectTextureDesc cudaGraphAddChildGraphNode cudaGraphAddDependencies
@@ -81,6 +81,8 @@ RENAMES.update({
     # Declared by HIP 5.2 but missing from its libamdhip64: the compatibility header implements
     # it with hipStreamAddCallback.
     "cudaLaunchHostFunc": "cass_hipLaunchHostFunc",
+    # HIP's names say "hip..."; programs print, log or compare CUDA's "cuda..." names.
+    "cudaGetErrorName": "cass_hipGetErrorName",
 })
 
 # Calls whose HIP name depends on how many arguments the CUDA version of the caller passed
@@ -101,7 +103,7 @@ hipLaunchCooperativeKernel
 
 # Functions the compatibility header defines in place of HIP 5.2's.
 COMPAT_FUNCTIONS = """
-cass_hipLaunchHostFunc cass_hipDrvGetErrorName cass_hipDrvGetErrorString
+cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvGetErrorString
 """
 
 _NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"
