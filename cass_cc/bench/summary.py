@@ -162,9 +162,9 @@ def plot_accuracy(agg: dict, path: str) -> None:
     ax.set_xticks(range(len(domains)))
     ax.set_xticklabels(domains, rotation=35, ha="right")
     ax.set_ylabel("programs passing (%)")
-    ax.set_ylim(0, 105)
+    ax.set_ylim(0, 118)
     ax.set_title(f"cass-cc bench: {agg['programs']} programs on the RDNA3 emulator")
-    ax.legend()
+    ax.legend(loc="upper right", ncol=len(routes))
     fig.tight_layout()
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".cass-{os.getpid()}-accuracy.png")
     try:
