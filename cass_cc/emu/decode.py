@@ -20,7 +20,7 @@ from .. import toolchain
 from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
 
-DECODE_FORMAT = 4      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 5      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
@@ -30,7 +30,7 @@ APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src
 NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
                     r"s_icache_inv|s_set_inst_prefetch_distance|s_inst_prefetch|s_ttracedata\w*|"
                     r"buffer_gl[01]_inv|buffer_wbinvl1\w*|s_dcache_inv|s_gl1_inv|s_wait_idle|"
-                    r"s_waitcnt_depctr|s_version|s_code_end|s_denorm_mode|s_round_mode|"
+                    r"s_waitcnt_depctr|s_version|s_code_end|"
                     r"s_trap_nop|s_sethalt_nop)$")
 
 

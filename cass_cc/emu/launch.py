@@ -84,6 +84,13 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     return stats
 
 
+def initial_mode(rsrc1: int) -> int:
+    """MODE at wave start, from compute_pgm_rsrc1: FLOAT_ROUND_MODE_32/16_64 and
+    FLOAT_DENORM_MODE_32/16_64 (bits 19:12) give MODE 7:0, DX10_CLAMP (21) and IEEE_MODE (23)
+    give MODE bits 8 and 9."""
+    return ((rsrc1 >> 12) & 0xFF) | ((rsrc1 >> 21) & 1) << 8 | ((rsrc1 >> 23) & 1) << 9
+
+
 def _dim3(v) -> tuple[int, int, int]:
     v = tuple(int(x) for x in (v if isinstance(v, (tuple, list)) else (v,)))
     return (v + (1, 1, 1))[:3]
@@ -168,6 +175,7 @@ class _Run:
         wave_in_group = np.tile(np.arange(wpg), len(groups))
         st.wg[:] = np.repeat(np.arange(len(groups)), wpg)
         st.pc[:] = kd.entry
+        st.set_mode(slice(None), np.uint32(initial_mode(kd.rsrc1)))
         reg = 0
         for name, count in kd.user_sgprs():
             value = self.pointers.get(name, 0)

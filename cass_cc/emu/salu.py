@@ -123,6 +123,14 @@ def build_control(instr: Instr):
         return _saveexec(m, ops)
     if m in ("s_getreg_b32", "s_setreg_b32", "s_setreg_imm32_b32"):
         return _hwreg(m, ops)
+    if m in ("s_round_mode", "s_denorm_mode"):       # MODE bits 3:0 and 7:4
+        shift = 0 if m == "s_round_mode" else 4
+        keep, value = np.uint32(~(0xF << shift) & 0xFFFFFFFF), np.uint32((int(ops[0].value) & 0xF) << shift)
+
+        def set_mode_field(st, w):
+            st.set_mode(w, (st.mode[w] & keep) | value)
+            return False
+        return set_mode_field
     if m in ("s_memtime", "s_memrealtime", "s_sendmsg_rtn_b32", "s_sendmsg_rtn_b64"):
         reg = ops[0].reg
 
@@ -207,25 +215,34 @@ SH_MEM_BASES = (SHARED_APERTURE_HI >> 16) << 16 | (PRIVATE_APERTURE_HI >> 16)
 
 
 def _hwreg(m: str, ops):
-    """MODE is kept (round and denormal controls, read back by code that saves it), SH_MEM_BASES
-    gives the LDS and private apertures; other hardware registers read as zero and writes to them (e.g. flat scratch setup) are ignored."""
+    """MODE is kept per wave (round and denormal controls: the ALU honours them), SH_MEM_BASES
+    gives the LDS and private apertures; other hardware registers read as zero and writes to
+    them (e.g. flat scratch setup) are ignored."""
     if m == "s_getreg_b32":
         dst, (reg, offset, size) = ops[0].reg, _hwreg_fields(ops[1])
+        field = np.uint32((1 << size) - 1)
 
         def getreg(st, w):
-            full = st.mode if reg == HW_REG_MODE else SH_MEM_BASES if reg == "HW_REG_SH_MEM_BASES" else 0
-            value = (full >> offset) & ((1 << size) - 1)
-            write_scalar_bits(st, w, dst, np.full(len(w), value, np.uint32), 32)
+            if reg == HW_REG_MODE:
+                value = (st.mode[w] >> np.uint32(offset)) & field
+            else:
+                full = SH_MEM_BASES if reg == "HW_REG_SH_MEM_BASES" else 0
+                value = np.full(len(w), (full >> offset) & int(field), np.uint32)
+            write_scalar_bits(st, w, dst, value, 32)
             return False
         return getreg
     reg, offset, size = _hwreg_fields(ops[0])
     src = ops[1]
+    mask = np.uint32((((1 << size) - 1) << offset) & 0xFFFFFFFF)
 
     def setreg(st, w):
         if reg == HW_REG_MODE:
-            value = int(src.value) if src.kind == "imm" else int(read_scalar_bits(st, w[:1], src, 32)[0])
-            mask = ((1 << size) - 1) << offset
-            st.mode = (st.mode & ~mask) | ((value << offset) & mask)
+            if src.kind == "imm":
+                value = np.full(len(w), int(src.value) & 0xFFFFFFFF, np.uint32)
+            else:
+                value = read_scalar_bits(st, w, src, 32)
+            shifted = (value << np.uint32(offset)).astype(np.uint32)
+            st.set_mode(w, (st.mode[w] & ~mask) | (shifted & mask))
         return False
     return setreg
 

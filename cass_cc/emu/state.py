@@ -23,6 +23,7 @@ APERTURES = {"src_shared_base": SHARED_APERTURE_HI << 32, "src_shared_limit": (S
              "src_private_limit": (PRIVATE_APERTURE_HI << 32) | 0xFFFFFFFF}
 
 RUNNING, AT_BARRIER, DONE = 0, 1, 2
+DEFAULT_MODE = 0x3F0          # MODE: round to nearest even, denormals kept, DX10 clamp, IEEE
 
 WIDTH = {t: np.dtype(d).itemsize * 8 for t, d in DTYPES.items()}
 UNSIGNED = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}
@@ -45,7 +46,12 @@ class Waves:
         self.lds_bytes = lds_bytes
         self.scratch_bytes = scratch_bytes
         self.scratch = np.zeros((n, 32, -(-max(scratch_bytes, 1) // 4) * 4), np.uint8)
-        self.mode = 0x000003F0                       # MODE: round to nearest, denormals kept
+        self.mode = np.full(n, DEFAULT_MODE, np.uint32)   # MODE of each wave (round, denormals, ...)
+        self.mode_split = False                      # whether the waves' MODEs differ
+
+    def set_mode(self, w, mode: np.ndarray) -> None:
+        self.mode[w] = mode
+        self.mode_split = bool((self.mode != self.mode[0]).any())
 
     # --- masks --------------------------------------------------------------------------
     def exec_mask(self, w) -> np.ndarray:

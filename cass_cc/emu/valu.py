@@ -14,15 +14,17 @@ import re
 
 import numpy as np
 
+from .alu.ieee import flush_denormals
 from .alu.op import Op
 from .decode import Instr, Operand
 from .dpp import Route
 from .operands import typed, vector_bits, vector_writer
-from .state import EXEC, VCC, WIDTH, pack_mask, write_scalar_bits
+from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, pack_mask, write_scalar_bits
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
 LANE_IDS = np.arange(32, dtype=np.uint32)
 FLOAT_TYPES = ("f16", "f32", "f64")
+MODE_SHIFT = {"f32": 0, "f64": 2, "f16": 2}    # where a type's FP_ROUND field starts in MODE (FP_DENORM: +4)
 DPP_CONTROLS = ("quad_perm", "dpp8", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror",
                 "row_share", "row_xmask")
 
@@ -75,14 +77,37 @@ def build_valu(instr: Instr, op: Op):
     fn = op.fn
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
     signed = (bool(neg_lo[0]), bool(neg_lo[1]))      # v_dot*_iu*: neg_lo marks signed A/B
+    uses_mode = "rounding" in flags or "denormals" in flags
+    round_shift = MODE_SHIFT.get(op.dst, 0)
+    flushed_srcs = [(i, MODE_SHIFT[t] + 4) for i, t in enumerate(op.srcs) if t in MODE_SHIFT] \
+        if "denormals" in flags else []
+    result_denorm_shift = MODE_SHIFT[op.dst] + 4 if "denormals" in flags and op.dst in MODE_SHIFT else None
 
     def compute(st, w):
+        if not uses_mode:
+            return compute_in_mode(st, w, DEFAULT_MODE)
+        if not st.mode_split:
+            return compute_in_mode(st, w, int(st.mode[w[0]]))
+        modes = st.mode[w]                 # waves in different MODEs: one group per MODE
+        parts = [(g, compute_in_mode(st, g, int(m))) for m in np.unique(modes) for g in [w[modes == m]]]
+
+        def commit_parts(st, w):
+            for g, part in parts:
+                part(st, g)
+        return commit_parts
+
+    def compute_in_mode(st, w, mode: int):
         exec_mask = st.exec_mask(w)
         values = [r(st, w) for r in readers]
         write = exec_mask
         if route is not None:
             values[0], write = route.apply(values[0], exec_mask)
+        for i, shift in flushed_srcs:
+            if not (mode >> shift) & 1:
+                values[i] = flush_denormals(values[i])
         kwargs = {}
+        if "rounding" in flags:
+            kwargs["round"] = (mode >> round_shift) & 3
         if "carry_in" in flags:
             kwargs["carry"] = st.sgpr_mask(w, mask_reg)
         if "mask_in" in flags:
@@ -101,6 +126,8 @@ def build_valu(instr: Instr, op: Op):
             result, carry = result
         if post is not None and "cmp" not in flags:
             result = post(result)
+        if result_denorm_shift is not None and not (mode >> result_denorm_shift) & 2:
+            result = flush_denormals(np.asarray(result))
 
         def commit(st, w):
             if "cmpx" in flags:

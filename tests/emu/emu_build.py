@@ -20,10 +20,11 @@ KERNELS = HERE / "kernels"
 
 def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, vgprs: int = 32,
                sgprs: int = 32, lds: int = 0, scratch: int = 0, workitem_ids: int = 0,
-               dispatch_ptr: bool = False) -> str:
+               dispatch_ptr: bool = False, descriptor: str = "") -> str:
     """A complete .s for one kernel: s[0:1] = kernarg pointer, s2 = workgroup id x,
     v0 = work-item ids (x | y << 10 | z << 20); with dispatch_ptr, s[0:1] = dispatch packet,
-    s[2:3] = kernarg pointer, s4 = workgroup id x. args: (name, offset, size, value_kind)."""
+    s[2:3] = kernarg pointer, s4 = workgroup id x. args: (name, offset, size, value_kind);
+    descriptor: more .amdhsa_* directives (one per line)."""
     meta_args = "".join(f"      - .name: {a}\n        .offset: {o}\n        .size: {s}\n        .value_kind: {k}\n"
                         + ("        .address_space: global\n" if k == "global_buffer" else "")
                         for a, o, s, k in args)
@@ -52,6 +53,7 @@ def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, v
 \t\t.amdhsa_system_vgpr_workitem_id {workitem_ids}
 \t\t.amdhsa_wavefront_size32 1
 \t\t.amdhsa_kernarg_size {kernarg}
+{descriptor}
 \t.end_amdhsa_kernel
 \t.amdgpu_metadata
 ---

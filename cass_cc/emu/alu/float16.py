@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import rounding
 from .float32 import div_fixup, sin_cos_revolutions, to_int
 from .ieee import bits, fma_narrow, ieee_max, ieee_med3, ieee_min
 from .op import Op, op
@@ -86,14 +87,14 @@ def _norm(x, lo, scale, dtype):
 
 
 FLOAT16: dict[str, Op] = {
-    "v_add_f16": op("f16 f16", "f16", lambda a, b: a + b),
-    "v_sub_f16": op("f16 f16", "f16", lambda a, b: a - b),
-    "v_subrev_f16": op("f16 f16", "f16", lambda a, b: b - a),
-    "v_mul_f16": op("f16 f16", "f16", lambda a, b: a * b),
-    "v_fma_f16": op("f16 f16 f16", "f16", fma_narrow),
-    "v_fmac_f16": op("f16 f16 f16", "f16", fma_narrow, "dst_in"),
-    "v_fmaak_f16": op("f16 f16 f16", "f16", fma_narrow),
-    "v_fmamk_f16": op("f16 f16 f16", "f16", fma_narrow),
+    "v_add_f16": op("f16 f16", "f16", rounding.add, "rounding", "denormals"),
+    "v_sub_f16": op("f16 f16", "f16", rounding.sub, "rounding", "denormals"),
+    "v_subrev_f16": op("f16 f16", "f16", lambda a, b, round=0: rounding.sub(b, a, round), "rounding", "denormals"),
+    "v_mul_f16": op("f16 f16", "f16", rounding.mul, "rounding", "denormals"),
+    "v_fma_f16": op("f16 f16 f16", "f16", rounding.fma, "rounding", "denormals"),
+    "v_fmac_f16": op("f16 f16 f16", "f16", rounding.fma, "dst_in", "rounding", "denormals"),
+    "v_fmaak_f16": op("f16 f16 f16", "f16", rounding.fma, "rounding", "denormals"),
+    "v_fmamk_f16": op("f16 f16 f16", "f16", rounding.fma, "rounding", "denormals"),
     "v_min_f16": op("f16 f16", "f16", ieee_min),
     "v_max_f16": op("f16 f16", "f16", ieee_max),
     "v_min3_f16": op("f16 f16 f16", "f16", lambda a, b, c: ieee_min(ieee_min(a, b), c)),
@@ -117,10 +118,10 @@ FLOAT16: dict[str, Op] = {
     "v_sin_f16": op("f16", "f16", lambda x: sin_cos_revolutions(x, False)),
     "v_cos_f16": op("f16", "f16", lambda x: sin_cos_revolutions(x, True)),
     "v_div_fixup_f16": op("f16 f16 f16", "f16", div_fixup(None, None)),
-    "v_cvt_f16_f32": op("f32", "f16", lambda a: a.astype(F16)),
-    "v_cvt_f32_f16": op("f16", "f32", lambda a: a.astype(F32)),
-    "v_cvt_f16_i16": op("i16", "f16", lambda a: a.astype(F16)),
-    "v_cvt_f16_u16": op("u16", "f16", lambda a: a.astype(F16)),
+    "v_cvt_f16_f32": op("f32", "f16", lambda a, round=0: rounding.convert(a, F16, round), "rounding", "denormals"),
+    "v_cvt_f32_f16": op("f16", "f32", lambda a: a.astype(F32), "denormals"),
+    "v_cvt_f16_i16": op("i16", "f16", lambda a, round=0: rounding.convert(a, F16, round), "rounding"),
+    "v_cvt_f16_u16": op("u16", "f16", lambda a, round=0: rounding.convert(a, F16, round), "rounding"),
     "v_cvt_i16_f16": op("f16", "i16", lambda x: to_int(x, -32768, 32767, np.int16)),
     "v_cvt_u16_f16": op("f16", "u16", lambda x: to_int(x, 0, 65535, U16)),
     "v_cvt_norm_i16_f16": op("f16", "i16", lambda x: _norm(x, -1.0, 32767, np.int16)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import rounding
 from .ieee import exponent, flush_denormals, fma_narrow, ieee_max, ieee_med3, ieee_min, is_denormal, quieted
 from .op import Op, op
 
@@ -180,15 +181,15 @@ def _cubema(x, y, z):
 _MAX_F32 = np.finfo(F32).max
 
 FLOAT32: dict[str, Op] = {
-    "v_add_f32": op("f32 f32", "f32", lambda a, b: a + b),
-    "v_sub_f32": op("f32 f32", "f32", lambda a, b: a - b),
-    "v_subrev_f32": op("f32 f32", "f32", lambda a, b: b - a),
-    "v_mul_f32": op("f32 f32", "f32", lambda a, b: a * b),
+    "v_add_f32": op("f32 f32", "f32", rounding.add, "rounding", "denormals"),
+    "v_sub_f32": op("f32 f32", "f32", rounding.sub, "rounding", "denormals"),
+    "v_subrev_f32": op("f32 f32", "f32", lambda a, b, round=0: rounding.sub(b, a, round), "rounding", "denormals"),
+    "v_mul_f32": op("f32 f32", "f32", rounding.mul, "rounding", "denormals"),
     "v_mul_dx9_zero_f32": op("f32 f32", "f32", _dx9_mul),
-    "v_fma_f32": op("f32 f32 f32", "f32", fma_narrow),
-    "v_fmac_f32": op("f32 f32 f32", "f32", fma_narrow, "dst_in"),
-    "v_fmaak_f32": op("f32 f32 f32", "f32", fma_narrow),
-    "v_fmamk_f32": op("f32 f32 f32", "f32", fma_narrow),
+    "v_fma_f32": op("f32 f32 f32", "f32", rounding.fma, "rounding", "denormals"),
+    "v_fmac_f32": op("f32 f32 f32", "f32", rounding.fma, "dst_in", "rounding", "denormals"),
+    "v_fmaak_f32": op("f32 f32 f32", "f32", rounding.fma, "rounding", "denormals"),
+    "v_fmamk_f32": op("f32 f32 f32", "f32", rounding.fma, "rounding", "denormals"),
     "v_fma_dx9_zero_f32": op("f32 f32 f32", "f32", _dx9_fma),
     "v_fmac_dx9_zero_f32": op("f32 f32 f32", "f32", _dx9_fma, "dst_in"),
     "v_mullit_f32": op("f32 f32 f32", "f32", lambda a, b, c: np.where(
@@ -219,8 +220,8 @@ FLOAT32: dict[str, Op] = {
     "v_div_scale_f32": op("f32 f32 f32", "f32", div_scale(96, 64, 23), "carry_out"),
     "v_div_fmas_f32": op("f32 f32 f32", "f32", _div_fmas_f32, "vcc_in"),
     "v_div_fixup_f32": op("f32 f32 f32", "f32", div_fixup(-150, 255)),
-    "v_cvt_f32_i32": op("i32", "f32", lambda a: a.astype(F32)),
-    "v_cvt_f32_u32": op("u32", "f32", lambda a: a.astype(F32)),
+    "v_cvt_f32_i32": op("i32", "f32", lambda a, round=0: rounding.convert(a, F32, round), "rounding"),
+    "v_cvt_f32_u32": op("u32", "f32", lambda a, round=0: rounding.convert(a, F32, round), "rounding"),
     "v_cvt_i32_f32": op("f32", "i32", lambda x: to_int(x, -2**31, 2**31 - 1, I32)),
     "v_cvt_u32_f32": op("f32", "u32", lambda x: to_int(x, 0, 2**32 - 1, U32)),
     "v_cvt_floor_i32_f32": op("f32", "i32", lambda x: to_int(x, -2**31, 2**31 - 1, I32, np.floor)),

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from . import rounding
 from .float32 import div_fixup, div_scale, to_int
 from .ieee import exponent, fma64, ieee_max, ieee_min
 from .op import Op, op
@@ -71,9 +72,9 @@ def _fract(x):
 
 
 FLOAT64: dict[str, Op] = {
-    "v_add_f64": op("f64 f64", "f64", lambda a, b: a + b),
-    "v_mul_f64": op("f64 f64", "f64", lambda a, b: a * b),
-    "v_fma_f64": op("f64 f64 f64", "f64", fma64),
+    "v_add_f64": op("f64 f64", "f64", rounding.add, "rounding", "denormals"),
+    "v_mul_f64": op("f64 f64", "f64", rounding.mul, "rounding", "denormals"),
+    "v_fma_f64": op("f64 f64 f64", "f64", rounding.fma, "rounding", "denormals"),
     "v_min_f64": op("f64 f64", "f64", ieee_min),
     "v_max_f64": op("f64 f64", "f64", ieee_max),
     "v_ldexp_f64": op("f64 i32", "f64", lambda a, e: np.ldexp(a, e)),
@@ -91,8 +92,8 @@ FLOAT64: dict[str, Op] = {
     "v_div_fmas_f64": op("f64 f64 f64", "f64", _div_fmas_f64, "vcc_in"),
     "v_div_fixup_f64": op("f64 f64 f64", "f64", div_fixup(-1075, 2047)),
     "v_trig_preop_f64": op("f64 u32", "f64", _trig_preop),
-    "v_cvt_f64_f32": op("f32", "f64", lambda a: a.astype(F64)),
-    "v_cvt_f32_f64": op("f64", "f32", lambda a: a.astype(F32)),
+    "v_cvt_f64_f32": op("f32", "f64", lambda a: a.astype(F64), "denormals"),
+    "v_cvt_f32_f64": op("f64", "f32", lambda a, round=0: rounding.convert(a, F32, round), "rounding", "denormals"),
     "v_cvt_f64_i32": op("i32", "f64", lambda a: a.astype(F64)),
     "v_cvt_f64_u32": op("u32", "f64", lambda a: a.astype(F64)),
     "v_cvt_i32_f64": op("f64", "i32", lambda x: to_int(x, -2**31, 2**31 - 1, I32)),

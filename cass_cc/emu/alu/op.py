@@ -37,15 +37,23 @@ Flags (the extra keyword arguments of `fn` and the shape of its result):
                is set (op_sel picks the half); the core does that before calling fn
   iu_signed    v_dot4_i32_iu8/v_dot8_i32_iu4: fn takes signed=(bool, bool), the neg_lo bits
                of src0 and src1, which on these ops mean "A/B elements are signed"
+  rounding     fn takes round= int, the MODE.FP_ROUND field of the result's type (bits 1:0 for
+               f32, 3:2 for f64 and f16): 0 nearest even, 1 towards +inf, 2 towards -inf,
+               3 towards zero (alu/rounding.py has the helpers)
+  denormals    the core applies MODE.FP_DENORM (bits 5:4 for f32, 7:6 for f64 and f16) to the
+               float sources (flushed unless bit 0 of the field) and the float result
+               (flushed unless bit 1); without the flag denormals pass through
   hi_half      v_fma_mixhi_f16: the f16 result goes to bits 31:16 of the destination,
                keeping bits 15:0 (without it a f16 result of a mix op goes to bits 15:0)
 
-Floating point follows the defaults of a gfx1100 compute kernel: round to nearest even,
-IEEE mode on (signalling NaNs are quieted by min/max), and denormals kept (not flushed) for
-f16, f32 and f64 — the kernel descriptor's FLOAT_DENORM_MODE for f32 is "keep" unless the
-kernel was built with -fgpu-flush-denormals-to-zero. The exceptions are the f32
-transcendental ops (v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32), which the ISA documents as always
-flushing denormals.
+Floating point follows the MODE register, which the kernel descriptor initialises (its
+FLOAT_ROUND_MODE_* and FLOAT_DENORM_MODE_* fields) and s_round_mode, s_denorm_mode and
+s_setreg change: ops flagged "rounding" and "denormals" honour it (add, sub, mul, fma and the
+float conversions); the rest round to nearest even and keep denormals, the defaults of a
+gfx1100 compute kernel (FLOAT_DENORM_MODE for f32 is "keep" unless the kernel was built with
+-fgpu-flush-denormals-to-zero). IEEE mode is on (signalling NaNs are quieted by min/max).
+The f32 transcendental ops (v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32) always flush denormals, as
+the ISA documents.
 """
 from __future__ import annotations
 
@@ -64,7 +72,7 @@ DTYPES: dict[str, type] = {
 
 FLAGS = frozenset({
     "cmp", "cmpx", "carry_in", "carry_out", "vcc_in", "mask_in", "scc_in", "scc_out",
-    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half", "iu_signed",
+    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half", "iu_signed", "rounding", "denormals",
 })
 
 

@@ -108,3 +108,30 @@ def ulp_distance(a: float, b: float, fmt: str) -> float:
     mant, emin, _ = FORMATS[fmt]
     e = max(math.frexp(b)[1] - 1 if b != 0 else emin, emin)
     return abs(a - b) / 2.0 ** (e - mant)
+
+
+_BIG = Fraction(2) ** 3000          # stands for +inf in comparisons
+
+
+def _exact(x) -> Fraction:
+    return Fraction(float(x)) if np.isfinite(x) else (_BIG if x > 0 else -_BIG)
+
+
+def round_directed(q: Fraction, dtype, mode: int):
+    """The float of dtype that rounding q towards +inf (mode 1), -inf (2) or zero (3) gives:
+    its floor or ceiling among dtype's values (infinities included), found by stepping from a
+    nearby float."""
+    t = np.dtype(dtype).type
+    try:
+        c = t(float(q))
+    except OverflowError:
+        c = t(np.inf if q > 0 else -np.inf)
+    lo = c
+    while _exact(lo) > q:
+        lo = np.nextafter(lo, t(-np.inf))
+    while _exact(np.nextafter(lo, t(np.inf))) <= q:
+        lo = np.nextafter(lo, t(np.inf))
+    hi = lo if _exact(lo) == q else np.nextafter(lo, t(np.inf))
+    if mode == 1 or mode == 3 and q < 0:
+        return hi
+    return lo

@@ -29,6 +29,8 @@ def check(name: str, o: Op, shape):
         kwargs["clamp"] = True
     if "iu_signed" in o.flags:
         kwargs["signed"] = (True, False)
+    if "rounding" in o.flags:
+        kwargs["round"] = 3
     out = o.fn(*args, **kwargs)
     if {"carry_out", "scc_out"} & o.flags:
         assert isinstance(out, tuple) and len(out) == 2, name
