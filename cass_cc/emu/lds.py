@@ -1,6 +1,7 @@
 """DS instructions: LDS loads, stores and atomics of the workgroup's LDS (addresses are the 32-bit
-sum of the address VGPR and the offset), and the cross-lane
-ds_swizzle_b32, ds_permute_b32 and ds_bpermute_b32 (which route data without touching LDS)."""
+sum of the address VGPR and the offset), ds_append/ds_consume (counters at M0 + offset), and
+the cross-lane ds_swizzle_b32, ds_permute_b32 and ds_bpermute_b32 (which route data without
+touching LDS)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from .decode import Instr
 from .spaces import LDS, atomic
+from .state import EXEC, M0
 from .vmem import NBYTES, active_lanes, read_vgprs, write_vgprs, load_to_dwords, store_loaded
 
 LOAD = re.compile(r"^ds_load_(?P<two>2addr_(?P<s64>stride64_)?)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16)(?P<d16>_d16(_hi)?)?$")
@@ -24,6 +26,8 @@ def build_ds(instr: Instr):
     mods = instr.mods
     if m in ("ds_swizzle_b32", "ds_permute_b32", "ds_bpermute_b32"):
         return _cross_lane(m, ops, mods)
+    if m in ("ds_append", "ds_consume"):
+        return _append_consume(m == "ds_append", ops[0], int(mods.get("offset", 0)), "gds" in mods)
     if (lm := LOAD.match(m)):
         t = lm.group("t")
         nb = NBYTES[t]
@@ -86,6 +90,27 @@ def build_ds(instr: Instr):
             return False
         return ds_atomic
     return None
+
+
+def _append_consume(append: bool, vdst, offset: int, gds: bool):
+    """ds_append/ds_consume: the LDS dword at M0 + offset grows (shrinks) by the number of active
+    lanes; every active lane gets the value from before. Waves at the same pc go in wave order."""
+    if gds:
+        raise ValueError("GDS is not emulated (gfx1100 compute kernels use LDS)")
+
+    def append_consume(st, w):
+        for wv in w:
+            active = int(st.S[wv, EXEC]).bit_count()
+            if active == 0:
+                continue
+            wave, lane = np.array([wv]), np.array([int(st.S[wv, EXEC] & -st.S[wv, EXEC]).bit_length() - 1])
+            addr = np.array([(int(st.S[wv, M0]) + offset) & 0xFFFFFFFF])
+            old = LDS.read(st, wave, lane, addr, 4).view(np.uint32)[0, 0]
+            new = (int(old) + (active if append else -active)) & 0xFFFFFFFF
+            LDS.write(st, wave, lane, addr, np.array([[new]], np.uint32).view(np.uint8))
+            st.V[wv, vdst.reg] = np.where(st.exec_mask(np.array([wv]))[0], old, st.V[wv, vdst.reg])
+        return False
+    return append_consume
 
 
 def _mskor(st, wave, lane, a, mask, data, t):

@@ -110,3 +110,42 @@ def test_lds_address_wraps_at_32_bits():
   global_store_b32 v3, v5, s[4:5]
 """, block=32)
     assert out.tolist() == list(range(31, -1, -1))
+
+
+def test_append_and_consume_count_active_lanes():
+    # LDS[20] starts at 100; wave 0 appends with all 32 lanes, wave 1 with 10, in wave order;
+    # then every lane of both waves consumes; lane results go to out[t], the final count to out[64]
+    out = _run("""
+  v_and_b32 v2, 0x3ff, v0
+  v_mov_b32 v3, 100
+  v_mov_b32 v4, 20
+  v_mov_b32 v5, 0
+  v_cmp_eq_u32 vcc_lo, 0, v2
+  s_and_saveexec_b32 s10, vcc_lo
+  ds_store_b32 v4, v3                       ; thread 0 sets the counter
+  s_mov_b32 exec_lo, s10
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  s_mov_b32 m0, 16
+  v_cmp_gt_u32 vcc_lo, 42, v2               ; wave 1: lanes 32..41 active
+  s_and_saveexec_b32 s10, vcc_lo
+  ds_append v5 offset:4
+  s_mov_b32 exec_lo, s10
+  s_barrier
+  s_mov_b32 m0, 20
+  ds_consume v6
+  s_barrier
+  v_lshlrev_b32 v7, 2, v2
+  v_add_nc_u32 v5, v5, v6                   ; append result + consume result, per lane
+  global_store_b32 v7, v5, s[4:5]
+  v_mov_b32 v8, 0
+  ds_load_b32 v9, v4
+  s_waitcnt lgkmcnt(0)
+  global_store_b32 v8, v9, s[4:5] offset:256
+""", block=64, lds=64, n_out=65)
+    # appends: wave 0 gets 100 (counter 132), wave 1's 10 lanes get 132 (counter 142);
+    # consumes: wave 0 gets 142 (counter 110), wave 1 gets 110 (counter 78)
+    assert out[:32].tolist() == [100 + 142] * 32
+    assert out[32:42].tolist() == [132 + 110] * 10
+    assert out[42:64].tolist() == [110] * 22            # inactive in the append: v5 kept 0
+    assert out[64] == 78
