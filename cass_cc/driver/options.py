@@ -19,6 +19,8 @@ IMPLEMENTED, RECORDED, UNSUPPORTED = "implemented", "recorded", "unsupported"
 
 # Short options that may also be written with their value attached (-Ipath, -DX=1, -O3, -lm).
 ATTACHED_SHORTS = ("I", "D", "U", "L", "l", "O")
+# Short options nvcc also takes with a number glued on (-t4), and only a number.
+ATTACHED_NUMBER_SHORTS = ("t",)
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,9 @@ PASSTHROUGH = [
        reason=NV_TOOL),
     _o("cudafe-options", "Xcudafe", LIST, RECORDED, "Options for cudafe (undocumented, common).",
        "<options>,...", reason=NV_TOOL),
+    _o("fatbin-options", "Xfatbin", LIST, RECORDED,
+       "Options for fatbinary (undocumented, common: -Xfatbin -compress-all).", "<options>,...",
+       reason=NV_TOOL),
 ]
 
 MISC = [

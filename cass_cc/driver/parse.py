@@ -90,6 +90,9 @@ def _lookup(arg: str) -> tuple[O.Option | None, str | None]:
     for short in O.ATTACHED_SHORTS:
         if body.startswith(short) and len(body) > len(short):
             return O.BY_SHORT[short], body[len(short):]
+    for short in O.ATTACHED_NUMBER_SHORTS:
+        if body.startswith(short) and body[len(short):].isdigit():
+            return O.BY_SHORT[short], body[len(short):]
     return None, None
 
 

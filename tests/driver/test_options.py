@@ -191,3 +191,21 @@ def test_nvcc_front_end_options_are_kept_for_the_real_nvcc(argv, expected):
     # Device code calling std::numeric_limits<T>::max() or min() compiles with nvcc only with
     # --expt-relaxed-constexpr: the binary route's nvcc step must get it too.
     assert settings_from(parse(argv + ["x.cu"], env={})).nvcc_front_end == expected
+
+
+@pytest.mark.parametrize("argv, long, value", [
+    (["-t4"], "threads", "4"),
+    (["-Xfatbin", "-compress-all"], "fatbin-options", "-compress-all"),
+    (["--fatbin-options=-compress-all"], "fatbin-options", "-compress-all"),
+])
+def test_spellings_real_builds_use(argv, long, value):
+    # Both are accepted by nvcc 13 (-Xfatbin is missing from its --help) and appear in real
+    # Makefiles; they only concern NVIDIA tools, so they are recorded.
+    args = parse(argv + ["x.cu"], env={})
+    assert args.values[long] == [value]
+    assert any(note.startswith(argv[0]) for note in settings_from(args).recorded)
+
+
+def test_glued_threads_take_only_numbers():
+    with pytest.raises(UsageError, match="-tx"):
+        settings_from(parse(["-tx", "x.cu"], env={}))
