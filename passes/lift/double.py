@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import F64, I64, Lifter, handles, unsupported
+from .core import F64, I64, Lifter, handles
 from .float import compare_parts, fcompare
 from .rounding import MODES, fma_side, mode_of, round_f64, two_sum
 
