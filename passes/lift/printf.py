@@ -21,23 +21,43 @@ SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))
 OCKL = ("__ockl_printf_begin", "__ockl_printf_append_args", "__ockl_printf_append_string_n")
 
 
-def argument_sizes(fmt: str, ins) -> list[int]:
-    """Sizes of the arguments a format string consumes, in order."""
-    sizes = []
+def arguments(fmt: str) -> list[tuple[int, bool]]:
+    """(size, is a string) of each argument a format string consumes, in order."""
+    out = []
     for m in SPEC.finditer(fmt):
         conv = m.group("conv")
         if conv == "%":
             continue
         for part in ("width", "prec"):
             if m.group(part) == "*":
-                sizes.append(4)
-        if conv == "s":
-            raise unsupported(ins, "printf of a %s argument")
-        if conv in "fFeEgGaA" or conv == "p" or (m.group("length") or "") in ("l", "ll", "j", "z", "t"):
-            sizes.append(8)
+                out.append((4, False))
+        if conv in "fFeEgGaAsp" or (m.group("length") or "") in ("l", "ll", "j", "z", "t"):
+            out.append((8, conv == "s"))
         else:
-            sizes.append(4)
-    return sizes
+            out.append((4, False))
+    return out
+
+
+def _strlen(ctx: Lifter, ptr: ir.Value) -> ir.Value:
+    """Bytes of a NUL-terminated string, the NUL included (a loop over its bytes); 0 for NULL,
+    which ockl prints as "(null)"."""
+    b = ctx.b
+    start = b.block
+    loop, done = ctx.new_block("strlen"), ctx.new_block("strlen_done")
+    null = b.icmp_unsigned("==", b.ptrtoint(ptr, I64), ir.Constant(I64, 0))
+    b.cbranch(null, done, loop)
+    b.position_at_end(loop)
+    n = b.phi(I64)
+    n.add_incoming(ir.Constant(I64, 0), start)
+    byte = b.load(b.gep(ptr, [n], source_etype=ir.IntType(8)), typ=ir.IntType(8))
+    nxt = b.add(n, ir.Constant(I64, 1))
+    n.add_incoming(nxt, loop)
+    b.cbranch(b.icmp_unsigned("==", byte, ir.Constant(ir.IntType(8), 0)), done, loop)
+    b.position_at_end(done)
+    length = b.phi(I64)
+    length.add_incoming(ir.Constant(I64, 0), start)
+    length.add_incoming(nxt, loop)
+    return length
 
 
 def _written_from(instructions, call, register: tuple[str, int], leaders: set[int]):
@@ -87,27 +107,42 @@ def call_abs(ctx: Lifter, ins) -> None:
     if len(ops) != 1 or "NOINC" not in ins.modifiers:
         raise unsupported(ins)
     symbol, fmt = format_string(ctx, ins)
-    sizes = argument_sizes(fmt, ins)
+    args = arguments(fmt)
     b = ctx.b
     from .launch import external_global
     fmt_ptr = b.addrspacecast(external_global(ctx, symbol), FLAT)
     buffer = ctx.u64(Reg("R", 6, "R6"))
-    words = []
+    words = []                      # (value, is a string pointer)
     offset = 0
-    for size in sizes:
+    for size, is_string in args:
         offset = (offset + size - 1) // size * size
         ptr = b.inttoptr(b.add(buffer, ir.Constant(I64, offset)), FLAT)
         v = b.load(ptr, typ=ir.IntType(8 * size), align=size)
-        words.append(b.zext(v, I64) if size < 8 else v)
+        words.append((b.zext(v, I64) if size < 8 else v, is_string))
         offset += size
     i32 = lambda v: ir.Constant(I32, v)
+    append_string = ctx.intrinsic(OCKL[2], I64, [I64, FLAT, I64, I32])
+    append_args = ctx.intrinsic(OCKL[1], I64, [I64, I32] + [I64] * 7 + [I32])
     desc = b.call(ctx.intrinsic(OCKL[0], I64, [I64]), [ir.Constant(I64, 0)])
-    desc = b.call(ctx.intrinsic(OCKL[2], I64, [I64, FLAT, I64, I32]),
-                  [desc, fmt_ptr, ir.Constant(I64, len(fmt.encode("latin-1")) + 1), i32(0 if words else 1)])
-    for start in range(0, len(words), 7):
-        chunk = words[start:start + 7]
-        last = start + 7 >= len(words)
-        padded = chunk + [ir.Constant(I64, 0)] * (7 - len(chunk))
-        desc = b.call(ctx.intrinsic(OCKL[1], I64, [I64, I32] + [I64] * 7 + [I32]),
-                      [desc, i32(len(chunk))] + padded + [i32(1 if last else 0)])
-    ctx.set32(Reg("R", 4, "R4"), i32(len(sizes)))
+    desc = b.call(append_string, [desc, fmt_ptr, ir.Constant(I64, len(fmt.encode("latin-1")) + 1),
+                                  i32(0 if words else 1)])
+    pending: list[ir.Value] = []    # scalars go out seven at a time, strings on their own
+    for k, (value, is_string) in enumerate(words):
+        last = k == len(words) - 1
+        if is_string:
+            if pending:
+                desc = _flush(ctx, append_args, desc, pending, False)
+            string = b.inttoptr(value, FLAT)
+            desc = b.call(append_string, [desc, string, _strlen(ctx, string), i32(1 if last else 0)])
+            continue
+        pending.append(value)
+        if len(pending) == 7 or last:
+            desc = _flush(ctx, append_args, desc, pending, last)
+    ctx.set32(Reg("R", 4, "R4"), i32(len(args)))
+
+
+def _flush(ctx: Lifter, append_args, desc: ir.Value, pending: list, last: bool) -> ir.Value:
+    padded = pending + [ir.Constant(I64, 0)] * (7 - len(pending))
+    out = ctx.b.call(append_args, [desc, ir.Constant(I32, len(pending))] + padded + [ir.Constant(I32, int(last))])
+    pending.clear()
+    return out

@@ -1,6 +1,6 @@
 // SASS family: device printf (CALL.ABS.NOINC to vprintf with the arguments packed in the local
 // frame). One thread prints, so the order is deterministic: integers of every width and sign,
-// hex/octal/char, floats and doubles in %f/%e/%g with widths and precisions, %%.
+// hex/octal/char, floats and doubles in %f/%e/%g with widths and precisions, strings, %%.
 #include <cstdio>
 
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -20,6 +20,8 @@ __global__ void kernel(const int *in, const double *d, int *out)
     printf("float: %f %.3f %e %g %10.4f\n", f, f * 100.0f, f * 1e10f, f / 1000.0f, -f);
     printf("double: %.12f %.15e %g %G\n", x, y, x * y, 1.0 / x);
     printf("mixed: %d %.2f %lld %.5e %% done\n", a + b, (double)f, big >> 3, y);
+    const char *names[3] = {"alpha", "be", "gamma-delta"};
+    printf("strings: [%s] [%8s] [%-6s|] %d\n", names[a & 1], names[1], names[(b & 1) + 1], a & 3);
     for (int k = 0; k < 3; k++) printf("loop %d: %d\n", k, in[k] * (k + 1));
     out[0] = a + b;
 }
