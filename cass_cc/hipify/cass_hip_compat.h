@@ -171,6 +171,41 @@ inline const char* cass_hipGetErrorName(hipError_t error) {
   return names.emplace(static_cast<int>(error), std::string("cuda") + (hip + 3)).first->second.c_str();
 }
 
+/* cudaPointerGetAttributes in CUDA's shape: HIP 5.2 has memoryType/isManaged for `type` and
+ * numbers its memory types differently; memory HIP does not know is "unregistered" host
+ * memory for CUDA (since CUDA 11), not an error. */
+enum cass_hipMemoryType {
+  cass_hipMemoryTypeUnregistered = 0,
+  cass_hipMemoryTypeHost = 1,
+  cass_hipMemoryTypeDevice = 2,
+  cass_hipMemoryTypeManaged = 3
+};
+struct cass_hipPointerAttributes {
+  enum cass_hipMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+};
+inline hipError_t cass_hipPointerGetAttributes(cass_hipPointerAttributes* attributes, const void* ptr) {
+  if (attributes == nullptr) return hipErrorInvalidValue;
+  hipPointerAttribute_t hip;
+  bool no_pending_error = hipPeekAtLastError() == hipSuccess;
+  hipError_t err = hipPointerGetAttributes(&hip, ptr);
+  if (err == hipErrorInvalidValue && ptr != nullptr) {
+    if (no_pending_error) (void)hipGetLastError();  /* CUDA reports no error here */
+    *attributes = {cass_hipMemoryTypeUnregistered, -2, nullptr, const_cast<void*>(ptr)};
+    return hipSuccess;
+  }
+  if (err != hipSuccess) return err;
+  attributes->type = hip.isManaged ? cass_hipMemoryTypeManaged
+                     : hip.memoryType == hipMemoryTypeHost ? cass_hipMemoryTypeHost
+                     : cass_hipMemoryTypeDevice;
+  attributes->device = hip.device;
+  attributes->devicePointer = hip.devicePointer;
+  attributes->hostPointer = hip.hostPointer;
+  return hipSuccess;
+}
+
 /* The driver API's error texts: (CUresult, const char**) forms of HIP's runtime functions. */
 inline hipError_t cass_hipDrvGetErrorName(hipError_t error, const char** name) {
   *name = hipGetErrorName(error);

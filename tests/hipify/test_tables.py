@@ -20,6 +20,7 @@ LEGACY_CUDA = {"cudaThreadSynchronize", "cudaThreadExit"}
 COMPILER_MACROS = {"__HIPCC__", "__HIP_DEVICE_COMPILE__"}
 
 COMPAT_FUNCTIONS = set(runtime.COMPAT_FUNCTIONS.split())
+COMPAT_TYPES = set(runtime.COMPAT_TYPES.split())
 
 FAMILIES = [runtime, types, errors, driver, device, warp, half, coop_groups, macros]
 
@@ -28,7 +29,7 @@ FAMILIES = [runtime, types, errors, driver, device, warp, half, coop_groups, mac
 def test_rename_targets_are_hip_identifiers(family, hip_identifiers):
     missing = sorted(f"{old} -> {new}" for old, new in family.RENAMES.items()
                      if new not in hip_identifiers and new not in COMPILER_MACROS
-                     and new not in COMPAT_FUNCTIONS)
+                     and new not in COMPAT_FUNCTIONS and new not in COMPAT_TYPES)
     assert not missing, f"{family.FAMILY}: targets not in the HIP headers: {missing}"
 
 
@@ -49,6 +50,12 @@ def test_compat_functions_are_defined_by_the_header():
     assert COMPAT_FUNCTIONS
     for name in COMPAT_FUNCTIONS:
         assert re.search(rf"inline (hipError_t|const char\*) {name}\(", header), name
+
+
+def test_compat_types_are_defined_by_the_header():
+    header = Path(COMPAT_HEADER).read_text()
+    for name in COMPAT_TYPES:
+        assert re.search(rf"(struct|enum) {name} {{|^  {name} = \d+", header, re.M), name
 
 
 @pytest.mark.parametrize("family", [runtime, driver], ids=lambda m: m.FAMILY)

@@ -39,6 +39,7 @@ KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
+                           + runtime.COMPAT_TYPES.split()
                            + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())

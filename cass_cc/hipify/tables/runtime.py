@@ -59,7 +59,7 @@ cudaMemcpyFromSymbolAsync cudaMemcpyPeer cudaMemcpyPeerAsync cudaMemcpyToArray
 cudaMemcpyToSymbol cudaMemcpyToSymbolAsync cudaMemset cudaMemset2D cudaMemset2DAsync
 cudaMemset3D cudaMemset3DAsync cudaMemsetAsync cudaOccupancyMaxActiveBlocksPerMultiprocessor
 cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags cudaOccupancyMaxPotentialBlockSize
-cudaOccupancyMaxPotentialBlockSizeWithFlags cudaPeekAtLastError cudaPointerGetAttributes
+cudaOccupancyMaxPotentialBlockSizeWithFlags cudaPeekAtLastError
 cudaProfilerStart cudaProfilerStop cudaRuntimeGetVersion cudaSetDevice cudaSetDeviceFlags
 cudaSignalExternalSemaphoresAsync cudaStreamAddCallback cudaStreamAttachMemAsync
 cudaStreamBeginCapture cudaStreamCreate cudaStreamCreateWithFlags cudaStreamCreateWithPriority
@@ -83,6 +83,8 @@ RENAMES.update({
     "cudaLaunchHostFunc": "cass_hipLaunchHostFunc",
     # HIP's names say "hip..."; programs print, log or compare CUDA's "cuda..." names.
     "cudaGetErrorName": "cass_hipGetErrorName",
+    # Fills CUDA's cudaPointerAttributes (types.py) from HIP's.
+    "cudaPointerGetAttributes": "cass_hipPointerGetAttributes",
 })
 
 # Calls whose HIP name depends on how many arguments the CUDA version of the caller passed
@@ -104,6 +106,13 @@ hipLaunchCooperativeKernel
 # Functions the compatibility header defines in place of HIP 5.2's.
 COMPAT_FUNCTIONS = """
 cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvGetErrorString
+cass_hipPointerGetAttributes
+"""
+
+# Types and enumerators the compatibility header defines in CUDA's shape.
+COMPAT_TYPES = """
+cass_hipPointerAttributes cass_hipMemoryType cass_hipMemoryTypeUnregistered cass_hipMemoryTypeHost
+cass_hipMemoryTypeDevice cass_hipMemoryTypeManaged
 """
 
 _NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"

@@ -64,8 +64,7 @@ cudaMemPoolReuseFollowEventDependencies cudaMemPool_t cudaMemRangeAttribute
 cudaMemRangeAttributeAccessedBy cudaMemRangeAttributeLastPrefetchLocation
 cudaMemRangeAttributePreferredLocation cudaMemRangeAttributeReadMostly cudaMemcpy3DParms
 cudaMemcpyDefault cudaMemcpyDeviceToDevice cudaMemcpyDeviceToHost cudaMemcpyHostToDevice
-cudaMemcpyHostToHost cudaMemcpyKind cudaMemoryAdvise cudaMemoryType cudaMemoryTypeDevice
-cudaMemoryTypeHost cudaMemsetParams cudaMipmappedArray cudaMipmappedArray_const_t
+cudaMemcpyHostToHost cudaMemcpyKind cudaMemoryAdvise cudaMemsetParams cudaMipmappedArray cudaMipmappedArray_const_t
 cudaMipmappedArray_t cudaOccupancyDefault cudaPitchedPtr cudaPos cudaReadModeElementType
 cudaReadModeNormalizedFloat cudaResViewFormatFloat1 cudaResViewFormatFloat2
 cudaResViewFormatFloat4 cudaResViewFormatHalf1 cudaResViewFormatHalf2 cudaResViewFormatHalf4
@@ -123,7 +122,15 @@ RENAMES.update({
     "make_cudaExtent": "make_hipExtent",
     "make_cudaPitchedPtr": "make_hipPitchedPtr",
     "make_cudaPos": "make_hipPos",
-    "cudaPointerAttributes": "hipPointerAttribute_t",
+    # HIP 5.2's hipPointerAttribute_t has memoryType and isManaged where CUDA has `type`, and
+    # its hipMemoryType numbers host 0 and device 1 (CUDA: 1 and 2): the compatibility header
+    # has CUDA's struct and enum.
+    "cudaPointerAttributes": "cass_hipPointerAttributes",
+    "cudaMemoryType": "cass_hipMemoryType",
+    "cudaMemoryTypeUnregistered": "cass_hipMemoryTypeUnregistered",
+    "cudaMemoryTypeHost": "cass_hipMemoryTypeHost",
+    "cudaMemoryTypeDevice": "cass_hipMemoryTypeDevice",
+    "cudaMemoryTypeManaged": "cass_hipMemoryTypeManaged",
     "cudaFuncCache": "hipFuncCache_t",
     "cudaDeviceAttr": "hipDeviceAttribute_t",
     "cudaDevAttrMultiProcessorCount": "hipDeviceAttributeMultiprocessorCount",

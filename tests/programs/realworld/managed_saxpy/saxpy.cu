@@ -1,5 +1,5 @@
 // Unified memory: cudaMallocManaged, host writes, grid-stride kernels, cudaDeviceSynchronize,
-// host reads; a __managed__ variable; cudaPointerGetAttributes.
+// host reads; a __managed__ variable; cudaPointerGetAttributes of managed, device and host memory.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -51,6 +51,22 @@ int main()
         printf("pointer type %d, expected managed\nFAIL\n", (int)attr.type);
         return 1;
     }
+
+    // Plain host memory is "unregistered" (no error since CUDA 11); cudaMalloc memory is device.
+    int onStack = 0;
+    CUDA_CHECK(cudaPointerGetAttributes(&attr, &onStack));
+    if (attr.type != cudaMemoryTypeUnregistered || cudaGetLastError() != cudaSuccess) {
+        printf("stack pointer type %d, expected unregistered\nFAIL\n", (int)attr.type);
+        return 1;
+    }
+    void *plain;
+    CUDA_CHECK(cudaMalloc(&plain, 64));
+    CUDA_CHECK(cudaPointerGetAttributes(&attr, plain));
+    if (attr.type != cudaMemoryTypeDevice || attr.devicePointer != plain) {
+        printf("cudaMalloc pointer type %d, expected device\nFAIL\n", (int)attr.type);
+        return 1;
+    }
+    CUDA_CHECK(cudaFree(plain));
 
     saxpy<<<4, 128>>>(N, 2.0f, x, y);
     CUDA_CHECK(cudaGetLastError());
