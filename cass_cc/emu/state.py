@@ -56,18 +56,23 @@ class Waves:
     # --- masks --------------------------------------------------------------------------
     def exec_mask(self, w) -> np.ndarray:
         """(k, 32) bool: the lanes EXEC enables."""
-        return ((self.S[w, EXEC][:, None] >> LANES) & 1).astype(bool)
+        return unpack_mask(self.S[w, EXEC])
 
     def sgpr_mask(self, w, reg: int) -> np.ndarray:
         """(k, 32) bool lane mask held in an SGPR (vcc_lo, s4, ...)."""
         if reg == NULL:
             return np.zeros((len(w), 32), bool)
-        return ((self.S[w, reg][:, None] >> LANES) & 1).astype(bool)
+        return unpack_mask(self.S[w, reg])
+
+
+def unpack_mask(bits: np.ndarray) -> np.ndarray:
+    """(k,) uint32 lane masks -> (k, 32) bool (one numpy call: the hottest helper)."""
+    return np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), bitorder="little").reshape(-1, 32).view(bool)
 
 
 def pack_mask(mask: np.ndarray) -> np.ndarray:
     """(k, 32) bool -> (k,) uint32 lane mask."""
-    return (mask.astype(np.uint32) << LANES).sum(axis=1, dtype=np.uint32)
+    return np.packbits(np.asarray(mask, bool), axis=-1, bitorder="little").view(np.uint32).reshape(-1)
 
 
 # --- constants ----------------------------------------------------------------------------

@@ -43,10 +43,10 @@ def test_instruction_budget_reports_spinning_pc(monkeypatch):
 
 
 def test_unimplemented_instruction_is_named():
-    dev = asm_device("  ds_append v2\n")
+    dev = asm_device("  ds_append v2 gds\n")          # GDS is not emulated
     with pytest.raises(EmuFault) as info:
         dev.run("k", 1, 32, dev.zeros(1, np.uint32))
-    assert info.value.kind == "unimplemented" and "ds_append" in str(info.value)
+    assert info.value.kind == "unimplemented" and "ds_append" in str(info.value) and "GDS" in str(info.value)
 
 
 def test_trap_stops_the_kernel():
