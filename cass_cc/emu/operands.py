@@ -37,19 +37,27 @@ def vector_bits(op: Operand, t: str):
         bits = constant_bits(op, t)
         dtype = UNSIGNED[width]
         value = dtype(bits & ((1 << width) - 1))
+        by_count: dict[int, np.ndarray] = {}
 
-        def read(st, w):
-            return np.full((len(w), 32), value, dtype)
+        def read(st, w):        # one read-only array per wave count: sources are never written
+            arr = by_count.get(len(w))
+            if arr is None:
+                arr = by_count[len(w)] = np.full((len(w), 32), value, dtype)
+                arr.flags.writeable = False
+            return arr
         return read
     # scalar registers, scc, apertures: uniform across lanes
     scalar_width = 64 if width == 64 else 32
     shift = 16 if (width == 16 and op.hi) else 0
+    if op.kind == "s" and scalar_width == 32 and width == 32 and op.reg != 124:
+        reg = op.reg
+        return lambda st, w: np.broadcast_to(st.S[w, reg][:, None], (len(w), 32))
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, scalar_width)
         if width == 16:
             bits = ((bits >> bits.dtype.type(shift)) & bits.dtype.type(0xFFFF)).astype(np.uint16)
-        return np.repeat(bits[:, None], 32, axis=1)
+        return np.broadcast_to(bits[:, None], (len(w), 32))
     return read
 
 
