@@ -18,6 +18,8 @@ class KernelUnit:
     demangled: str = ""
     kernel: Any = None             # cass_cc.fatbin's extracted kernel (params, shared, nv.info, ...)
     sass_text: str = ""            # nvdisasm output for this kernel
+    sass_compact: str = ""         # normalised SASS, the form CASS's models take
+    sass_labels: dict[str, int] = field(default_factory=dict)  # label name -> address
     instructions: list = field(default_factory=list)  # cass_cc.sass.model.Instruction
     llvm_ir: str = ""
     asm: str = ""                  # RDNA3 assembly text (llvm-mc input)
