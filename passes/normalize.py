@@ -10,5 +10,5 @@ NAME = "normalize"
 
 
 def run(unit: KernelUnit) -> KernelUnit:
-    unit.sass_compact = compact_text(unit.instructions, getattr(unit, "sass_labels", {}))
+    unit.sass_compact = compact_text(unit.instructions, unit.sass_labels)
     return unit

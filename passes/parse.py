@@ -16,5 +16,5 @@ def run(unit: KernelUnit) -> KernelUnit:
         raise Refusal(e.message) from None
     unit.instructions = parsed.instructions
     unit.sass_instructions = len(parsed.instructions)
-    unit.sass_labels = parsed.labels   # read by normalize; not a KernelUnit field yet
+    unit.sass_labels = parsed.labels
     return unit
