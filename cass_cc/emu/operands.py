@@ -7,7 +7,7 @@ import numpy as np
 from .alu.op import DTYPES
 from .decode import Operand
 from .state import (UNSIGNED, WIDTH, apply_float_mods, bits_to_type, constant_bits,
-                    read_scalar_bits, type_to_bits, write_scalar_bits)
+                    covers_all, read_scalar_bits, type_to_bits, write_scalar_bits)
 
 
 def _width(t: str) -> int:
@@ -124,7 +124,7 @@ def vector_writer(op: Operand, t: str):
             bits = type_to_bits(values, t, mask.shape)
             if bits.dtype != np.uint32:
                 bits = bits.astype(np.uint32)
-            st.V[w, reg] = bits if mask.all() else np.where(mask, bits, st.V[w, reg])
+            st.V[w, reg] = bits if covers_all(mask) else np.where(mask, bits, st.V[w, reg])
     return write
 
 

@@ -55,14 +55,35 @@ class Waves:
 
     # --- masks --------------------------------------------------------------------------
     def exec_mask(self, w) -> np.ndarray:
-        """(k, 32) bool: the lanes EXEC enables."""
-        return unpack_mask(self.S[w, EXEC])
+        """(k, 32) bool: the lanes EXEC enables (read-only)."""
+        bits = self.S[w, EXEC]
+        if (bits == ALL_ON).all():       # the common case: one shared array
+            return all_lanes(len(bits))
+        return unpack_mask(bits)
 
     def sgpr_mask(self, w, reg: int) -> np.ndarray:
         """(k, 32) bool lane mask held in an SGPR (vcc_lo, s4, ...)."""
         if reg == NULL:
             return np.zeros((len(w), 32), bool)
         return unpack_mask(self.S[w, reg])
+
+
+ALL_ON = np.uint32(0xFFFFFFFF)
+_ALL_LANES: dict[int, np.ndarray] = {}
+
+
+def all_lanes(k: int) -> np.ndarray:
+    """A read-only (k, 32) all-true lane mask, shared."""
+    mask = _ALL_LANES.get(k)
+    if mask is None:
+        mask = _ALL_LANES[k] = np.ones((k, 32), bool)
+        mask.flags.writeable = False
+    return mask
+
+
+def covers_all(mask: np.ndarray) -> bool:
+    """Whether a (k, 32) lane mask enables every lane (at once for the shared all-true one)."""
+    return mask is _ALL_LANES.get(len(mask)) or bool(mask.all())
 
 
 def unpack_mask(bits: np.ndarray) -> np.ndarray:

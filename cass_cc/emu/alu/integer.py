@@ -21,6 +21,8 @@ def _s(x, bits):
 def _saturating(fn, lo, hi, dtype):
     """fn computed in int64, saturated to [lo, hi] when clamp is set, else wrapped to dtype."""
     def f(*args, clamp=False):
+        if not clamp and all(a.dtype == dtype for a in args):
+            return fn(*args)            # +, -, * wrap in the type itself: no int64 round trip
         t = fn(*(a.astype(I64) for a in args))
         return (np.clip(t, lo, hi) if clamp else t).astype(dtype)
     return f
