@@ -70,6 +70,14 @@ def group_member(src: Source, index: int) -> str | None:
     return None
 
 
+def group_type(src: Source, index: int) -> str | None:
+    """Cooperative-group types the compatibility header replaces (`cg::thread_block_tile<32>`)."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or tok.text not in tables.GROUP_TYPE_RENAMES or src.is_member(index):
+        return None
+    return tables.GROUP_TYPE_RENAMES[tok.text]
+
+
 def device_pass_test(src: Source, index: int) -> str | None:
     """`#ifdef __CUDA_ARCH__`, `defined(__CUDA_ARCH__)`: "is this the device pass?" in HIP."""
     old, new = tables.DEVICE_PASS_MACRO
@@ -93,7 +101,7 @@ def is_defined_test(src: Source, index: int) -> bool:
             and before2.is_ident("defined"))
 
 
-RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member,
+RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member, group_type,
                            by_arity, table_name, library_name)
 
 

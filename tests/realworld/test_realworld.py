@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "programs" / "realworld"
 pytestmark = pytest.mark.slow
 
-SOURCE_ROUTE = ["samples_vector_add", "pitch_blur", "symbols_poly", "error_api", "managed_saxpy", "warp_scan"]
+SOURCE_ROUTE = ["samples_vector_add", "pitch_blur", "symbols_poly", "error_api", "managed_saxpy", "coop_groups",
+                "warp_scan"]
 
 
 def _tool(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:

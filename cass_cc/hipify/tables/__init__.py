@@ -39,7 +39,7 @@ KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
-                           + runtime.COMPAT_TYPES.split()
+                           + runtime.COMPAT_TYPES.split() + list(coop_groups.TYPE_RENAMES.values())
                            + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())
@@ -54,6 +54,7 @@ LIBRARY_UNSUPPORTED = libraries.UNSUPPORTED_PREFIXES
 NAMESPACES = libraries.NAMESPACES
 QUALIFIED = libraries.QUALIFIED
 MEMBER_RENAMES = coop_groups.MEMBER_RENAMES
+GROUP_TYPE_RENAMES = coop_groups.TYPE_RENAMES
 MEMBER_UNSUPPORTED = coop_groups.MEMBER_UNSUPPORTED
 DEVICE_PASS_MACRO = macros.DEVICE_PASS_MACRO
 ARCH_NUMBER_MACRO = macros.ARCH_NUMBER_MACRO

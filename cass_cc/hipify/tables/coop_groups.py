@@ -1,15 +1,20 @@
 """Cooperative groups: HIP 5.2 keeps the namespace and the group types; cg::reduce and its
-operators come from the compatibility header. Members HIP 5.2 lacks are renamed where an
-equivalent exists (MEMBER_RENAMES) and reported otherwise (MEMBER_UNSUPPORTED)."""
+operators, and static tiles that know their meta group, come from the compatibility
+header. Members HIP 5.2 lacks are renamed where an equivalent exists (MEMBER_RENAMES) and
+reported otherwise (MEMBER_UNSUPPORTED)."""
 
 FAMILY = "coop_groups"
 
 RENAMES: dict[str, str] = {}
 
+# Group types the compatibility header replaces, renamed however they are qualified (cg:: and
+# other namespace aliases): its tile knows its meta_group_rank()/meta_group_size().
+TYPE_RENAMES = {"thread_block_tile": "cass_thread_block_tile"}
+
 KEEP = """
 cooperative_groups thread_group thread_block this_thread_block grid_group this_grid
 coalesced_group coalesced_threads tiled_partition
-thread_block_tile group_size thread_rank sync is_valid
+group_size thread_rank sync is_valid
 """
 
 COMPAT = """
@@ -23,8 +28,6 @@ MEMBER_UNSUPPORTED = {
     "ballot": "HIP 5.2's thread_block_tile has no ballot(); use __ballot_sync on the tile's lanes",
     "match_any": "HIP 5.2's thread_block_tile has no match_any(); use __match_any_sync",
     "match_all": "HIP 5.2's thread_block_tile has no match_all(); use __match_all_sync",
-    "meta_group_rank": "HIP 5.2's thread_block_tile has no meta_group_rank()",
-    "meta_group_size": "HIP 5.2's thread_block_tile has no meta_group_size()",
     "group_dim": "HIP 5.2's thread_block has no group_dim(); use blockDim",
     "dim_threads": "HIP 5.2's thread_block has no dim_threads(); use blockDim",
     "dim_blocks": "HIP 5.2's grid_group has no dim_blocks(); use gridDim",

@@ -1,5 +1,6 @@
 // cooperative_groups basics: this_thread_block, tiled_partition (static 32 and 8 tiles),
-// tile shuffles, thread_rank/size/meta_group_rank, block.sync(), cg::reduce with cg::plus.
+// a tile of a tile, tile shuffles, thread_rank/size/meta_group_rank/meta_group_size, block.sync(),
+// cg::reduce with cg::plus.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -26,7 +27,7 @@ __device__ int warpSumShfl(cg::thread_block_tile<32> tile, int v)
     return v;
 }
 
-__global__ void blockSums(const int *in, int *blockOut, int *tile8Out, int n)
+__global__ void blockSums(const int *in, int *blockOut, int *tile8Out, int *subMeta, int n)
 {
     cg::thread_block block = cg::this_thread_block();
     __shared__ int warpSums[32];
@@ -43,6 +44,11 @@ __global__ void blockSums(const int *in, int *blockOut, int *tile8Out, int n)
     if (t8.thread_rank() == 0)
         tile8Out[i / 8] = s8;
 
+    // A tile of a tile: its meta group is the parent warp.
+    cg::thread_block_tile<8> sub = cg::tiled_partition<8>(warp);
+    if (sub.thread_rank() == 0)
+        subMeta[i / 8] = sub.meta_group_rank() * 100 + sub.meta_group_size() * 10 + (int)warp.meta_group_size();
+
     block.sync();
     if (warp.meta_group_rank() == 0) {
         int w = warp.thread_rank() < (int)warp.meta_group_size() ? warpSums[warp.thread_rank()] : 0;
@@ -58,15 +64,17 @@ int main()
     std::vector<int> h(threads * blocks, 0);
     for (int i = 0; i < n; ++i)
         h[i] = (i * 31) % 17 - 8;
-    int *dIn, *dBlock, *dTile;
+    int *dIn, *dBlock, *dTile, *dSub;
     CUDA_CHECK(cudaMalloc(&dIn, h.size() * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&dBlock, blocks * sizeof(int)));
     CUDA_CHECK(cudaMalloc(&dTile, h.size() / 8 * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&dSub, h.size() / 8 * sizeof(int)));
     CUDA_CHECK(cudaMemcpy(dIn, h.data(), h.size() * sizeof(int), cudaMemcpyHostToDevice));
-    blockSums<<<blocks, threads>>>(dIn, dBlock, dTile, n);
+    blockSums<<<blocks, threads>>>(dIn, dBlock, dTile, dSub, n);
     CUDA_CHECK(cudaGetLastError());
     CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<int> hb(blocks), ht(h.size() / 8);
+    std::vector<int> hb(blocks), ht(h.size() / 8), hs(h.size() / 8);
+    CUDA_CHECK(cudaMemcpy(hs.data(), dSub, hs.size() * sizeof(int), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(hb.data(), dBlock, blocks * sizeof(int), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(ht.data(), dTile, ht.size() * sizeof(int), cudaMemcpyDeviceToHost));
     int bad = 0;
@@ -84,6 +92,8 @@ int main()
         for (int i = 0; i < 8; ++i)
             ref += h[t * 8 + i];
         if (ht[t] != ref)
+            bad++;
+        if (hs[t] != (int)(t % 4) * 100 + 4 * 10 + threads / 32)
             bad++;
         checksum += ht[t];
     }
