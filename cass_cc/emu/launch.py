@@ -30,6 +30,7 @@ DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
 DYNAMIC_STACK_BYTES = 16384           # per lane, for kernels whose stack size is not known statically
 BATCH_BYTES = 256 << 20               # register and scratch state of the waves run at once
 DISPATCH_PACKET_BYTES = 64
+STATUS_CHANGERS = ("s_endpgm", "s_endpgm_saved", "s_barrier")   # the executors that set st.status
 
 
 @dataclass
@@ -205,7 +206,8 @@ class _Run:
         program, stats, kernel, base = self.program, self.stats, self.info.name, self.co.base
         counts = stats.opcode_counts
         status, pcs = st.status, st.pc
-        steps: dict[int, tuple] = {}    # pc -> (executor, instruction, mnemonics counted, next pc or None)
+        steps: dict[int, tuple] = {}    # pc -> (executor, instruction, mnemonics counted, next pc or None,
+                                        #        whether it changes wave status)
         w = None                        # the waves at the current pc, when known
         runnable = None                 # the running waves, when known (status changes only on moves)
         while True:
@@ -227,7 +229,7 @@ class _Run:
             step = steps.get(pc)
             if step is None:
                 step = steps[pc] = self._step(pc)
-            exe, instr, names, skip_to = step
+            exe, instr, names, skip_to, stops = step
             n = len(w)
             stats.wave_instructions += n * len(names)
             if n == 1:
@@ -264,7 +266,9 @@ class _Run:
                                f"{type(e).__name__}: {e}", kernel=kernel, pc=pc - base,
                                instruction=instr.text) from e
             if moved:
-                w = runnable = None
+                w = None
+                if stops:               # s_endpgm, s_barrier: the running set changed
+                    runnable = None
             else:
                 pcs[w] += instr.size
                 pc += instr.size
@@ -277,5 +281,5 @@ class _Run:
         instr = self.program.instrs[pc]
         noops = self.program.noop_run(pc)
         if noops:
-            return exe, instr, noops[1], noops[0]
-        return exe, instr, (instr.mnemonic,), None
+            return exe, instr, noops[1], noops[0], False
+        return exe, instr, (instr.mnemonic,), None, instr.mnemonic in STATUS_CHANGERS

@@ -96,6 +96,19 @@ def build_valu(instr: Instr, op: Op):
                 part(st, g)
         return commit_parts
 
+    # what fn takes besides the sources, decided once: lane masks read per call, constants
+    mask_args = [(name, reg) for flag, name, reg in (("carry_in", "carry", mask_reg), ("mask_in", "mask", mask_reg),
+                                                     ("vcc_in", "vcc", VCC)) if flag in flags]
+    static_kwargs = {}
+    if "clamp_aware" in flags:
+        static_kwargs["clamp"] = bool(mods.get("clamp", False))
+    if "iu_signed" in flags:
+        static_kwargs["signed"] = signed
+    rounds, lane_ids = "rounding" in flags, "lane_id" in flags
+    is_cmpx, is_cmp, has_carry_out = "cmpx" in flags, "cmp" in flags, "carry_out" in flags
+    if is_cmp:
+        post = None
+
     def compute_in_mode(st, w, mode: int):
         exec_mask = st.exec_mask(w)
         values = [r(st, w) for r in readers]
@@ -105,34 +118,26 @@ def build_valu(instr: Instr, op: Op):
         for i, shift in flushed_srcs:
             if not (mode >> shift) & 1:
                 values[i] = flush_denormals(values[i])
-        kwargs = {}
-        if "rounding" in flags:
+        kwargs = dict(static_kwargs) if static_kwargs else {}
+        for name, reg in mask_args:
+            kwargs[name] = st.sgpr_mask(w, reg)
+        if rounds:
             kwargs["round"] = (mode >> round_shift) & 3
-        if "carry_in" in flags:
-            kwargs["carry"] = st.sgpr_mask(w, mask_reg)
-        if "mask_in" in flags:
-            kwargs["mask"] = st.sgpr_mask(w, mask_reg)
-        if "vcc_in" in flags:
-            kwargs["vcc"] = st.sgpr_mask(w, VCC)
-        if "lane_id" in flags:
+        if lane_ids:
             kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
-        if "clamp_aware" in flags:
-            kwargs["clamp"] = bool(mods.get("clamp", False))
-        if "iu_signed" in flags:
-            kwargs["signed"] = signed
-        result = fn(*values, **kwargs)     # launch() has numpy's float warnings off
+        result = fn(*values, **kwargs) if kwargs else fn(*values)   # launch() silences float warnings
         carry = None
-        if "carry_out" in flags:
+        if has_carry_out:
             result, carry = result
-        if post is not None and "cmp" not in flags:
+        if post is not None:
             result = post(result)
         if result_denorm_shift is not None and not (mode >> result_denorm_shift) & 2:
             result = flush_denormals(np.asarray(result))
 
         def commit(st, w):
-            if "cmpx" in flags:
+            if is_cmpx:
                 st.S[w, EXEC] = pack_mask(np.asarray(result, bool) & write)
-            elif "cmp" in flags:
+            elif is_cmp:
                 write_scalar_bits(st, w, sdst.reg, pack_mask(np.asarray(result, bool) & write), 32)
             elif writer is not None:
                 writer(st, w, result, write)
