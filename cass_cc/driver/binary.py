@@ -50,7 +50,7 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
     cmd = [toolchain.path("nvcc"), "-c", source, "-o", output]
     if language != "cu":
         cmd += ["-x", language]
-    cmd += SASS_TARGET
+    cmd += SASS_TARGET + settings.nvcc_front_end
     cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]
     cmd += [f"-include={h}" for h in settings.pre_includes]
     cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
