@@ -35,6 +35,8 @@ def build_ds(instr: Instr):
         d16 = lm.group("d16")
         kind = None if not d16 else ("d16_hi_" if d16.endswith("_hi") else "d16_")
         addrs = _addresses(lm, mods, nb)
+        if t == "b32" and not kind and len(addrs) == 1:
+            return _load_dword(vdst.reg, vaddr.reg, addrs[0])
 
         def load(st, w):
             wave, lane, _ = active_lanes(st, w)
@@ -53,6 +55,8 @@ def build_ds(instr: Instr):
         vaddr, datas = ops[0], ops[1:]
         hi = bool(sm.group("hi"))
         addrs = _addresses(sm, mods, nb)
+        if t == "b32" and len(addrs) == 1:
+            return _store_dword(datas[0].reg, vaddr.reg, addrs[0])
 
         def store(st, w):
             wave, lane, _ = active_lanes(st, w)
@@ -90,6 +94,47 @@ def build_ds(instr: Instr):
             return False
         return ds_atomic
     return None
+
+
+def _dword_addresses(st, w, vaddr: int, offset: int, write: bool):
+    """The active lanes and their dword-aligned LDS addresses, or None when one is unaligned
+    (the byte-wise path handles those); out-of-range addresses fault."""
+    wave, lane, _ = active_lanes(st, w)
+    addr = (st.V[wave, vaddr, lane].astype(np.int64) + offset) & 0xFFFFFFFF
+    LDS.check(st, lane, addr, 4, write)
+    if (addr & 3).any():
+        return None
+    return wave, lane, addr >> 2
+
+
+def _load_dword(vdst: int, vaddr: int, offset: int):
+    """ds_load_b32, the common case, as one gather."""
+    def load_dword(st, w):
+        found = _dword_addresses(st, w, vaddr, offset, False)
+        if found is None:
+            wave, lane, _ = active_lanes(st, w)
+            a = (st.V[wave, vaddr, lane].astype(np.int64) + offset) & 0xFFFFFFFF
+            write_vgprs(st, wave, lane, vdst, load_to_dwords(LDS.read(st, wave, lane, a, 4), "b32"))
+            return False
+        wave, lane, index = found
+        st.V[wave, vdst, lane] = st.lds.view(np.uint32)[st.wg[wave], index]
+        return False
+    return load_dword
+
+
+def _store_dword(vdata: int, vaddr: int, offset: int):
+    """ds_store_b32, the common case, as one scatter (lanes in order: the last one wins)."""
+    def store_dword(st, w):
+        found = _dword_addresses(st, w, vaddr, offset, True)
+        if found is None:
+            wave, lane, _ = active_lanes(st, w)
+            a = (st.V[wave, vaddr, lane].astype(np.int64) + offset) & 0xFFFFFFFF
+            LDS.write(st, wave, lane, a, read_vgprs(st, wave, lane, vdata, 1))
+            return False
+        wave, lane, index = found
+        st.lds.view(np.uint32)[st.wg[wave], index] = st.V[wave, vdata, lane]
+        return False
+    return store_dword
 
 
 def _append_consume(append: bool, vdst, offset: int, gds: bool):

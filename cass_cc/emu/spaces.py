@@ -41,7 +41,8 @@ class _OffsetSpace:
     """Bounds-checked byte arrays indexed by (owner, offset)."""
     name = ""
 
-    def _check(self, st, lane, addr, nbytes, write):
+    def check(self, st, lane, addr, nbytes, write):
+        """Raise AccessError (naming the lane) if an access leaves the space."""
         limit = self._size(st)
         bad = (addr < 0) | (addr + nbytes > limit)
         if bad.any():
@@ -51,7 +52,7 @@ class _OffsetSpace:
 
     def read(self, st, wave, lane, addr, nbytes):
         addr = addr.astype(np.int64)
-        self._check(st, lane, addr, nbytes, False)
+        self.check(st, lane, addr, nbytes, False)
         if nbytes % 4 == 0 and not (addr & 3).any():       # whole aligned dwords: 4x fewer elements
             words = self._array(st).view(np.uint32)[self._index(st, wave, lane, addr >> 2, nbytes // 4)]
             return words.view(np.uint8).reshape(len(addr), nbytes)
@@ -60,7 +61,7 @@ class _OffsetSpace:
     def write(self, st, wave, lane, addr, data):
         addr = addr.astype(np.int64)
         nbytes = data.shape[1]
-        self._check(st, lane, addr, nbytes, True)
+        self.check(st, lane, addr, nbytes, True)
         if nbytes % 4 == 0 and not (addr & 3).any():
             words = np.ascontiguousarray(data).view(np.uint32).reshape(len(addr), nbytes // 4)
             self._array(st).view(np.uint32)[self._index(st, wave, lane, addr >> 2, nbytes // 4)] = words
