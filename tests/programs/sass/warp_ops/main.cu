@@ -25,11 +25,11 @@ __global__ void kernel(const int *in, int *out)
     o[7] = __shfl_xor_sync(0xffffffff, v, 3, 16);
     o[8] = __ballot_sync(0xffffffff, v & 1);
     o[9] = __any_sync(0xffffffff, v > 900) | __all_sync(0xffffffff, v >= 0) << 1 | __all_sync(0xffffffff, v > 10) << 2;
-    unsigned m = 0;
-    if (v & 2) {                                              // a vote among the lanes that took the branch
-        unsigned mask = __ballot_sync(0xffffffff, 1) ;
-        m = mask;
-    }
+    // A vote among the lanes that took the branch. Its mask names exactly those lanes: a full mask
+    // there would wait for lanes that never arrive (undefined; it deadlocks on Volta and later).
+    unsigned taken = __ballot_sync(0xffffffff, v & 2), m = 0;
+    if (v & 2)
+        m = __ballot_sync(taken, 1);
     o[10] = m;
     o[11] = __match_any_sync(0xffffffff, v % 5);
     int pred;
