@@ -235,7 +235,7 @@ class _Run:
             if n == 1:
                 stats.lane_instructions += int(st.S[w[0], EXEC]).bit_count() * len(names)
             else:
-                stats.lane_instructions += sum(map(int.bit_count, st.S[w, EXEC].tolist())) * len(names)
+                stats.lane_instructions += int.from_bytes(st.S[w, EXEC].tobytes(), "little").bit_count() * len(names)
             for name in names:
                 counts[name] = counts.get(name, 0) + n
             st.clock = stats.wave_instructions
