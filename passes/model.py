@@ -8,6 +8,8 @@ the same bytes as a reference translation of the same kernel on the emulator, or
 
 from __future__ import annotations
 
+import sys
+
 from cass_cc.errors import Refusal
 from cass_cc.model import ModelClient, assembly_of_answer, complete_source, prompt_for
 from cass_cc.rdna3.target import count_instructions
@@ -32,9 +34,4 @@ def run(unit: KernelUnit) -> KernelUnit:
     return unit
 
 
-def _self():
-    import sys
-    return sys.modules[__name__]
-
-
-PIPELINE = FRONT_END + [_self(), assemble, link, verify]
+PIPELINE = FRONT_END + [sys.modules[__name__], assemble, link, verify]

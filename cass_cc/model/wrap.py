@@ -24,6 +24,7 @@ HIDDEN_V5 = [("hidden_block_count_x", 0, 4), ("hidden_block_count_y", 4, 4), ("h
              ("hidden_global_offset_z", 56, 8), ("hidden_grid_dims", 64, 2)]
 HIDDEN_SIZE = 256                          # LLVM's code object v5 implicit-argument block
 
+_READS_FILES = re.compile(r"^\s*\.(include|incbin)\b", re.M | re.I)
 _KERNEL_DIRECTIVE = re.compile(r"^\s*\.amdhsa_kernel\s+(\S+)", re.M)
 _VREG = re.compile(r"\bv(?:(\d+)\b|\[(\d+):(\d+)\])")
 _SREG = re.compile(r"\bs(?:(\d+)\b|\[(\d+):(\d+)\])")
@@ -32,6 +33,9 @@ _LABEL = re.compile(r"^\s*([.\w$]+):")
 
 def complete_source(asm: str, unit) -> str:
     """`asm` as a whole code-object source for `unit`'s kernel (unchanged when it is one already)."""
+    reads = _READS_FILES.search(asm)
+    if reads:   # an answer must not pull this machine's files into the user's program
+        raise Refusal(f"the model's assembly reads files (.{reads.group(1).lower()}), which is never accepted")
     defined = _KERNEL_DIRECTIVE.findall(asm)
     if defined:
         if unit.name not in defined:

@@ -149,3 +149,12 @@ def test_server_error_is_reported(saxpy, server):
     [reason] = translate(saxpy[0]).reasons
     assert reason.startswith(f"model: HTTP 400 from {server.url}/chat/completions: ")
     assert len(server.requests) == 1      # a client error is not retried
+
+
+def test_answer_that_reads_files_is_refused(saxpy, server):
+    """`.incbin` in a data section would pass any differential run and put a local file's bytes
+    into the user's program."""
+    cubin, asm = saxpy
+    server.answer = asm.replace("\t.section\t.rodata", '\t.section\t.rodata\n\t.incbin "/etc/hostname"', 1)
+    [reason] = translate(cubin).reasons
+    assert reason == "model: the model's assembly reads files (.incbin), which is never accepted"
