@@ -270,7 +270,10 @@ class _Run:
                 if stops:               # s_endpgm, s_barrier: the running set changed
                     runnable = None
             else:
-                pcs[w] += instr.size
+                if n == st.n:           # every wave of the batch: no fancy indexing
+                    pcs += instr.size
+                else:
+                    pcs[w] += instr.size
                 pc += instr.size
                 if not everyone:        # others may stand at the new pc: regroup
                     w = None

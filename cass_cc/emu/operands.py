@@ -91,6 +91,14 @@ def scalar_writer(op: Operand, t: str):
     if op.kind != "s":
         raise ValueError(f"scalar destination {op.name or op.kind} is not an SGPR")
 
+    if width == 32 and WIDTH[t] == 32 and reg != 124:
+        dtype = np.dtype(DTYPES[t])
+
+        def write_dword(st, w, values):      # the common case: a result of the type, as is
+            v = np.asarray(values)
+            st.S[w, reg] = v.view(np.uint32) if v.dtype == dtype else type_to_bits(v, t, (len(w),))
+        return write_dword
+
     def write(st, w, values):
         bits = type_to_bits(values, t, (len(w),))
         write_scalar_bits(st, w, reg, bits.astype(UNSIGNED[width]), width)
