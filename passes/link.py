@@ -1,15 +1,19 @@
 """link: the kernel's object + its translation unit's globals object -> unit.code_object (ld.lld).
 
-`link_translation_unit(units)` links all kernels of one translation unit into ONE code object,
-as the binary route embeds it."""
+`link_translation_unit(units)` links all kernels of one translation unit into ONE code object
+with ONE metadata note listing them all (loaders read the first note only), as the binary route
+embeds it and `cass-cc translate` writes it."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import shutil
+import tempfile
 
 from cass_cc.errors import CassError, Refusal
 from cass_cc.rdna3.globals import globals_module
+from cass_cc.rdna3.notes import merged_note, metadata_notes, note_object, without_notes
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 from cass_cc.unit import KernelUnit
@@ -37,13 +41,22 @@ def link_translation_unit(units: list[KernelUnit]) -> bytes:
     objects = [u.obj for u in units if u.obj]
     if not objects:
         raise CassError("no translated kernel to link")
-    seen = set()
     for u in units:
         g = globals_object(u) if u.obj else None
-        if g is not None and g not in seen:
-            seen.add(g)
+        if g is not None and g not in objects:
             objects.append(g)
-    return link(objects)
+    work = tempfile.mkdtemp(prefix="cass-tu-link-")
+    try:
+        stripped, maps = [], []
+        for n, obj in enumerate(objects):
+            sections, found = metadata_notes(obj)
+            maps += found
+            stripped.append(without_notes(obj, sections, work, n) if sections else obj)
+        if not maps:
+            raise CassError("the translated kernels carry no AMDGPU metadata")
+        return link(stripped + [note_object(merged_note(maps), units[0].offload_arch, objects[0])])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def run(unit: KernelUnit) -> KernelUnit:

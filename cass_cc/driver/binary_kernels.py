@@ -19,7 +19,7 @@ from ..pipeline import run_pipeline
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import CodeObject
-from .binary_link import link_translation_unit
+from ..passes.link import link_translation_unit
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings

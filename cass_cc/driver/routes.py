@@ -18,7 +18,7 @@ from types import ModuleType
 from ..errors import CassError
 
 ROUTES = {"source": "cass_cc.driver.source_route", "binary": "cass_cc.driver.binary"}
-AUTO_ROUTE = "source"
+AUTO_ROUTE = "binary"
 
 
 def resolve(name: str) -> str:

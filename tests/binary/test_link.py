@@ -12,7 +12,8 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from cass_cc import toolchain
-from cass_cc.driver.binary_link import NT_AMDGPU_METADATA, link_translation_unit
+from cass_cc.passes.link import link_translation_unit
+from cass_cc.rdna3.notes import NT_AMDGPU_METADATA
 
 SOURCE = """
 namespace { __global__ void first(int *x) { x[threadIdx.x] = threadIdx.x; } }
