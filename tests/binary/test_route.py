@@ -11,7 +11,6 @@ from binroute import (ROOT, cass_nvcc, cass_run, checksum, cuda_programs, progra
                        program_sources, reports)
 
 from cass_cc import toolchain
-from cass_cc.driver import routes
 
 HERE = Path(__file__).resolve().parent
 
@@ -45,7 +44,6 @@ def test_program_passes_with_every_kernel_lifted(folder, build_root):
     assert kernels and all(k["tier"] == "lift" and k["status"] == "ok" for k in kernels), kernels
 
 
-@pytest.mark.skipif(routes.AUTO_ROUTE != "binary", reason="--cass-route=auto does not take the binary route yet")
 def test_refused_kernels_take_the_hipify_fallback(build_root):
     """A translator this cass-cc lacks refuses every kernel; route auto falls back per kernel and
     says so in the report, and the program still passes."""
