@@ -149,3 +149,24 @@ def test_append_and_consume_count_active_lanes():
     assert out[32:42].tolist() == [132 + 110] * 10
     assert out[42:64].tolist() == [110] * 22            # inactive in the append: v5 kept 0
     assert out[64] == 78
+
+
+def test_unaligned_dword_store_and_load():
+    # each lane stores a dword at byte 4*t + 2 (straddling two aligned dwords) and reads it back,
+    # whole and by its upper half
+    out = _run("""
+  v_and_b32 v2, 0x3ff, v0
+  v_lshlrev_b32 v3, 2, v2
+  v_add_nc_u32 v4, 0x11110000, v2            ; value: 0x1111_00tt
+  ds_store_b32 v3, v4 offset:2
+  s_waitcnt lgkmcnt(0)
+  ds_load_b32 v5, v3 offset:2
+  ds_load_u16 v6, v3 offset:4
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v7, 3, v2
+  global_store_b32 v7, v5, s[4:5]
+  global_store_b32 v7, v6, s[4:5] offset:4
+""", block=32, lds=256, n_out=64)
+    t = np.arange(32)
+    assert out[0::2].tolist() == (0x11110000 | t).tolist()
+    assert out[1::2].tolist() == [0x1111] * 32
