@@ -7,8 +7,10 @@
  * call HIP from any thread. Python is never finalised: atexit handlers of the program
  * (__hipUnregisterFatBinary) may still call in while the process exits.
  */
+#define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -69,6 +71,11 @@ static void start_python(void) {
         PyGILState_Release(g);
         return;
     }
+    /* Extension modules (_ctypes, numpy) find Python's symbols in the global namespace; a
+       program that dlopens a library using us with RTLD_LOCAL would hide them. */
+    Dl_info info;
+    if (dladdr((void *)&Py_IsInitialized, &info) && info.dli_fname)
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
     PyConfig config;
     configure(&config);
     PyStatus st = Py_InitializeFromConfig(&config);

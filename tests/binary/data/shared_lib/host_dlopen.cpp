@@ -7,7 +7,7 @@ typedef int (*saxpy_fn)(float, const float *, float *, int);
 
 static bool round_trip(const char *path, float a, double *sum)
 {
-    void *lib = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!lib) {
         printf("dlopen: %s\n", dlerror());
         return false;
