@@ -9,7 +9,8 @@ Stages: code_object (ELF, descriptors, metadata, globals, relocations) -> decode
 text, asm.lark) -> program (an executor per instruction, built on first execution: salu, valu
 with dpp, lanes, vmem, lds; ALU arithmetic from cass_cc.emu.alu) -> launch (kernarg and hidden
 arguments, dispatch packet, initial registers, the scheduler that runs waves at the same pc
-together). Faults raise EmuFault with kind "memory", "budget", "unimplemented", "decode" or
+together). Each wave has its MODE register (round and denormal modes, from the kernel descriptor,
+changed by s_round_mode, s_denorm_mode and s_setreg), which the float ALU honours. Faults raise EmuFault with kind "memory", "budget", "unimplemented", "decode" or
 "trap"; CASS_EMU_MAX_INSTRUCTIONS bounds the wave-instructions of one launch.
 """
 

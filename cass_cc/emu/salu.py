@@ -151,21 +151,21 @@ class TrapError(Exception):
     pass
 
 
+_BRANCH_CONDITIONS = {
+    "scc0": lambda st, w: ~st.scc[w],
+    "scc1": lambda st, w: st.scc[w],
+    "vccz": lambda st, w: st.S[w, VCC] == 0,
+    "vccnz": lambda st, w: st.S[w, VCC] != 0,
+    "execz": lambda st, w: st.S[w, EXEC] == 0,
+    "execnz": lambda st, w: st.S[w, EXEC] != 0,
+}
+
+
 def _cbranch(cond: str, target: int, nxt: int):
-    def taken(st, w) -> np.ndarray:
-        if cond == "scc0":
-            return ~st.scc[w]
-        if cond == "scc1":
-            return st.scc[w]
-        if cond == "vccz":
-            return st.S[w, VCC] == 0
-        if cond == "vccnz":
-            return st.S[w, VCC] != 0
-        if cond == "execz":
-            return st.S[w, EXEC] == 0
-        if cond == "execnz":
-            return st.S[w, EXEC] != 0
+    taken = _BRANCH_CONDITIONS.get(cond)
+    if taken is None:
         raise UnknownScalar(f"s_cbranch_{cond}")
+
     def cbranch(st, w):
         st.pc[w] = np.where(taken(st, w), target, nxt)
         return True
