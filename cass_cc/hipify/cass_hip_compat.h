@@ -216,6 +216,11 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
   return hipSuccess;
 }
 
+/* Everything below is device code (and the types device code uses): only a HIP compiler reads
+ * it. A .cpp file that the host compiler builds gets the host half above, as under nvcc, where
+ * such a file sees no device functions either. */
+#if defined(__HIP__)
+
 /* ---- votes and the active mask ---------------------------------------------------------- */
 
 __device__ inline unsigned __activemask() {
@@ -486,5 +491,7 @@ tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
 }
 
 }  // namespace cooperative_groups
+
+#endif  // defined(__HIP__)
 
 #endif  // CASS_HIP_COMPAT_H

@@ -322,3 +322,20 @@ def test_translated_source_compiles_for_gfx1100(hip_compiler, name, source, expe
     leftovers = {t.text for t in tokenize(result.text)
                  if t.kind == IDENT and re.match(r"cuda|cu[A-Z]|CU|__CUDA", t.text)}
     assert leftovers <= set(tables.COMPAT), leftovers
+
+
+def test_compat_header_compiles_in_a_host_compiler_cpp(tmp_path):
+    """A .cpp of a CUDA project (host code calling the runtime API) is built by the host
+    compiler; the header's device half must stay out of its way (it did not: g++ stopped at
+    __builtin_amdgcn_read_exec)."""
+    import shutil
+    import subprocess
+    from cass_cc.hipify import COMPAT_HEADER
+    cxx = shutil.which("c++") or pytest.skip("no host C++ compiler")
+    source = tmp_path / "main.cpp"
+    source.write_text("int main() { char *p; hipError_t e = hipMalloc(&p, 16);\n"
+                      "  cass_hipPointerAttributes a; cass_hipPointerGetAttributes(&a, p);\n"
+                      "  return e == hipSuccess && cass_hipGetErrorName(e) != nullptr ? 0 : 1; }\n")
+    proc = subprocess.run([cxx, "-x", "c++", "-std=c++17", "-D__HIP_PLATFORM_AMD__", "-include", COMPAT_HEADER,
+                           "-c", str(source), "-o", str(tmp_path / "main.o")], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr

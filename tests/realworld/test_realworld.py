@@ -24,7 +24,7 @@ PROGRAMS = ROOT / "tests" / "programs" / "realworld"
 pytestmark = pytest.mark.slow
 
 SOURCE_ROUTE = ["samples_vector_add", "pitch_blur", "symbols_poly", "error_api", "managed_saxpy", "coop_groups",
-                "warp_scan"]
+                "warp_scan", "host_cpp_split"]
 
 
 def _tool(name: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -55,7 +55,7 @@ def test_source_route(name, tmp_path):
     folder = PROGRAMS / name
     exe = tmp_path / name
     built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", *_flags(folder), "-o", exe,
-                  *sorted(folder.glob("*.cu")), cwd=tmp_path)
+                  *sorted(folder.glob("*.cu")), *sorted(folder.glob("*.cpp")), cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     _passes(exe, folder)
 
