@@ -7,7 +7,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .cfg import label_address
-from .core import I32, Lifter, Reg, handles, unsupported
+from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
 
@@ -114,17 +114,44 @@ def ret(ctx: Lifter, ins) -> None:
 
 
 @handles("BSSY", "BSYNC", "BREAK", "WARPSYNC", "NOP", "YIELD", "NANOSLEEP", "DEPBAR", "LDGDEPBAR",
-         "CCTL", "ERRBAR", "PMTRIG", "CCTLL", "ENDCOLLECTIVE", kind="pure")
+         "CCTL", "ERRBAR", "CGAERRBAR", "PMTRIG", "CCTLL", "ENDCOLLECTIVE", kind="pure")
 def hint(ctx: Lifter, ins) -> None:
     """Scheduling, reconvergence and cache hints: no effect on one thread's results.
     WARPSYNC.COLLECTIVE mask, L ... ENDCOLLECTIVE (sm_90) runs the enclosed warp operation for the
     lanes of the mask and continues at L, the instruction after ENDCOLLECTIVE: straight-line code."""
-    if "EXCLUSIVE" in ins.modifiers:   # runs what follows once per group of lanes: not a hint
-        raise unsupported(ins, "exclusive warp synchronisation")
+    if "EXCLUSIVE" in ins.modifiers:
+        _exclusive(ctx, ins)
+        return
     if "COLLECTIVE" in ins.modifiers:
         end = next((i for i in ctx.state["instructions"] if i.address > ins.address and i.opcode == "ENDCOLLECTIVE"), None)
         if end is None or label_address(ins) != end.address + 16:
             raise unsupported(ins, "collective region that does not end at its label")
+
+
+REGION_ENDS = {"BSYNC", "RET", "EXIT", "BRA", "BRX", "JMP", "CALL", "WARPSYNC", "BAR", "BSSY"}
+COLLECTIVES = {"SHFL", "VOTE", "VOTEU", "MATCH", "REDUX"}
+
+
+def _exclusive(ctx: Lifter, ins) -> None:
+    """WARPSYNC.EXCLUSIVE Rmask (__reduce_*_sync with a mask that may differ between lanes, as a
+    cooperative_groups tile's does): the lanes run what follows, up to the reconvergence, one group
+    of equal masks at a time, so a REDUX there reduces over its group only. The mask goes to a
+    slot that the REDUXes of the region read (warp.redux); any other warp operation there, or a
+    branch into the region, is refused."""
+    (mask,) = ctx.operands(ins, 1)
+    code = ctx.state["instructions"]
+    targets = {op.address for i in code for op in i.operands if isinstance(op, Label)}
+    at = code.index(ins) + 1
+    while at < len(code) and code[at].opcode not in REGION_ENDS:
+        following = code[at]
+        if following.address in targets:
+            raise unsupported(ins, "a branch into the exclusive region")
+        if following.opcode in COLLECTIVES:
+            if following.opcode != "REDUX":
+                raise unsupported(ins, f"{following.opcode} in an exclusive region")
+            ctx.state.setdefault("exclusive", set()).add(following.address)
+        at += 1
+    ctx.b.store(ctx.u32(mask), ctx.slot("EXCL", 0))
 
 
 @handles("BMOV", kind="pure")
@@ -148,10 +175,66 @@ def barrier(ctx: Lifter) -> None:
 
 @handles("BAR", kind="effect")
 def bar(ctx: Lifter, ins) -> None:
-    ctx.check(ins, {"SYNC", "DEFER_BLOCKING", "SYNCALL"})
+    """BAR.SYNC 0 -> s_barrier; BAR.RED.{POPC,AND,OR} 0, P (__syncthreads_count/and/or) -> a
+    barrier that also reduces P over the block, through a word of LDS (launch.reduction_word):
+    barrier, every thread writes the identity, barrier, each thread's atomic, barrier, read. The
+    first barrier keeps the previous reduction's readers ahead of the new identity. Named barriers
+    and thread counts (BAR.SYNC 1, 64; BAR.ARV) are refused: gfx1100 has one workgroup barrier,
+    which waits for every wave, so waves that only arrive would never let it open."""
+    ctx.check(ins, {"SYNC", "DEFER_BLOCKING", "SYNCALL", "RED", "POPC", "AND", "OR", "ARV"})
+    if "ARV" in ins.modifiers:
+        raise unsupported(ins, "arrive at a named barrier: gfx1100's one barrier waits for every wave")
+    if "RED" in ins.modifiers:
+        _bar_red(ctx, ins)
+        return
     if "SYNCALL" not in ins.modifiers and (len(ins.operands) != 1 or ctx.imm_bits32(ins.operands[0]) != 0):
         raise unsupported(ins, "named barriers or thread counts")
     barrier(ctx)
+
+
+REDUCTIONS = {"POPC": ("add", 0), "AND": ("and", 1), "OR": ("or", 0)}
+
+
+def _bar_red(ctx: Lifter, ins) -> None:
+    from .atomics import ScopedRMW
+    from .launch import reduction_word
+    op = [m for m in ins.modifiers if m in REDUCTIONS]
+    ident, p = ctx.operands(ins, 2)
+    if len(op) != 1 or not isinstance(ident, Imm) or ctx.imm_bits32(ident) != 0:
+        raise unsupported(ins, "named barriers or thread counts")
+    operation, identity = REDUCTIONS[op[0]]
+    b = ctx.b
+    word = reduction_word(ctx)
+    barrier(ctx)
+    b.store(ir.Constant(I32, identity), word)
+    barrier(ctx)
+    b._insert(ScopedRMW(b.block, operation, word, b.zext(ctx.pred(p), I32), "workgroup"))
+    barrier(ctx)
+    b.store(b.load(word, typ=I32), ctx.slot("BRED", 0))
+
+
+@handles("B2R", kind="pure")
+def b2r(ctx: Lifter, ins) -> None:
+    """B2R.RESULT d[, P]: the last BAR.RED's result (a count, or 0/1 for AND/OR); P = result != 0."""
+    ctx.check(ins, {"RESULT"})
+    if "RESULT" not in ins.modifiers:
+        raise unsupported(ins, "barrier state")
+    d, *p = ctx.operands(ins, 1, 2)
+    value = ctx.b.load(ctx.slot("BRED", 0), typ=I32)
+    if not (isinstance(d, Reg) and d.index is None):
+        ctx.set32(d, value)
+    if p:
+        ctx.setp(p[0], ctx.b.icmp_unsigned("!=", value, ir.Constant(I32, 0)))
+
+
+@handles("BPT", kind="effect")
+def bpt(ctx: Lifter, ins) -> None:
+    """BPT.TRAP n: the device-side abort nvcc emits for impossible cases (a tiled_partition of a
+    size that is not a power of two): llvm.trap, which ends the kernel with an error."""
+    ctx.check(ins, {"TRAP"})
+    if "TRAP" not in ins.modifiers:
+        raise unsupported(ins, "breakpoint")
+    ctx.b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
 
 
 @handles("MEMBAR", kind="effect")

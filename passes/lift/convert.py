@@ -7,7 +7,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .core import F16, F32, F64, I16, I32, I64, Lifter, Reg, handles, unsupported
-from .rounding import flush32, round_f64, round_to_f32, two_sum
+from .rounding import flush32, round_f64, round_to_f16, round_to_f32, two_sum
 
 INT_TYPES = {"S8": (8, True), "U8": (8, False), "S16": (16, True), "U16": (16, False),
              "S32": (32, True), "U32": (32, False), "S64": (64, True), "U64": (64, False)}
@@ -81,7 +81,9 @@ def i2f(ctx: Lifter, ins) -> None:
     if mode == "RN" or (bits <= 32 and ty == F64):
         v = b.fptrunc(to(x, F32), F16) if ty == F16 else to(x, ty)
     elif ty == F16:
-        raise unsupported(ins, "directed rounding to f16")
+        if bits > 32:       # a 64-bit integer is not exact in double: no single rounding from there
+            raise unsupported(ins, "directed rounding of a 64-bit integer to f16")
+        v = round_to_f16(ctx, to(x, F64), mode)
     else:
         if bits <= 32:
             hi, lo = to(x, F64), ir.Constant(F64, 0.0)
@@ -145,7 +147,7 @@ def f2f(ctx: Lifter, ins) -> None:
     elif sty == F64 and dty == F32:
         v = round_to_f32(ctx, x, ir.Constant(F64, 0.0), mode)
     else:
-        raise unsupported(ins, "directed rounding to f16")
+        v = round_to_f16(ctx, x, mode)
     if dty == F32 and "FTZ" in ins.modifiers:
         v = flush32(ctx, v)
     write_float(ctx, d, v)
@@ -197,10 +199,11 @@ def bf16_bits(ctx: Lifter, x: ir.Value) -> ir.Value:
 
 @handles("F2FP")
 def f2fp(ctx: Lifter, ins) -> None:
-    """F2FP[.BF16][.F16][.F32].PACK_AB d, a, b: d.hi = convert(a), d.lo = convert(b)."""
-    ctx.check(ins, {"PACK_AB", "BF16", "F16", "F32", "RN"})
-    if "PACK_AB" not in ins.modifiers:
-        raise unsupported(ins)
+    """F2FP[.BF16][.F16][.F32].PACK_AB[.RZ|.RM|.RP] d, a, b: d.hi = convert(a), d.lo = convert(b)."""
+    ctx.check(ins, {"PACK_AB", "BF16", "F16", "F32"} | ROUND)
+    mode = next((m for m in ins.modifiers if m in ROUND), "RN")
+    if "PACK_AB" not in ins.modifiers or ("BF16" in ins.modifiers and mode != "RN"):
+        raise unsupported(ins, "packing form")
     d, a, bb = ctx.operands(ins, 3)
     b = ctx.b
     parts = []
@@ -209,5 +212,5 @@ def f2fp(ctx: Lifter, ins) -> None:
         if "BF16" in ins.modifiers:
             parts.append(b.and_(bf16_bits(ctx, x), ir.Constant(I32, 0xFFFF)))
         else:
-            parts.append(b.zext(b.bitcast(b.fptrunc(x, F16), I16), I32))
+            parts.append(b.zext(b.bitcast(round_to_f16(ctx, x, mode), I16), I32))
     ctx.set32(d, b.or_(b.shl(parts[0], ir.Constant(I32, 16)), parts[1]))

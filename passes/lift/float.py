@@ -98,15 +98,17 @@ def ffma(ctx: Lifter, ins) -> None:
 
 @handles("FMNMX")
 def fmnmx(ctx: Lifter, ins) -> None:
-    """FMNMX d, a, b, P: min when P, max when !P; a NaN operand yields the other (minnum)."""
+    """FMNMX[.NAN] d, a, b, P: min when P, max when !P; a NaN operand yields the other (minnum),
+    or with .NAN (PTX min/max.NaN) the canonical NaN 0x7fffffff."""
     ctx.check(ins, {"FTZ", "NAN"})
-    if "NAN" in ins.modifiers:
-        raise unsupported(ins, "NaN-propagating min/max")
     d, a, bb, p = ctx.operands(ins, 4)
     x, y = _in(ctx, ins, a), _in(ctx, ins, bb)
     lo = ctx.call("llvm.minnum.f32", F32, [x, y])
     hi = ctx.call("llvm.maxnum.f32", F32, [x, y])
-    _out(ctx, ins, d, ctx.b.select(ctx.pred(p), lo, hi))
+    v = ctx.b.select(ctx.pred(p), lo, hi)
+    if "NAN" in ins.modifiers:
+        v = ctx.b.select(ctx.b.fcmp_unordered("uno", x, y), ctx.b.bitcast(ir.Constant(I32, 0x7FFFFFFF), F32), v)
+    _out(ctx, ins, d, v)
 
 
 @handles("FSETP")
@@ -165,7 +167,7 @@ MUFU32 = {"RCP": "llvm.amdgcn.rcp.f32", "RSQ": "llvm.amdgcn.rsq.f32", "SQRT": "l
 def mufu(ctx: Lifter, ins) -> None:
     """MUFU.op d, a. SIN/COS take revolutions on both sides (nvcc multiplies by 1/2pi first).
     RCP64H/RSQ64H approximate from a double's high word: the high word of rcp/rsq of hi:0."""
-    ops = set(MUFU32) | {"RCP64H", "RSQ64H"}
+    ops = set(MUFU32) | {"RCP64H", "RSQ64H", "TANH"}
     ctx.check(ins, ops)
     op = [m for m in ins.modifiers if m in ops]
     if len(op) != 1:
@@ -180,4 +182,23 @@ def mufu(ctx: Lifter, ins) -> None:
         r = b.bitcast(ctx.call(name, F64, [x]), I64)
         ctx.set32(d, ctx.split64(r)[1])
         return
+    if op[0] == "TANH":
+        ctx.set32(d, tanh_approx(ctx, ctx.f32(a)))
+        return
     ctx.set32(d, ctx.call(MUFU32[op[0]], F32, [ctx.f32(a)]))
+
+
+def tanh_approx(ctx: Lifter, x: ir.Value) -> ir.Value:
+    """tanh.approx.f32 (sm_75+; --use_fast_math tanhf), which AMDGPU has no instruction for:
+    x(1 - x^2/3 + 2x^4/15) below |x| = 1/8 (so tiny and denormal x come back exact, as on NVIDIA),
+    else 1 - 2/(e^2|x| + 1) with the sign of x. The H200 is within 1e-5 relative of tanh (measured);
+    this is within 2e-6. NaN gives the canonical NaN, as MUFU does."""
+    b = ctx.b
+    c = lambda v: ir.Constant(F32, v)
+    t = ctx.call("llvm.fabs.f32", F32, [x])
+    x2 = b.fmul(x, x)
+    small = b.fmul(x, b.fadd(c(1.0), b.fmul(x2, b.fadd(c(-1.0 / 3.0), b.fmul(x2, c(2.0 / 15.0))))))
+    e = ctx.call("llvm.amdgcn.exp2.f32", F32, [b.fmul(t, c(2.0 * 1.4426950408889634))])
+    large = b.fsub(c(1.0), b.fdiv(c(2.0), b.fadd(e, c(1.0))))
+    v = b.select(b.fcmp_ordered("<", t, c(0.125)), small, ctx.call("llvm.copysign.f32", F32, [large, x]))
+    return b.select(b.fcmp_unordered("uno", x, x), b.bitcast(ir.Constant(I32, 0x7FFFFFFF), F32), v)

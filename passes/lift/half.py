@@ -162,13 +162,19 @@ def hfma2(ctx: Lifter, ins) -> None:
 
 @handles("HMNMX2")
 def hmnmx2(ctx: Lifter, ins) -> None:
-    """HMNMX2 d, a, b, P: per half min when P, max when !P."""
-    ctx.check(ins, {"FTZ"})
+    """HMNMX2[.NAN] d, a, b, P: per half min when P, max when !P; with .NAN a half with a NaN
+    operand is the canonical NaN 0x7fff (PTX min/max.NaN.f16x2)."""
+    ctx.check(ins, {"FTZ", "NAN"})
     d, *rest, p = ins.operands
     x, y = sources(ctx, ins, rest)
+    b = ctx.b
     lo = ctx.call("llvm.minnum.v2f16", V2, [x, y])
     hi = ctx.call("llvm.maxnum.v2f16", V2, [x, y])
-    ctx.set32(d, ctx.b.bitcast(ctx.b.select(ctx.pred(p), lo, hi), I32))
+    v = b.select(ctx.pred(p), lo, hi)
+    if "NAN" in ins.modifiers:
+        nan = b.bitcast(ir.Constant(I32, 0x7FFF7FFF), V2)
+        v = b.select(b.fcmp_unordered("uno", x, y), nan, v)
+    ctx.set32(d, b.bitcast(v, I32))
 
 
 @handles("HSETP2")

@@ -160,7 +160,7 @@ def shared_base(ctx: Lifter) -> ir.Value:
     g = ctx.module.globals.get(SHARED_NAME)
     if g is None:
         # a whole number of 16-byte granules: LLVM may widen LDS loads to the alignment
-        size = (ctx.state["facts"].shared_size + 15) // 16 * 16
+        size = (ctx.state["facts"].shared_size + 15) // 16 * 16 + reduction_reserve(ctx)
         if size:
             g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, size), SHARED_NAME, addrspace=3)
             g.linkage = "internal"
@@ -169,7 +169,24 @@ def shared_base(ctx: Lifter) -> ir.Value:
             g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, 0), SHARED_NAME, addrspace=3)
             g.linkage = "external"
         g.align = 16
+    if reduction_reserve(ctx):
+        return ir.FormattedConstant(LDS, f"getelementptr (i8, ptr addrspace(3) {g.get_reference()}, i64 {REDUCTION_BYTES})")
     return opaque(g, 3)
+
+
+REDUCTION_BYTES = 16
+
+
+def reduction_reserve(ctx: Lifter) -> int:
+    """Bytes in front of the kernel's shared memory for the word BAR.RED reduces in (AMDGPU's
+    barrier reduces nothing): CUDA's static and dynamic shared memory follow it, in that order."""
+    return REDUCTION_BYTES if any(i.opcode == "BAR" and "RED" in i.modifiers
+                                  for i in ctx.state["instructions"]) else 0
+
+
+def reduction_word(ctx: Lifter) -> ir.Value:
+    shared_base(ctx)
+    return opaque(ctx.module.globals[SHARED_NAME], 3)
 
 
 def _window(ctx: Lifter, base: ir.Value, bias: int = 0) -> ir.Value:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import F32, F64, I32, I64, Lifter
+from .core import F16, F32, F64, I32, I64, Lifter
 
 MODES = ("RN", "RZ", "RM", "RP")
 
@@ -42,7 +42,7 @@ def two_sum(ctx: Lifter, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
 def _step(ctx: Lifter, r: ir.Value, up: bool) -> ir.Value:
     """The next representable value above (up) or below r (same width as r, r not NaN)."""
     b = ctx.b
-    ity = I32 if r.type == F32 else I64
+    ity = ir.IntType({F16: 16, F32: 32, F64: 64}[r.type])
     bits = b.bitcast(r, ity)
     zero = ir.Constant(ity, 0)
     sign = ir.Constant(ity, 1 << (ity.width - 1))
@@ -82,6 +82,18 @@ def round_to_f32(ctx: Lifter, hi: ir.Value, lo: ir.Value, mode: str) -> ir.Value
     above = b.or_(b.fcmp_ordered(">", t, zero), b.and_(t_zero, b.fcmp_ordered(">", lo, zero)))
     below = b.or_(b.fcmp_ordered("<", t, zero), b.and_(t_zero, b.fcmp_ordered("<", lo, zero)))
     return _direct(ctx, r, above, below, mode)
+
+
+def round_to_f16(ctx: Lifter, x: ir.Value, mode: str) -> ir.Value:
+    """The f16 nearest to x (an f32, or an f64) in `mode`. x minus its nearest f16 is exact in x's
+    type, so its sign says on which side x lies (-inf past the largest f16: the step goes back)."""
+    b = ctx.b
+    r = b.fptrunc(x, F16)
+    if mode == "RN":
+        return r
+    t = b.fsub(x, b.fpext(r, x.type))
+    zero = ir.Constant(x.type, 0.0)
+    return _direct(ctx, r, b.fcmp_ordered(">", t, zero), b.fcmp_ordered("<", t, zero), mode)
 
 
 def round_f64(ctx: Lifter, r: ir.Value, err: ir.Value, mode: str, inputs: list[ir.Value]) -> ir.Value:

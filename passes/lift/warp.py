@@ -139,7 +139,13 @@ def redux(ctx: Lifter, ins) -> None:
                 "MIN": 0x7FFFFFFF if signed else -1, "MAX": -0x80000000 if signed else 0}[op]
     acc = [ir.Constant(I32, identity)]
 
+    values = [ctx.u32(a)]
+    if ins.address in ctx.state.get("exclusive", ()):     # after WARPSYNC.EXCLUSIVE: its group
+        values.append(ctx.b.load(ctx.slot("EXCL", 0), typ=I32))
+
     def step(lane, on, theirs):
+        if len(theirs) == 2:
+            on = b.and_(on, b.icmp_unsigned("==", theirs[1], values[1]))
         x, v = acc[0], theirs[0]
         if op == "SUM":
             r = b.add(x, v)
@@ -150,5 +156,5 @@ def redux(ctx: Lifter, ins) -> None:
             r = b.select(cmp, v, x)
         acc[0] = b.select(on, r, x)
 
-    _each_active(ctx, [ctx.u32(a)], step)
+    _each_active(ctx, values, step)
     ctx.set32(d, acc[0])

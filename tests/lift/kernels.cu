@@ -1,5 +1,6 @@
 // Kernels for the lifter's semantic checks on the emulator (tests/lift/test_emulated.py).
 // Each writes one 32-bit word per thread (or per element) so the host can recompute it.
+#include <cuda_fp16.h>
 extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -81,4 +82,43 @@ extern "C" __global__ void rounding(const float* a, const float* b, const float*
   od[4 * i + 1] = __dmul_ru(p, q);
   od[4 * i + 2] = __fma_rd(p, q, r);
   od[4 * i + 3] = __fma_rz(p, q, r);
+}
+extern "C" __global__ void barred(const int* in, int* out) {
+  __shared__ int staged[64];                    // shared memory behind the reduction word
+  int t = threadIdx.x, v = in[blockIdx.x * 64 + t];
+  staged[t] = v;
+  int r = __syncthreads_count(v & 1) + 100 * __syncthreads_and(v > 3) + 1000 * __syncthreads_or(v > 950);
+  r += 10000 * __syncthreads_count(v > 500);    // a second round reuses the word
+  out[blockIdx.x * 64 + t] = r + 1000000 * staged[63 - t];
+}
+extern "C" __global__ void nanminmax(const float* a, const float* b, const __half2* h, float* o, __half2* ho) {
+  int i = threadIdx.x;
+  float hi, lo;
+  asm("max.NaN.f32 %0, %1, %2;" : "=f"(hi) : "f"(a[i]), "f"(b[i]));
+  asm("min.NaN.f32 %0, %1, %2;" : "=f"(lo) : "f"(a[i]), "f"(b[i]));
+  o[2 * i] = hi;
+  o[2 * i + 1] = lo;
+  ho[2 * i] = __hmax2_nan(h[2 * i], h[2 * i + 1]);
+  ho[2 * i + 1] = __hmin2_nan(h[2 * i], h[2 * i + 1]);
+}
+extern "C" __global__ void tanh_approx(const float* a, float* o) {
+  int i = threadIdx.x;
+  asm("tanh.approx.f32 %0, %1;" : "=f"(o[i]) : "f"(a[i]));   // MUFU.TANH (--use_fast_math tanhf)
+}
+extern "C" __global__ void half_rounding(const float* a, const int* k, __half* o) {
+  int i = threadIdx.x;
+  o[6 * i] = __float2half_rz(a[i]);
+  o[6 * i + 1] = __float2half_rd(a[i]);
+  o[6 * i + 2] = __float2half_ru(a[i]);
+  o[6 * i + 3] = __int2half_rz(k[i]);
+  o[6 * i + 4] = __int2half_rd(k[i]);
+  o[6 * i + 5] = __int2half_ru(k[i]);
+}
+extern "C" __global__ void group_reduce(const int* in, const int* masks, int* out) {
+  int t = threadIdx.x, lane = t & 31, v = in[t];
+  unsigned m16 = lane < 16 ? 0xffffu : 0xffff0000u;    // masks that differ between lanes, as
+  unsigned m8 = 0xffu << (lane & ~7);                  // cooperative_groups tiles have
+  out[3 * t] = __reduce_add_sync(m16, v);
+  out[3 * t + 1] = __reduce_min_sync(m8, v);
+  out[3 * t + 2] = __reduce_max_sync(masks[t], v);     // a mask from memory
 }

@@ -176,11 +176,11 @@ def test_atomics(code_objects):
 
 
 def _directed(exact, mode: str, dtype) -> float:
-    """The Fraction `exact` rounded to dtype (float32/float64) toward zero (rz), down (rd), up (ru)."""
+    """The Fraction `exact` rounded to dtype (float16/32/64) toward zero (rz), down (rd), up (ru)."""
     from fractions import Fraction
     if exact == 0:
         return 0.0
-    bits, emin = (24, -126) if dtype == np.float32 else (53, -1022)
+    bits, emin = {np.float16: (11, -14), np.float32: (24, -126), np.float64: (53, -1022)}[dtype]
     top = Fraction(float(np.finfo(dtype).max))
     v = abs(exact)
     e = v.numerator.bit_length() - v.denominator.bit_length()
@@ -223,3 +223,112 @@ def test_directed_rounding(code_objects):
         want = [_directed(p + q, "rz", np.float64), _directed(p * q, "ru", np.float64),
                 _directed(p * q + r, "rd", np.float64), _directed(p * q + r, "rz", np.float64)]
         assert gd[i] == want, i
+
+
+def test_barrier_reductions(code_objects):
+    """__syncthreads_count/and/or (BAR.RED.POPC/AND/OR + B2R.RESULT) per block, twice in a row,
+    with static shared memory next to the reduction word."""
+    dev = Device(code_objects["barred"])
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 1000, 128).astype(np.int32)
+    a[64:] = np.maximum(a[64:], 4)                       # block 1: every value > 3
+    po = dev.put(np.zeros(128, np.int32))
+    dev.launch("barred", 2, 64, "<QQ", dev.put(a), po)
+    got = dev.get(po, np.zeros(128, np.int32)).tolist()
+    for blk in range(2):
+        v = a[64 * blk: 64 * blk + 64].tolist()
+        r = (sum(x & 1 for x in v) + 100 * all(x > 3 for x in v) + 1000 * any(x > 950 for x in v)
+             + 10000 * sum(x > 500 for x in v))
+        assert got[64 * blk: 64 * blk + 64] == [r + 1000000 * v[63 - t] for t in range(64)], blk
+
+
+def test_nan_propagating_min_max(code_objects):
+    """FMNMX.NAN and HMNMX2.NAN (max/min.NaN): a NaN operand gives the canonical NaN."""
+    dev = Device(code_objects["nanminmax"])
+    rng = np.random.default_rng(8)
+    n = 32
+    a, b = (rng.standard_normal(n).astype(np.float32) for _ in range(2))
+    a[[1, 5]] = np.nan
+    b[[2, 5]] = np.nan
+    h = rng.standard_normal(4 * n).astype(np.float16)
+    h[[0, 3, 9, 10, 11]] = np.nan
+    po, pho = dev.put(np.zeros(2 * n, np.float32)), dev.put(np.zeros(4 * n, np.float16))
+    dev.launch("nanminmax", 1, n, "<QQQQQ", dev.put(a), dev.put(b), dev.put(h), po, pho)
+    got = dev.get(po, np.zeros(2 * n, np.uint32)).tolist()
+    hgot = dev.get(pho, np.zeros(4 * n, np.uint16)).tolist()
+
+    def bits32(x):
+        return 0x7FFFFFFF if np.isnan(x) else int(np.float32(x).view(np.uint32))
+
+    def bits16(x):
+        return 0x7FFF if np.isnan(x) else int(np.float16(x).view(np.uint16))
+
+    for i in range(n):
+        x, y = a[i], b[i]
+        nan = np.isnan(x) or np.isnan(y)
+        assert got[2 * i: 2 * i + 2] == [bits32(np.nan if nan else max(x, y)),
+                                         bits32(np.nan if nan else min(x, y))], i
+        p, q = h[4 * i: 4 * i + 2], h[4 * i + 2: 4 * i + 4]
+        want = []
+        for op in (max, min):
+            for k in range(2):
+                nan = np.isnan(p[k]) or np.isnan(q[k])
+                want.append(bits16(np.nan if nan else op(p[k], q[k])))
+        assert hgot[4 * i: 4 * i + 4] == [want[0], want[1], want[2], want[3]], i
+
+
+def test_tanh_approx(code_objects):
+    """MUFU.TANH (tanh.approx.f32): within 2e-6 relative of tanh (the H200 measured 1e-5, 7.7e-6
+    absolute), and NVIDIA's exact answers where it gives them: x itself for tiny and denormal x,
+    +-1 for infinities, the canonical NaN."""
+    dev = Device(code_objects["tanh_approx"])
+    special = [0.0, -0.0, 1e-20, -3e-39, 1e-40, float("inf"), float("-inf"), float("nan")]
+    x = np.concatenate([np.array(special, np.float32), np.linspace(-9, 9, 56).astype(np.float32)])
+    po = dev.put(np.zeros(64, np.float32))
+    dev.launch("tanh_approx", 1, 64, "<QQ", dev.put(x), po)
+    got = dev.get(po, np.zeros(64, np.float32))
+    bits = got.view(np.uint32).tolist()
+    want_special = [0, 0x80000000, int(np.float32(1e-20).view(np.uint32)), int(np.float32(-3e-39).view(np.uint32)),
+                    int(np.float32(1e-40).view(np.uint32)), 0x3F800000, 0xBF800000, 0x7FFFFFFF]
+    assert bits[:8] == want_special
+    ref = np.tanh(x[8:].astype(np.float64))
+    assert np.all(np.abs(got[8:] - ref) <= 2e-6 * np.abs(ref) + 1e-45)
+
+
+def test_directed_rounding_to_half(code_objects):
+    """F2F.F16.F32/F2FP.PACK_AB with .RZ/.RM/.RP and I2F.F16.RZ/.RM/.RP against exact arithmetic,
+    overflow past 65504, the subnormal range and signed zeros included."""
+    from fractions import Fraction as F
+    dev = Device(code_objects["half_rounding"])
+    rng = np.random.default_rng(9)
+    n = 64
+    a = (rng.standard_normal(n) * 2.0 ** rng.integers(-26, 17, n)).astype(np.float32)
+    a[:6] = [65519.0, -70000.0, 1e-9, -1e-9, 3e-5, -0.0]
+    k = rng.integers(-2**31, 2**31, n, dtype=np.int64).astype(np.int32)
+    k[:4] = [2049, -2049, 65520, 70001]
+    po = dev.put(np.zeros(6 * n, np.float16))
+    dev.launch("half_rounding", 1, n, "<QQQ", dev.put(a), dev.put(k), po)
+    got = dev.get(po, np.zeros(6 * n, np.float16)).astype(np.float64).reshape(n, 6)
+    for i in range(n):
+        x, m = F(float(a[i])), F(int(k[i]))
+        want = [_directed(x, mode, np.float16) for mode in ("rz", "rd", "ru")]
+        want += [_directed(m, mode, np.float16) for mode in ("rz", "rd", "ru")]
+        assert got[i].tolist() == want, (i, a[i], k[i])
+    assert np.signbit(got[5, :3]).all()                  # -0.0 stays negative
+
+
+def test_reductions_over_lane_groups(code_objects):
+    """__reduce_*_sync with masks that differ between lanes (cooperative_groups tiles): R2UR's
+    uniformity predicate, WARPSYNC.EXCLUSIVE and REDUX over each group of equal masks."""
+    dev = Device(code_objects["group_reduce"])
+    rng = np.random.default_rng(10)
+    v = rng.integers(-1000, 1000, 64).astype(np.int32)
+    masks = np.array([0xF << (l & ~3) for l in range(32)] + [0xFFFFFFFF] * 32, np.uint32)
+    po = dev.put(np.zeros(3 * 64, np.int32))
+    dev.launch("group_reduce", 1, 64, "<QQQ", dev.put(v), dev.put(masks), po)
+    got = dev.get(po, np.zeros(3 * 64, np.int32)).reshape(64, 3).tolist()
+    for t in range(64):
+        w, lane = t & ~31, t & 31
+        group = lambda m: [int(v[w + j]) for j in range(32) if int(m) >> j & 1]
+        m16 = 0xFFFF if lane < 16 else 0xFFFF0000
+        assert got[t] == [s32(sum(group(m16))), min(group(0xFF << (lane & ~7))), max(group(masks[t]))], t
