@@ -167,3 +167,23 @@ def test_denorm_mode_instruction_and_f64_field():
     assert (out[64:96] == 0x00080000).all()
     assert (out[96:128].view(np.float32) == TINY).all()
     assert (out[128:] == 0xF).all()
+
+
+@pytest.mark.parametrize("denorm", [0, 3])
+def test_compares_and_min_max_follow_denorm_mode(denorm):
+    """In flush mode a denormal compares equal to zero and min/max return the flushed zero."""
+    a = np.full(32, TINY, np.float32)
+    b = np.zeros(32, np.float32)
+    out = _run("""
+  v_cmp_lt_f32 vcc_lo, v3, v2                          ; 0 < tiny
+  v_cndmask_b32 v4, 0, 1, vcc_lo
+  v_max_f32 v5, v2, v3
+  v_floor_f32 v6, v2
+  global_store_b32 v1, v4, s[4:5]
+  global_store_b32 v1, v5, s[4:5] offset:128
+  global_store_b32 v1, v6, s[4:5] offset:256
+""", a, b, 96, descriptor=f"\t\t.amdhsa_float_denorm_mode_32 {denorm}")
+    keep = denorm == 3
+    assert (out[:32] == (1 if keep else 0)).all()
+    assert (out[32:64].view(np.float32) == (TINY if keep else 0)).all()
+    assert (out[64:96] == 0).all()

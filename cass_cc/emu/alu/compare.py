@@ -62,8 +62,9 @@ def _vector_table() -> dict[str, Op]:
             preds[f"t_{t}"] = (t, _true)
     table: dict[str, Op] = {}
     for suffix, (t, fn) in preds.items():
-        table[f"v_cmp_{suffix}"] = op(f"{t} {t}", None, fn, "cmp")
-        table[f"v_cmpx_{suffix}"] = op(f"{t} {t}", None, fn, "cmp", "cmpx")
+        denormals = ("denormals",) if t[0] == "f" else ()    # float compares flush as MODE says
+        table[f"v_cmp_{suffix}"] = op(f"{t} {t}", None, fn, "cmp", *denormals)
+        table[f"v_cmpx_{suffix}"] = op(f"{t} {t}", None, fn, "cmp", "cmpx", *denormals)
     for t in ("f16", "f32", "f64"):
         table[f"v_cmp_class_{t}"] = op(f"{t} u32", None, fp_class, "cmp")
         table[f"v_cmpx_class_{t}"] = op(f"{t} u32", None, fp_class, "cmp", "cmpx")

@@ -9,7 +9,7 @@ import numpy as np
 from . import rounding
 from .float32 import div_fixup, sin_cos_revolutions, to_int
 from .ieee import bits, fma_narrow, ieee_max, ieee_med3, ieee_min
-from .op import Op, op
+from .op import Op, op, with_flags
 
 F16, F32, F64, U16, U32 = np.float16, np.float32, np.float64, np.uint16, np.uint32
 
@@ -145,3 +145,9 @@ FLOAT16: dict[str, Op] = {
     # up without "dual_".
     "v_dot2acc_f32_bf16": op("b32 b32 f32", "f32", _dot2_f32_bf16, "dst_in"),
 }
+# min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
+with_flags(FLOAT16, (
+    "v_min_f16", "v_max_f16", "v_min3_f16", "v_max3_f16", "v_med3_f16", "v_minmax_f16",
+    "v_maxmin_f16", "v_ldexp_f16", "v_fract_f16", "v_trunc_f16", "v_ceil_f16", "v_floor_f16",
+    "v_rndne_f16", "v_div_fixup_f16"
+), "denormals")

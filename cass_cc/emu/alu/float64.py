@@ -10,7 +10,7 @@ import numpy as np
 from . import rounding
 from .float32 import div_fixup, div_scale, to_int
 from .ieee import exponent, fma64, ieee_max, ieee_min
-from .op import Op, op
+from .op import Op, op, with_flags
 
 F32, F64, I32, U32 = np.float32, np.float64, np.int32, np.uint32
 _BELOW_ONE = np.nextafter(1.0, 0.0)
@@ -99,3 +99,8 @@ FLOAT64: dict[str, Op] = {
     "v_cvt_i32_f64": op("f64", "i32", lambda x: to_int(x, -2**31, 2**31 - 1, I32)),
     "v_cvt_u32_f64": op("f64", "u32", lambda x: to_int(x, 0, 2**32 - 1, U32)),
 }
+# min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
+with_flags(FLOAT64, (
+    "v_min_f64", "v_max_f64", "v_ldexp_f64", "v_fract_f64", "v_trunc_f64", "v_ceil_f64",
+    "v_floor_f64", "v_rndne_f64", "v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64"
+), "denormals")

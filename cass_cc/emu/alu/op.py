@@ -48,8 +48,9 @@ Flags (the extra keyword arguments of `fn` and the shape of its result):
 
 Floating point follows the MODE register, which the kernel descriptor initialises (its
 FLOAT_ROUND_MODE_* and FLOAT_DENORM_MODE_* fields) and s_round_mode, s_denorm_mode and
-s_setreg change: ops flagged "rounding" and "denormals" honour it (add, sub, mul, fma and the
-float conversions); the rest round to nearest even and keep denormals, the defaults of a
+s_setreg change: ops flagged "rounding" (add, sub, mul, fma, float conversions) and "denormals"
+(those, and min/max, float compares, floor/ceil/trunc/rndne/fract, ldexp and the division
+helpers) honour it; the rest round to nearest even and keep denormals, the defaults of a
 gfx1100 compute kernel (FLOAT_DENORM_MODE for f32 is "keep" unless the kernel was built with
 -fgpu-flush-denormals-to-zero). IEEE mode is on (signalling NaNs are quieted by min/max).
 The f32 transcendental ops (v_rcp/v_rsq/v_sqrt/v_exp/v_log_f32) always flush denormals, as
@@ -57,7 +58,7 @@ the ISA documents.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -106,3 +107,9 @@ def op(srcs: str, dst: str | None, fn: Callable, *flags: str) -> Op:
         quiet.__name__ = getattr(fn, "__name__", "op")
         return Op(tuple(types), dst, quiet, frozenset(flags))
     return Op(tuple(types), dst, fn, frozenset(flags))
+
+
+def with_flags(table: dict[str, Op], names, *flags: str) -> None:
+    """Add flags to the named entries of a table (e.g. "denormals" to a family's float ops)."""
+    for name in names:
+        table[name] = replace(table[name], flags=table[name].flags | frozenset(flags))
