@@ -15,7 +15,7 @@ import re
 import numpy as np
 
 from .alu.ieee import flush_denormals
-from .alu.op import Op
+from .alu.op import DTYPES, Op
 from .decode import Instr, Operand
 from .dpp import Route
 from .operands import typed, vector_bits, vector_writer
@@ -175,6 +175,9 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
         if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):
             s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
     raw = vector_bits(s, t)
+    if not (neg or abs_) and WIDTH[t] >= 16:       # the common case: the bits, viewed as the type
+        dtype = np.dtype(DTYPES[t])
+        return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
 
 
