@@ -95,6 +95,11 @@ def _argument(p: Param) -> tuple[str, list[str]]:
         return "K", [f"(unsigned long long)(uintptr_t){p.name}"]
     if base == "dim3":
         return "III", [f"{p.name}.x", f"{p.name}.y", f"{p.name}.z"]
+    if base == "hipExtent":
+        return "KKK", [f"(unsigned long long){p.name}.{f}" for f in ("width", "height", "depth")]
+    if base == "hipPitchedPtr":
+        return "KKKK", [f"(unsigned long long)(uintptr_t){p.name}.ptr"] + \
+            [f"(unsigned long long){p.name}.{f}" for f in ("pitch", "xsize", "ysize")]
     if base in UNSIGNED_TYPES:
         return "K", [f"(unsigned long long){p.name}"]
     return "L", [f"(long long){p.name}"]

@@ -41,6 +41,9 @@ typedef struct hipPointerAttribute_t hipPointerAttribute_t;
 struct hipFuncAttributes;
 typedef struct dim3 { uint32_t x, y, z; } dim3;
 typedef struct hipChannelFormatDesc { int x, y, z, w; hipChannelFormatKind f; } hipChannelFormatDesc;
+typedef struct hipPitchedPtr { void *ptr; size_t pitch, xsize, ysize; } hipPitchedPtr;
+typedef struct hipExtent { size_t width, height, depth; } hipExtent;
+struct hipMemcpy3DParms;
 #endif
 
 /* Calls API[name] with the arguments Py_BuildValue makes of `format`; its integer result. */
