@@ -8,7 +8,7 @@ import struct
 
 from llvmlite import ir
 
-from .core import F16, F32, F64, I32, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .core import F16, F32, F64, I16, I32, ConstRef, Imm, Lifter, Reg, handles, unsupported
 from .float import compare_parts, fcompare
 from .rounding import two_sum
 
@@ -84,16 +84,30 @@ def _write(ctx: Lifter, ins, d, v: ir.Value) -> None:
 ARITH = {"MMA", "F32", "FTZ", "SAT", "RN", "F16_V2", "BF16_V2"}
 
 
-def _bf16_lanes(ctx: Lifter, ins, ops: list) -> list[list[ir.Value]]:
-    """BF16_V2 operands: per source its two lanes as doubles (bf16 is the top half of an f32)."""
+def _bf16_floats(ctx: Lifter, ins, ops: list) -> list[list[ir.Value]]:
+    """BF16_V2 operands: per source its two lanes as floats (bf16 is the top half of an f32)."""
     vals = sources(ctx, ins, ops, bf16=True)
     b = ctx.b
     out = []
     for v in vals:
         word = b.bitcast(v, I32)
         lanes = [b.shl(word, ir.Constant(I32, 16)), b.and_(word, ir.Constant(I32, 0xFFFF0000))]
-        out.append([b.fpext(b.bitcast(x, F32), F64) for x in lanes])
+        out.append([b.bitcast(x, F32) for x in lanes])
     return out
+
+
+def _bf16_lanes(ctx: Lifter, ins, ops: list) -> list[list[ir.Value]]:
+    """BF16_V2 operands: per source its two lanes as doubles."""
+    return [[ctx.b.fpext(x, F64) for x in v] for v in _bf16_floats(ctx, ins, ops)]
+
+
+def _lanes(ctx: Lifter, ins, ops: list) -> tuple[list[ir.Value], list[ir.Value]]:
+    """Two sources as their lanes: halves, or with .BF16_V2 floats (exact)."""
+    if "BF16_V2" in ins.modifiers:
+        x, y = _bf16_floats(ctx, ins, ops)
+        return x, y
+    x, y = sources(ctx, ins, ops)
+    return [_lane(ctx, x, i) for i in range(2)], [_lane(ctx, y, i) for i in range(2)]
 
 
 def _bf16_op(ctx: Lifter, ins, d, ops: list, combine) -> None:
@@ -162,47 +176,56 @@ def hfma2(ctx: Lifter, ins) -> None:
 
 @handles("HMNMX2")
 def hmnmx2(ctx: Lifter, ins) -> None:
-    """HMNMX2[.NAN] d, a, b, P: per half min when P, max when !P; with .NAN a half with a NaN
-    operand is the canonical NaN 0x7fff (PTX min/max.NaN.f16x2)."""
-    ctx.check(ins, {"FTZ", "NAN"})
+    """HMNMX2[.BF16_V2][.NAN] d, a, b, P: per half min when P, max when !P; a NaN operand yields
+    the other, two NaNs (or with .NAN any NaN) the canonical NaN 0x7fff (PTX min/max[.NaN])."""
+    ctx.check(ins, {"FTZ", "NAN", "BF16_V2"})
+    if "FTZ" in ins.modifiers and "BF16_V2" in ins.modifiers:
+        raise unsupported(ins, "bf16 modifier")
     d, *rest, p = ins.operands
-    x, y = sources(ctx, ins, rest)
+    xs, ys = _lanes(ctx, ins, rest)
     b = ctx.b
-    lo = ctx.call("llvm.minnum.v2f16", V2, [x, y])
-    hi = ctx.call("llvm.maxnum.v2f16", V2, [x, y])
-    v = b.select(ctx.pred(p), lo, hi)
-    if "NAN" in ins.modifiers:
-        nan = b.bitcast(ir.Constant(I32, 0x7FFF7FFF), V2)
-        v = b.select(b.fcmp_unordered("uno", x, y), nan, v)
-    ctx.set32(d, b.bitcast(v, I32))
+    word = ir.Constant(I32, 0)
+    for i, (x, y) in enumerate(zip(xs, ys)):
+        name = "f32" if x.type == F32 else "f16"
+        lo = ctx.call(f"llvm.minnum.{name}", x.type, [x, y])
+        hi = ctx.call(f"llvm.maxnum.{name}", x.type, [x, y])
+        v = b.select(ctx.pred(p), lo, hi)
+        bits = b.lshr(b.bitcast(v, I32), ir.Constant(I32, 16)) if x.type == F32 else b.zext(b.bitcast(v, I16), I32)
+        nan = (b.fcmp_unordered("uno", x, y) if "NAN" in ins.modifiers
+               else b.and_(b.fcmp_unordered("uno", x, x), b.fcmp_unordered("uno", y, y)))
+        bits = b.select(nan, ir.Constant(I32, 0x7FFF), bits)
+        word = b.or_(word, b.shl(bits, ir.Constant(I32, 16 * i)))
+    ctx.set32(d, word)
+
+
+def _compare_lanes(ctx: Lifter, ins, extra: set[str], ops: list) -> tuple[list[ir.Value], str, ir.Value]:
+    """Per-lane comparisons of the sources `ops`, the combining logic and its predicate operand."""
+    op, logic = compare_parts(ctx, ins, extra | {"BF16_V2"})
+    if "FTZ" in ins.modifiers and "BF16_V2" in ins.modifiers:
+        raise unsupported(ins, "bf16 modifier")
+    c = ins.operands[-1]
+    xs, ys = _lanes(ctx, ins, ops)
+    results = [fcompare(ctx, ins, op, x, y) for x, y in zip(xs, ys)]
+    return results, logic, ctx.pred(c)
 
 
 @handles("HSETP2")
 def hsetp2(ctx: Lifter, ins) -> None:
-    """HSETP2.op.logic P, Q, a, b, c: P from the low halves, Q from the high halves."""
-    op, logic = compare_parts(ctx, ins, {"FTZ"})
-    p, q, *rest, c = ins.operands
-    x, y = sources(ctx, ins, rest)
-    other = ctx.pred(c)
-    for i, dest in enumerate((p, q)):
-        r = fcompare(ctx, ins, op, _lane(ctx, x, i), _lane(ctx, y, i))
+    """HSETP2[.BF16_V2].op.logic P, Q, a, b, c: P from the low halves, Q from the high halves."""
+    results, logic, other = _compare_lanes(ctx, ins, {"FTZ"}, ins.operands[2:-1])
+    for r, dest in zip(results, ins.operands[:2]):
         ctx.setp(dest, ctx.combine(ins, r, logic, other))
 
 
 @handles("HSET2")
 def hset2(ctx: Lifter, ins) -> None:
-    """HSET2[.BF].op.logic d, a, b, c: per half 1.0 (.BF) or 0xffff when true, else 0."""
-    op, logic = compare_parts(ctx, ins, {"FTZ", "BF"})
-    d, *rest, c = ins.operands
-    x, y = sources(ctx, ins, rest)
-    other = ctx.pred(c)
-    true = 0x3C00 if "BF" in ins.modifiers else 0xFFFF
+    """HSET2[.BF16_V2][.BF].op.logic d, a, b, c: per half 1.0 (.BF, in the halves' format) or
+    0xffff when true, else 0."""
+    results, logic, other = _compare_lanes(ctx, ins, {"FTZ", "BF"}, ins.operands[1:-1])
+    true = (0x3F80 if "BF16_V2" in ins.modifiers else 0x3C00) if "BF" in ins.modifiers else 0xFFFF
     word = ir.Constant(I32, 0)
     b = ctx.b
-    for i in range(2):
-        r = ctx.combine(ins, fcompare(ctx, ins, op, _lane(ctx, x, i), _lane(ctx, y, i)), logic, other)
+    for i, r in enumerate(results):
+        r = ctx.combine(ins, r, logic, other)
         word = b.or_(word, b.select(r, ir.Constant(I32, true << (16 * i)), ir.Constant(I32, 0)))
-    ctx.set32(d, word)
-
-
-
+    ctx.set32(ins.operands[0], word)

@@ -1,6 +1,7 @@
 // Kernels for the lifter's semantic checks on the emulator (tests/lift/test_emulated.py).
 // Each writes one 32-bit word per thread (or per element) so the host can recompute it.
 #include <cuda_fp16.h>
+#include <cuda_bf16.h>
 extern "C" __global__ void saxpy(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + y[i];
@@ -121,4 +122,10 @@ extern "C" __global__ void group_reduce(const int* in, const int* masks, int* ou
   out[3 * t] = __reduce_add_sync(m16, v);
   out[3 * t + 1] = __reduce_min_sync(m8, v);
   out[3 * t + 2] = __reduce_max_sync(masks[t], v);     // a mask from memory
+}
+extern "C" __global__ void bf16_minmax(const __nv_bfloat162* a, const __nv_bfloat162* b, __nv_bfloat162* o, int* p) {
+  int i = threadIdx.x;
+  o[2 * i] = __hmax2_nan(a[i], b[i]);
+  o[2 * i + 1] = __hmin2(a[i], b[i]);
+  p[i] = __hbgt2(a[i], b[i]) + 2 * __hble2(a[i], b[i]) + 4 * __hbeq2(a[i], a[i]);
 }

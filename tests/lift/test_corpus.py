@@ -49,10 +49,14 @@ def test_unknown_modifier_is_refused():
     from cass_cc.unit import KernelUnit
     import passes.lift as lift
     unit = KernelUnit(name="k", sm_arch="sm_80")
-    unit.instructions = parse_sass("""        /*0000*/                   FMNMX.NAN R0, R1, R2, PT ;
-        /*0010*/                   EXIT ;
+    unit.instructions = parse_sass("""        /*0000*/                   HSETP2.GT.H_AND P0, PT, R1, R2, PT ;
+        /*0010*/                   BAR.ARV 0x1, 0x40 ;
+        /*0020*/                   EXIT ;
 """).instructions
-    with pytest.raises(Refusal, match=r"unsupported SASS: FMNMX\.NAN at 0x0: FMNMX\.NAN R0, R1, R2, PT ;.*NaN-propagating"):
+    with pytest.raises(Refusal, match=r"unsupported SASS: HSETP2\.GT\.H_AND at 0x0: HSETP2\.GT\.H_AND P0, PT, R1, R2, PT ;.*modifier \.H_AND"):
+        lift.run(unit)
+    unit.instructions = unit.instructions[1:]
+    with pytest.raises(Refusal, match=r"BAR\.ARV at 0x10: .*named barrier"):
         lift.run(unit)
 
 

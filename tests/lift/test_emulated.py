@@ -332,3 +332,35 @@ def test_reductions_over_lane_groups(code_objects):
         group = lambda m: [int(v[w + j]) for j in range(32) if int(m) >> j & 1]
         m16 = 0xFFFF if lane < 16 else 0xFFFF0000
         assert got[t] == [s32(sum(group(m16))), min(group(0xFF << (lane & ~7))), max(group(masks[t]))], t
+
+
+def test_bf16_min_max_and_compares(code_objects):
+    """HMNMX2.BF16_V2 (.NAN: any NaN gives 0x7fff; plain: a NaN yields the other operand) and
+    bf16 comparisons of both halves (HSET2.BF16_V2 on sm_90)."""
+    dev = Device(code_objects["bf16_minmax"])
+    rng = np.random.default_rng(11)
+    n = 32
+    f = rng.standard_normal(4 * n).astype(np.float32)
+    words = (f.view(np.uint32) >> 16).astype(np.uint16)
+    words[[0, 5, 6, 7, 9]] = 0x7FC0                         # NaNs in some halves
+    words[[16, 18]] = words[[17, 19]]                       # equal halves
+    a, b = words.reshape(n, 4)[:, :2].copy(), words.reshape(n, 4)[:, 2:].copy()
+    po, pp = dev.put(np.zeros(4 * n, np.uint16)), dev.put(np.zeros(n, np.int32))
+    dev.launch("bf16_minmax", 1, n, "<QQQQ", dev.put(a), dev.put(b), po, pp)
+    got = dev.get(po, np.zeros(4 * n, np.uint16)).reshape(n, 4).tolist()
+    gp = dev.get(pp, np.zeros(n, np.int32)).tolist()
+    val = lambda w: float(np.uint32(int(w) << 16).view(np.float32))
+    for i in range(n):
+        x, y = [val(w) for w in a[i]], [val(w) for w in b[i]]
+        bits = lambda v: int((np.float32(v).view(np.uint32) >> 16))
+        want = []
+        for k in range(2):
+            want.append(0x7FFF if np.isnan(x[k]) or np.isnan(y[k]) else bits(max(x[k], y[k])))
+        for k in range(2):
+            nans = [v for v in (x[k], y[k]) if np.isnan(v)]
+            want.append(0x7FFF if len(nans) == 2 else bits(y[k] if np.isnan(x[k]) else x[k] if np.isnan(y[k]) else min(x[k], y[k])))
+        assert got[i] == want, i
+        gt = all(p > q for p, q in zip(x, y))
+        le = all(p <= q for p, q in zip(x, y))
+        eq = all(p == p for p in x)
+        assert gp[i] == gt + 2 * le + 4 * eq, i
