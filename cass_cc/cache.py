@@ -15,10 +15,11 @@ import hashlib
 import importlib.util
 import json
 import os
+import time
 from pathlib import Path
 
 from . import __version__, toolchain
-from .fsutil import atomic_write_text
+from .fsutil import atomic_write_bytes, atomic_write_text
 from .unit import KernelUnit
 
 _TEXT_FIELDS = ("sass_text", "llvm_ir", "asm")
@@ -70,6 +71,18 @@ def kernel_key(unit: KernelUnit) -> str:
     return h.hexdigest()
 
 
+def linked_key(units: list[KernelUnit]) -> str:
+    """Digest of everything one translation unit's linked code object depends on: the kernels'
+    objects and the device variables of their cubins (the globals object), for one target."""
+    h = hashlib.sha256()
+    h.update(translator_version().encode())
+    for u in units:
+        cubin = getattr(u.kernel, "cubin", None)
+        variables = [(v.name, v.section, v.offset, v.size, v.data) for v in cubin.globals] if cubin else []
+        h.update(repr((u.name, u.offload_arch, hashlib.sha256(u.obj).hexdigest(), variables)).encode())
+    return h.hexdigest()
+
+
 def deterministic_refusal(unit: KernelUnit) -> bool:
     return (unit.status == "failed" and bool(unit.reasons)
             and all(r.startswith(("lift: ", "parse: ")) for r in unit.reasons)
@@ -102,6 +115,18 @@ class TranslationCache:
         unit.rdna3_instructions = entry.get("rdna3_instructions", 0)
         return True
 
+    def holds(self, unit: KernelUnit) -> bool:
+        """Whether an entry for `unit` is there (`load` may still refuse an unreadable one)."""
+        return self._path(kernel_key(unit)).is_file()
+
+    def lookup(self, unit: KernelUnit) -> bool:
+        """`load`, timed into unit.seconds["cache"] on a hit."""
+        start = time.perf_counter()
+        if not self.load(unit):
+            return False
+        unit.seconds["cache"] = time.perf_counter() - start
+        return True
+
     def store(self, unit: KernelUnit) -> None:
         """Keep a successful translation, or a refusal that only the SASS and the translator's code
         decide (an unsupported instruction); other failures (a tool missing, an internal error)
@@ -115,3 +140,17 @@ class TranslationCache:
         path = self._path(kernel_key(unit))
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(str(path), json.dumps(entry))
+
+    def linked(self, units: list[KernelUnit], link) -> bytes:
+        """`link(units)`, the translation unit's code object, from the cache when it holds it:
+        on a warm build this spares the ld.lld run and the metadata rewriting."""
+        key = linked_key(units)
+        path = self.root / "linked" / key[:2] / f"{key}.hsaco"
+        try:
+            return path.read_bytes()
+        except OSError:
+            pass
+        data = link(units)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(str(path), data)
+        return data

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import click
@@ -50,12 +49,10 @@ def load_units(path: str, offload_arch: str, workdir: str) -> list[KernelUnit]:
 def translate_unit(unit: KernelUnit, cache=None) -> KernelUnit:
     """Run the lift pipeline over one kernel (from the cache when it holds it). A pass that fails
     with a CassError marks the kernel failed with the pass's name; nothing escapes as a traceback."""
-    from .passes import LIFT_PIPELINE
-    from .pipeline import run_pipeline
-    start = time.perf_counter()
-    if cache is not None and cache.load(unit):
-        unit.seconds["cache"] = time.perf_counter() - start
+    if cache is not None and cache.lookup(unit):
         return unit
+    from .passes import LIFT_PIPELINE  # llvmlite and lark: only when a kernel is translated
+    from .pipeline import run_pipeline
     try:
         run_pipeline(unit, LIFT_PIPELINE)
     except CassError as e:

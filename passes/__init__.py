@@ -3,15 +3,19 @@
 Each pass is a module with NAME and run(unit) -> unit (cass_cc.pipeline runs them). The lifter
 (passes/lift) comes in as the `lift` stage; when it cannot be imported the stage refuses every
 kernel with "lift: not available" instead of failing the whole translation.
+
+The pipelines are built on first use (PEP 562 module __getattr__): the passes import llvmlite and
+lark, which a build served from the translation cache never needs, so `units_from_file` and the
+cache stay cheap to import.
 """
 
 from __future__ import annotations
 
+import importlib
 import types
 
 from cass_cc.errors import Refusal
 
-from . import assemble, codegen, disasm, extract, link, normalize, parse, verify
 from .extract import units_from_file
 
 
@@ -26,16 +30,33 @@ def _unavailable(name: str, why: str) -> types.ModuleType:
     return stage
 
 
-try:
-    from . import lift
-    if not callable(getattr(lift, "run", None)):
-        lift = _unavailable("lift", "")
-except Exception as e:  # the lifter is another module's work in progress: never fail the front end
-    lift = _unavailable("lift", f"{type(e).__name__}: {e}".splitlines()[0])
+def _lift() -> types.ModuleType:
+    try:
+        lift = importlib.import_module(f"{__name__}.lift")
+        if callable(getattr(lift, "run", None)):
+            return lift
+        return _unavailable("lift", "")
+    except Exception as e:  # the lifter is another module's work in progress: never fail the front end
+        return _unavailable("lift", f"{type(e).__name__}: {e}".splitlines()[0])
 
-FRONT_END = [extract, disasm, parse, normalize]
-BACK_END = [codegen, assemble, link, verify]
-LIFT_PIPELINE = FRONT_END + [lift] + BACK_END
-PASSES = {p.NAME: p for p in LIFT_PIPELINE}
+
+def _pipelines() -> dict[str, object]:
+    names = ("extract", "disasm", "parse", "normalize", "codegen", "assemble", "link", "verify")
+    p = {n: importlib.import_module(f"{__name__}.{n}") for n in names}
+    front = [p["extract"], p["disasm"], p["parse"], p["normalize"]]
+    back = [p["codegen"], p["assemble"], p["link"], p["verify"]]
+    lift = _lift()
+    pipeline = front + [lift] + back
+    return {"FRONT_END": front, "BACK_END": back, "LIFT_PIPELINE": pipeline,
+            "PASSES": {s.NAME: s for s in pipeline}, "lift": lift}
+
+
+def __getattr__(name: str):
+    if name in ("FRONT_END", "BACK_END", "LIFT_PIPELINE", "PASSES", "lift"):
+        built = _pipelines()
+        globals().update(built)  # once: later lookups find the names without __getattr__
+        return built[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["FRONT_END", "BACK_END", "LIFT_PIPELINE", "PASSES", "units_from_file"]

@@ -97,9 +97,10 @@ def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, se
 def _save_temps(tu: TranslationUnit, host_obj: str, code: TranslatedTU, settings: Settings, product_dir: str) -> None:
     """--cass-save-temps/--keep: nvcc's object and, per kernel, its SASS, LLVM IR, RDNA3 assembly
     and code object, with the TU's code objects and report, in <stem>.cass/."""
-    from cass_cc.translate import write_outputs
-
     folders = ([product_dir] if settings.save_temps else []) + ([settings.keep_dir] if settings.keep_dir else [])
+    if not folders:
+        return
+    from cass_cc.translate import write_outputs  # click: only when there is something to keep
     for folder in folders:
         out = os.path.join(folder, f"{tu.stem}.cass")
         write_outputs(code.units, out, tu.source, settings.offload_arch,

@@ -9,6 +9,7 @@ import io
 import os
 import re
 import subprocess
+import threading
 from dataclasses import dataclass, field
 
 from elftools.common.exceptions import ELFError
@@ -19,7 +20,6 @@ from ..pipeline import run_pipeline
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import CodeObject
-from ..passes.link import link_translation_unit
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
@@ -40,13 +40,16 @@ class TranslatedTU:
 def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
     """The lift pipeline over one kernel, through the translation cache (unless a pass's output
     is to be dumped, which needs the passes to run)."""
-    from cass_cc.cache import TranslationCache  # the passes import llvmlite: binary route only
-    from cass_cc.translate import translate_unit
+    from cass_cc.cache import TranslationCache
 
     if settings.dump_after:
         from cass_cc.passes import LIFT_PIPELINE
         return run_pipeline(unit, LIFT_PIPELINE, settings.dump_after)
-    return translate_unit(unit, TranslationCache())
+    cache = TranslationCache()
+    if cache.lookup(unit):  # a hit needs neither the passes (llvmlite, lark) nor the CLI module (click)
+        return unit
+    from cass_cc.translate import translate_unit
+    return translate_unit(unit, cache)
 
 
 # The translators (--cass-translators) this cass-cc has.
@@ -123,6 +126,7 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
     back to hipify for refused kernels unless `no_fallback` says why not; NoRoute when a kernel
     gets no code."""
     result = TranslatedTU()
+    _prepare_cold(units)
     for arch in settings.offload_archs:
         for u in units:
             u.offload_arch = arch
@@ -138,13 +142,52 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
                                  "they share the translation unit's device variables")
             ok, refused = [], translated
         if ok:
-            result.code_objects.append(CodeObject("hip", arch, link_translation_unit(ok)))
+            result.code_objects.append(CodeObject("hip", arch, _link(ok)))
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
             result.units = translated
             result.kernels = [u.report_entry() for u in translated]
     return result
+
+
+def _prepare_cold(units: list[KernelUnit]) -> None:
+    """When kernels miss the translation cache, they need nvdisasm's text (one run per cubin) and
+    the passes, whose import (llvmlite, lark) is slow: nvdisasm runs in a thread meanwhile, and
+    the passes find its output in cass_cc.sass.disasm's memo. A failure there is left for the
+    disasm pass to meet and report."""
+    from cass_cc.cache import TranslationCache
+
+    cache = TranslationCache()
+    cubins = {id(c): c for u in units if (c := getattr(u.kernel, "cubin", None)) is not None
+              and not cache.holds(u)}
+    if not cubins:
+        return
+    from cass_cc.sass.disasm import disassemble
+
+    def run() -> None:
+        for cubin in cubins.values():
+            try:
+                disassemble(cubin.data)
+            except CassError:
+                pass
+    thread = threading.Thread(target=run, name="nvdisasm")
+    thread.start()
+    try:
+        import cass_cc.passes
+        cass_cc.passes.LIFT_PIPELINE  # noqa: B018 -- builds the pipelines: imports every pass
+    finally:
+        thread.join()
+
+
+def _link(units: list[KernelUnit]) -> bytes:
+    """The translation unit's kernels linked into one code object, through the cache."""
+    from cass_cc.cache import TranslationCache
+
+    def link(group: list[KernelUnit]) -> bytes:
+        from cass_cc.passes.link import link_translation_unit  # llvmlite: only on a cache miss
+        return link_translation_unit(group)
+    return TranslationCache().linked(units, link)
 
 
 def _has_device_variables(units: list[KernelUnit]) -> bool:
