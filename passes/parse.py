@@ -18,3 +18,9 @@ def run(unit: KernelUnit) -> KernelUnit:
     unit.sass_instructions = len(parsed.instructions)
     unit.sass_labels = parsed.labels
     return unit
+
+
+def prepare() -> None:
+    """Build the grammar's parser ahead (lark takes a moment), e.g. while nvdisasm runs: an
+    empty text parses to nothing."""
+    parse_sass("")

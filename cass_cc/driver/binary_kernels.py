@@ -152,10 +152,10 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
 
 
 def _prepare_cold(units: list[KernelUnit]) -> None:
-    """When kernels miss the translation cache, they need nvdisasm's text (one run per cubin) and
-    the passes, whose import (llvmlite, lark) is slow: nvdisasm runs in a thread meanwhile, and
-    the passes find its output in cass_cc.sass.disasm's memo. A failure there is left for the
-    disasm pass to meet and report."""
+    """When kernels miss the translation cache, they need nvdisasm's text (one run per cubin),
+    the passes, whose import (llvmlite, lark) is slow, and the SASS parser, which lark builds
+    from the grammar: nvdisasm runs in a thread meanwhile, and the passes find its output in
+    cass_cc.sass.disasm's memo. A failure there is left for the disasm pass to meet and report."""
     from cass_cc.cache import TranslationCache
 
     cache = TranslationCache()
@@ -174,8 +174,8 @@ def _prepare_cold(units: list[KernelUnit]) -> None:
     thread = threading.Thread(target=run, name="nvdisasm")
     thread.start()
     try:
-        import cass_cc.passes
-        cass_cc.passes.LIFT_PIPELINE  # noqa: B018 -- builds the pipelines: imports every pass
+        from cass_cc.passes import LIFT_PIPELINE, parse  # noqa: F401 -- imports every pass
+        parse.prepare()
     finally:
         thread.join()
 
