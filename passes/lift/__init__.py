@@ -40,21 +40,25 @@ def lift_module(unit: KernelUnit) -> str:
     for ins in instructions:            # refuse before building anything
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)
-    live = False
-    for ins in instructions:
-        if ins.address in cfg.leaders:
-            live = ins.address in cfg.reachable
-            if live:
-                block = ctx.block_at(ins.address)
-                if not ctx.b.block.is_terminated:
-                    ctx.b.branch(block)
-                ctx.b.position_at_end(block)
-        if not live or ctx.b.block.is_terminated:
-            continue
-        lift_instruction(ctx, ins)
-    if not ctx.b.block.is_terminated:
-        ctx.b.unreachable()             # fell off the end of the code: nvcc never does
-    for address, block in ctx.blocks.items():
+    for context, start, end in cfg.contexts or [((), instructions[0].address, instructions[-1].address + 16)]:
+        ctx.context = context
+        live = False
+        for ins in instructions:
+            if not start <= ins.address < end:
+                continue
+            if ins.address in cfg.leaders:
+                live = ins.address in cfg.reachable
+                if live:
+                    block = ctx.block_at(ins.address)
+                    if not ctx.b.block.is_terminated:
+                        ctx.b.branch(block)
+                    ctx.b.position_at_end(block)
+            if not live or ctx.b.block.is_terminated:
+                continue
+            lift_instruction(ctx, ins)
+        if not ctx.b.block.is_terminated:
+            ctx.b.unreachable()         # fell off the end of the code: nvcc never does
+    for (_context, address), block in ctx.blocks.items():
         if not block.is_terminated:     # the CFG analysis and the lifted branches disagree
             raise unsupported(instructions[0], f"internal: branch to 0x{address:x}, which was not lifted")
     return module_text(module, facts)

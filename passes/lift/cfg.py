@@ -2,8 +2,12 @@
 and the return sites of CALL.REL subroutines.
 
 Subroutines (division and sqrt slow paths, non-inlined device functions) share the kernel's
-.text section and its registers; the lifter keeps them in the kernel's one LLVM function: CALL.REL
-branches to the subroutine, RET.REL switches on the return-address register over the return sites.
+.text section and its registers; the lifter keeps them in the kernel's one LLVM function. Each
+call site gets its own copy of the subroutine (a call context): CALL.REL branches into the copy,
+RET.REL back to the one return site. One shared body entered from a loop and from outside it would
+make the CFG irreducible, which the AMDGPU back end turns into divergent code that never leaves the
+loop. Only recursive subroutines (or too many copies) keep one body whose RET.REL switches on the
+return-address register over all return sites.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ class Cfg:
     return_sites: list[int] = field(default_factory=list)
     brx_targets: dict[int, list[int]] = field(default_factory=dict)
     recursive: bool = False          # a subroutine calls itself, directly or not
+    contexts: list[tuple[tuple[int, ...], int, int]] = field(default_factory=list)  # (call sites, start, end)
+
+MAX_CONTEXT_INSTRUCTIONS = 20000     # beyond this many copied instructions, share subroutine bodies
 
 
 def has_recursion(instructions: list[Instruction]) -> bool:
@@ -47,6 +54,25 @@ def has_recursion(instructions: list[Instruction]) -> bool:
         state[f] = 2
         return found
     return any(cyclic(f) for f in starts)
+
+
+def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...], int, int]]:
+    """(call sites, first address, end address) of the kernel body and of one copy of a subroutine
+    per chain of call sites; [] when the copies would hold too many instructions."""
+    calls = [(i.address, label_address(i)) for i in instructions if i.opcode == "CALL" and "REL" in i.modifiers]
+    first, end = instructions[0].address, instructions[-1].address + 16
+    starts = sorted({first} | {t for _a, t in calls})
+    span = {s: (s, next((t for t in starts if t > s), end)) for s in starts}
+    size = {s: sum(1 for i in instructions if span[s][0] <= i.address < span[s][1]) for s in starts}
+    out, work, total = [], [((), first)], 0
+    while work:
+        sites, start = work.pop()
+        out.append((sites, *span[start]))
+        total += size[start]
+        if total > MAX_CONTEXT_INSTRUCTIONS:
+            return []
+        work.extend((sites + (at,), target) for at, target in calls if span[start][0] <= at < span[start][1])
+    return out
 
 
 def label_address(ins: Instruction) -> int:
@@ -109,6 +135,8 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
     if not instructions:
         return cfg
     cfg.recursive = has_recursion(instructions)
+    if not cfg.recursive:
+        cfg.contexts = call_contexts(instructions)
     ends = {}
     cfg.leaders.add(instructions[0].address)
     for ins in instructions:

@@ -54,7 +54,8 @@ def bra(ctx: Lifter, ins) -> None:
 def call(ctx: Lifter, ins) -> None:
     if "REL" in ins.modifiers:
         ctx.check(ins, {"REL", "NOINC"})
-        _goto(ctx, ins, ctx.block_at(label_address(ins)))
+        copied = bool(ctx.state["cfg"].contexts)
+        _goto(ctx, ins, ctx.block_at(label_address(ins), ctx.context + (ins.address,) if copied else None))
         return
     from .printf import call_abs
     call_abs(ctx, ins)
@@ -109,6 +110,11 @@ def ret(ctx: Lifter, ins) -> None:
     regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     if len(regs) != 1:
         raise unsupported(ins, "RET without a return-address register")
+    if ctx.state["cfg"].contexts:       # this copy of the subroutine returns to its one call site
+        if not ctx.context:
+            raise unsupported(ins, "RET outside a subroutine")
+        _goto(ctx, ins, ctx.block_at(ctx.context[-1] + 16, ctx.context[:-1]))
+        return
     value = ctx.u32(Reg(regs[0].kind, regs[0].index, regs[0].name))
     _dispatch(ctx, ins, value, ctx.state["cfg"].return_sites)
 

@@ -65,7 +65,8 @@ class Lifter:
         self.entry_builder = ir.IRBuilder(self.entry)
         self.b = ir.IRBuilder(self.entry)
         self.regs: dict[tuple[str, int], ir.Value] = {}
-        self.blocks: dict[int, ir.Block] = {}
+        self.blocks: dict[tuple[tuple[int, ...], int], ir.Block] = {}
+        self.context: tuple[int, ...] = ()          # call sites of the subroutine copy being lifted
         self.guard: ir.Value | None = None          # pure instructions: writes select on it
         self.guard_value: ir.Value | None = None    # control instructions: their guard
         self.ins: Instruction | None = None
@@ -94,10 +95,13 @@ class Lifter:
     def call(self, name: str, ret: ir.Type, args: list[ir.Value]) -> ir.Value:
         return self.b.call(self.intrinsic(name, ret, [a.type for a in args]), args)
 
-    def block_at(self, address: int) -> ir.Block:
-        if address not in self.blocks:
-            self.blocks[address] = self.fn.append_basic_block(f"L_{address:x}")
-        return self.blocks[address]
+    def block_at(self, address: int, context: tuple[int, ...] | None = None) -> ir.Block:
+        """The block at a code address in a call context (default: the one being lifted)."""
+        key = (self.context if context is None else context, address)
+        if key not in self.blocks:
+            suffix = "".join(f".c{site:x}" for site in key[0])
+            self.blocks[key] = self.fn.append_basic_block(f"L_{address:x}{suffix}")
+        return self.blocks[key]
 
     def new_block(self, hint: str) -> ir.Block:
         return self.fn.append_basic_block(f"{hint}_{self.ins.address:x}" if self.ins else hint)
