@@ -36,7 +36,7 @@ MAX_CONTEXT_INSTRUCTIONS = 20000     # beyond this many copied instructions, sha
 def has_recursion(instructions: list[Instruction]) -> bool:
     """A cycle in the graph of CALL.REL targets: functions start at 0 and at every call target
     and extend to the next start."""
-    calls = [(i.address, label_address(i)) for i in instructions if i.opcode == "CALL" and "REL" in i.modifiers]
+    calls = [(i.address, label_address(i)) for i in instructions if is_subroutine_call(i)]
     starts = sorted({0} | {t for _a, t in calls})
     owner = lambda a: max(s for s in starts if s <= a)
     graph: dict[int, set[int]] = {}
@@ -59,7 +59,7 @@ def has_recursion(instructions: list[Instruction]) -> bool:
 def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...], int, int]]:
     """(call sites, first address, end address) of the kernel body and of one copy of a subroutine
     per chain of call sites; [] when the copies would hold too many instructions."""
-    calls = [(i.address, label_address(i)) for i in instructions if i.opcode == "CALL" and "REL" in i.modifiers]
+    calls = [(i.address, label_address(i)) for i in instructions if is_subroutine_call(i)]
     first, end = instructions[0].address, instructions[-1].address + 16
     starts = sorted({first} | {t for _a, t in calls})
     span = {s: (s, next((t for t in starts if t > s), end)) for s in starts}
@@ -73,6 +73,14 @@ def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...]
             return []
         work.extend((sites + (at,), target) for at, target in calls if span[start][0] <= at < span[start][1])
     return out
+
+
+def is_subroutine_call(ins: Instruction) -> bool:
+    """CALL.REL into a subroutine; nvcc also closes loops with `@!P0 CALL.REL.NOINC `(.L_x_1)`,
+    a call to a block label of the same function that never returns: a branch."""
+    if ins.opcode != "CALL" or "REL" not in ins.modifiers:
+        return False
+    return not any(isinstance(op, Label) and op.name.startswith(".L_") for op in ins.operands)
 
 
 def label_address(ins: Instruction) -> int:
@@ -130,7 +138,7 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
     for ins in instructions:
         if ins.opcode == "BRX" and ins.address not in cfg.brx_targets and ins.extras.get("branch_targets"):
             cfg.brx_targets[ins.address] = list(ins.extras["branch_targets"])
-        if ins.opcode == "CALL" and "REL" in ins.modifiers:
+        if is_subroutine_call(ins):
             cfg.return_sites.append(ins.address + 16)
     if not instructions:
         return cfg

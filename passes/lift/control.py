@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .cfg import label_address
+from .cfg import is_subroutine_call, label_address
 from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
@@ -54,7 +54,7 @@ def bra(ctx: Lifter, ins) -> None:
 def call(ctx: Lifter, ins) -> None:
     if "REL" in ins.modifiers:
         ctx.check(ins, {"REL", "NOINC"})
-        copied = bool(ctx.state["cfg"].contexts)
+        copied = bool(ctx.state["cfg"].contexts) and is_subroutine_call(ins)
         _goto(ctx, ins, ctx.block_at(label_address(ins), ctx.context + (ins.address,) if copied else None))
         return
     from .printf import call_abs
