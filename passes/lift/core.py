@@ -160,6 +160,8 @@ class Lifter:
             from .launch import const_load
             v = const_load(self, op, I32)
             return self._int_mods(v, op.negate, op.absolute, op.invert)
+        if isinstance(op, Label) and op.address is None:
+            raise self.refuse(f"address of the symbol {op.name}, left to a device link (-rdc)")
         raise self.refuse(f"operand {op!r} is not a 32-bit value")
 
     def _int_mods(self, v, negate, absolute, invert):
