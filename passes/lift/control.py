@@ -1,5 +1,6 @@
 """Control: branches (per thread; LLVM's AMDGPU backend handles divergence), BRX jump tables,
-EXIT, CALL.REL/RET.REL subroutines within the kernel's function, barriers and memory fences.
+EXIT, CALL.REL/RET.REL subroutines within the kernel's function, barriers (BAR.SYNC, the BAR.RED
+reductions and B2R.RESULT), BPT.TRAP, memory fences, WARPSYNC.EXCLUSIVE's lane groups.
 BSSY/BSYNC/BREAK/WARPSYNC are reconvergence hints for NVIDIA's scheduler: nothing to do here."""
 
 from __future__ import annotations

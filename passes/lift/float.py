@@ -1,5 +1,6 @@
 """Single precision: FADD, FMUL, FFMA (with .FTZ, .SAT and .RZ/.RM/.RP via rounding.py), FMNMX,
-FSETP, FSET, FSEL, FCHK and MUFU (AMDGPU's hardware approximations of matching precision)."""
+FSETP, FSET, FSEL, FCHK and MUFU (AMDGPU's hardware approximations of matching precision; TANH,
+which AMDGPU lacks, as an expansion of the same accuracy)."""
 
 from __future__ import annotations
 
