@@ -34,7 +34,7 @@ demo: system-deps venv
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH cass-run examples/vector_add/vector_add
 
 test: system-deps venv
-	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/pytest -q -n 2 $(PYTEST_ARGS)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/pytest -q -n 2 --durations=25 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
