@@ -1,6 +1,7 @@
 """Packed half precision: HADD2, HMUL2, HFMA2 (incl. the .MMA form nvcc uses as a move of a 32-bit
 constant), HMNMX2, HSETP2, HSET2 (also on .BF16_V2 pairs), with .H0_H0/.H1_H1 operand swizzles
-and .F32 results. A pair of immediates is written high half first (`HFMA2.MMA R5, -RZ, RZ, 1.875, 0` sets R5 = 0x3f800000)."""
+and .F32 results. A pair of immediates is written high half first (`HFMA2.MMA R5, -RZ, RZ, 1.875, 0`
+sets R5 = 0x3f800000)."""
 
 from __future__ import annotations
 
