@@ -87,7 +87,7 @@ def test_one_changed_instruction_is_refused_naming_the_buffer(saxpy, server):
     unit = translate(cubin)
     assert unit.status == "failed" and unit.tier == "model"
     [reason] = unit.reasons
-    assert reason.startswith("verify: model output differs from the reference: buffer of parameter 3 differs at byte 0 (random bytes)")
+    assert reason.startswith("verify: model output differs from the reference: buffer of parameter 3 differs at byte 0 (random floats)")
     assert not unit.code_object or unit.status != "ok"
 
 
