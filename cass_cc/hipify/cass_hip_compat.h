@@ -257,7 +257,9 @@ __device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
 template <typename T>
 __device__ inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
   (void)mask;
-  return cass_compat::move_words(var, [=](int w) { return __shfl(w, src_lane, width); });
+  /* CUDA takes the source lane modulo width within the segment (PTX shfl.idx); ROCm 5.2's
+     __shfl adds it to the segment base unwrapped, reading another segment. */
+  return cass_compat::move_words(var, [=](int w) { return __shfl(w, src_lane & (width - 1), width); });
 }
 
 template <typename T>
