@@ -158,3 +158,12 @@ def test_answer_that_reads_files_is_refused(saxpy, server):
     server.answer = asm.replace("\t.section\t.rodata", '\t.section\t.rodata\n\t.incbin "/etc/hostname"', 1)
     [reason] = translate(cubin).reasons
     assert reason == "model: the model's assembly reads files (.incbin), which is never accepted"
+
+
+def test_candidate_that_never_ends_is_refused_within_a_budget(saxpy, server):
+    """The candidate may run 20 times the reference's instructions (at least 20,000), no more."""
+    cubin, asm = saxpy
+    server.answer = asm.replace("\ts_endpgm\n", "\ts_branch .LBB0_2\n", 1)   # spins at its own label
+    unit = translate(cubin)
+    [reason] = unit.reasons
+    assert reason.startswith("verify: model output faults on the emulator: ") and "budget" in reason.lower(), reason
