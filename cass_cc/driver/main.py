@@ -14,7 +14,7 @@ import tempfile
 from .. import toolchain
 from ..errors import CassError, ToolMissing
 from . import help as help_texts
-from . import host, routes, source_route
+from . import hip_fatbin, host, routes, source_route
 from .frontend import place_job
 from .jobs import Job, Runner
 from .parse import UsageError, parse
@@ -81,7 +81,7 @@ def run(argv: list[str]) -> int:
 
 def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Compile):
-        return routes.route_module(settings.route).compile_jobs(
+        return routes.route_module(settings.route, settings.rdc).compile_jobs(
             action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
     front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
@@ -91,7 +91,8 @@ def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Dependencies):
         return front.dependencies(action.tu, settings, action.output, action.targets, work)
     if isinstance(action, Link):
-        return routes.route_module(settings.route).link_jobs(action, settings, work)
+        relocatable = settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs)
+        return routes.route_module(settings.route, relocatable).link_jobs(action, settings, work)
     if isinstance(action, Archive):
         return archive_jobs(action, settings, work)
     raise CassError(f"internal error: no jobs for {action!r}")

@@ -6,8 +6,11 @@
       when the route was chosen automatically, so an explicit --cass-route=binary means "SASS
       translation or an error")
     link_jobs(action: plan.Link, settings, work) -> list[Job]
-where `work` is a private folder for the step. "auto" means AUTO_ROUTE; a route whose module is
-missing is refused with a clear message.
+where `work` is a private folder for the step. "auto" means AUTO_ROUTE, except for relocatable
+device code (-rdc=true, -dc): the binary route has no device link for kernels that call device
+functions of other translation units, so auto builds such programs through the source route,
+whose hipcc links device code at the program's link. A route whose module is missing is refused
+with a clear message.
 """
 
 from __future__ import annotations
@@ -21,16 +24,18 @@ ROUTES = {"source": "cass_cc.driver.source_route", "binary": "cass_cc.driver.bin
 AUTO_ROUTE = "binary"
 
 
-def resolve(name: str) -> str:
-    return AUTO_ROUTE if name == "auto" else name
+def resolve(name: str, relocatable: bool = False) -> str:
+    if name != "auto":
+        return name
+    return "source" if relocatable else AUTO_ROUTE
 
 
 def allows_fallback(name: str) -> bool:
     return name == "auto"
 
 
-def route_module(name: str) -> ModuleType:
-    name = resolve(name)
+def route_module(name: str, relocatable: bool = False) -> ModuleType:
+    name = resolve(name, relocatable)
     try:
         return importlib.import_module(ROUTES[name])
     except ModuleNotFoundError as e:
