@@ -26,3 +26,11 @@ def _private_cache(tmp_path_factory):
     if "CASS_CACHE_DIR" not in os.environ:
         os.environ["CASS_CACHE_DIR"] = str(tmp_path_factory.mktemp("cass-cache"))
     yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_model_server():
+    """No CASS model server exists in tests: the model translator's refusal ("no server at") is
+    what tests that force a lifter refusal rely on. Port 9 (discard) is closed on test machines."""
+    os.environ["CASS_MODEL_URL"] = "http://127.0.0.1:9/v1"
+    yield

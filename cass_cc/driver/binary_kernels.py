@@ -52,8 +52,14 @@ def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
     return translate_unit(unit, cache)
 
 
+def _model(unit: KernelUnit, settings: Settings) -> KernelUnit:
+    """A CASS model's translation (CASS_MODEL_URL); trusted only after passes/differential.py's check."""
+    from cass_cc.passes.model import PIPELINE
+    return run_pipeline(unit, PIPELINE, settings.dump_after)
+
+
 # The translators (--cass-translators) this cass-cc has.
-TRANSLATORS = {"lift": _lift}
+TRANSLATORS = {"lift": _lift, "model": _model}
 
 
 def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelUnit]:

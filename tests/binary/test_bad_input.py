@@ -66,7 +66,7 @@ def test_cubin_for_an_unsupported_architecture(nvcc_objects, tmp_path):
 def test_refused_kernel_without_fallback_leaves_no_object(tmp_path):
     obj = tmp_path / "saxpy.o"
     proc = cass_nvcc("--cass-route=binary", "--cass-translators=model", "-c", SAXPY, "-o", obj, cwd=tmp_path)
-    _fails_cleanly(proc, obj, "saxpy(float, float const*, float*, int)", "model: not available",
+    _fails_cleanly(proc, obj, "saxpy(float, float const*, float*, int)", "model: no server at",
                    "no hipify fallback")
 
 

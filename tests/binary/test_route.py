@@ -45,7 +45,7 @@ def test_program_passes_with_every_kernel_lifted(folder, build_root):
 
 
 def test_refused_kernels_take_the_hipify_fallback(build_root):
-    """A translator this cass-cc lacks refuses every kernel; route auto falls back per kernel and
+    """The model translator, with no model server to ask, refuses every kernel; route auto falls back per kernel and
     says so in the report, and the program still passes."""
     folder = ROOT / "tests" / "programs" / "binary" / "runtime_features"
     out = build_root / "fallback"
@@ -53,14 +53,14 @@ def test_refused_kernels_take_the_hipify_fallback(build_root):
     exe = out / "prog"
     proc = cass_nvcc("--cass-route=binary", "--cass-translators=model", *program_sources(folder), "-o", exe,
                      cwd=out)
-    assert proc.returncode != 0 and "model: not available" in proc.stderr and not exe.exists()
+    assert proc.returncode != 0 and "model: no server at" in proc.stderr and not exe.exists()
     proc = cass_nvcc("--cass-route=auto", "--cass-translators=model", *program_sources(folder), "-o", exe,
                      cwd=out, env={"CASS_ROUTE": "", "CASS_REPORT_DIR": str(out)})
     assert proc.returncode == 0, proc.stderr
     _passes(exe, folder)
     kernels = [k for r in reports(out) for k in r["kernels"]]
     assert {k["tier"] for k in kernels} == {"hipify"}
-    assert all(k["status"] == "fallback" and "model: not available" in k["reasons"][0] for k in kernels)
+    assert all(k["status"] == "fallback" and "model: no server at" in k["reasons"][0] for k in kernels)
 
 
 def test_several_files_and_a_static_library(build_root):
