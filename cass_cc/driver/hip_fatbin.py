@@ -71,6 +71,12 @@ def section_bytes(path: str) -> bytes:
     return sec.data()
 
 
+def has_code_objects(path: str) -> bool:
+    """Whether `path` (a readable x86-64 ELF file) has a .hip_fatbin section."""
+    with open(path, "rb") as f:
+        return ELFFile(f).get_section_by_name(SECTION) is not None
+
+
 def has_relocatable_device_code(path: str) -> bool:
     """Whether `path` is an object compiled with -fgpu-rdc: its device code is still bitcode in
     `__CLANG_OFFLOAD_BUNDLE__<target>` sections, to be linked when the program is."""

@@ -126,8 +126,10 @@ def _report_job(fe: Frontend, work: str) -> Job:
 
     def action() -> None:
         start = time.perf_counter()
-        names = [n for co in hip_fatbin.code_objects(tmp_obj) for n in hip_fatbin.kernel_symbols(co.data)]
-        names = sorted(set(names))
+        # A translation unit without kernels (a host-only main.cu), or with relocatable device
+        # code still in bitcode (-rdc), has no code object in its object to read kernels from.
+        objects = hip_fatbin.code_objects(tmp_obj) if hip_fatbin.has_code_objects(tmp_obj) else []
+        names = sorted({n for co in objects for n in hip_fatbin.kernel_symbols(co.data)})
         demangled = _demangle(names)
         report = Report(source=fe.tu.source, route=NAME, offload_arch=fe.settings.offload_arch,
                         nvidia_targets=fe.settings.nvidia_targets)

@@ -193,3 +193,19 @@ def test_dryrun_prints_the_jobs_and_builds_nothing(tmp_path):
     assert any("hipcc --offload-arch=gfx1100" in l and " -o " in l and "-x hip" not in l
                for l in lines)  # the link
     assert sorted(os.listdir(tmp_path)) == ["a.cu"]
+
+
+def test_report_of_a_program_whose_main_file_has_no_kernels(tmp_path):
+    """A host-only main.cu has no code object to read kernels from: its report lists none, the
+    file with the kernels lists them, and the build succeeds."""
+    (tmp_path / "main.cu").write_text(
+        "#include <cstdio>\nvoid launch(int *d);\nint main() { int *d; cudaMalloc(&d, 4); launch(d);"
+        " cudaFree(d); puts(\"PASS\"); }\n")
+    (tmp_path / "kern.cu").write_text(
+        "__global__ void one(int *d) { *d = 1; }\nvoid launch(int *d) { one<<<1, 1>>>(d); }\n")
+    reports = tmp_path / "reports"
+    proc = cass_nvcc("main.cu", "kern.cu", "-o", "prog", cwd=tmp_path, CASS_REPORT_DIR=str(reports))
+    assert proc.returncode == 0, proc.stderr
+    kernels = {json.loads(p.read_text())["source"].rsplit("/", 1)[-1]: json.loads(p.read_text())["kernels"]
+               for p in reports.iterdir()}
+    assert kernels["main.cu"] == [] and [k["name"] for k in kernels["kern.cu"]] == ["_Z3onePi"]
