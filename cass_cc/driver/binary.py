@@ -117,6 +117,9 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
     """Jobs that compile one translation unit into an object with AMD code inside; kernels the
     translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
     --cass-route=binary turns off (the route asked for is the route taken)."""
+    if settings.rdc:
+        raise CassError(f"{action.tu.source}: relocatable device code (-rdc=true, -dc) needs a device "
+                        "link, which the binary route does not have yet: use --cass-route=source or auto")
     allow_fallback = allow_fallback and settings.route != "binary"
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")

@@ -155,3 +155,5 @@ def test_relocatable_device_code_takes_the_source_route_in_auto(build_root):
     proc = cass_nvcc(*objects, "-o", out / "prog", cwd=out, env={"CASS_ROUTE": ""})
     assert proc.returncode == 0, proc.stderr
     _passes(out / "prog", folder)
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", "-c", program_sources(folder)[0], "-o", out / "x.o", cwd=out)
+    assert proc.returncode == 1 and "needs a device link" in proc.stderr and not (out / "x.o").exists()
