@@ -47,7 +47,7 @@ def truth_table(ctx: Lifter, lut: int, values: list[ir.Value]) -> ir.Value:
 
 @handles("LOP3", "ULOP3")
 def lop3(ctx: Lifter, ins) -> None:
-    """LOP3.LUT [P,] d, a, b, c, lut, Pq: d = lut(a, b, c); P = (d != 0) (with Pq = !PT)."""
+    """LOP3.LUT [P,] d, a, b, c, lut, Pq: d = lut(a, b, c); P = (d != 0) | Pq."""
     ctx.check(ins, {"LUT"})
     ops = list(ins.operands)
     pdest = ops.pop(0) if isinstance(ops[0], Reg) and ops[0].kind in ("P", "UP") else None
@@ -59,9 +59,10 @@ def lop3(ctx: Lifter, ins) -> None:
     r = truth_table(ctx, ctx.imm_bits32(lut) & 0xFF, [ctx.u32(a), ctx.u32(bb), ctx.u32(c)])
     ctx.set32(d, r)
     if pdest is not None:
-        if not (isinstance(pq, Reg) and pq.index is None and pq.invert):
-            raise unsupported(ins, "predicate input other than !PT")
-        ctx.setp(pdest, ctx.b.icmp_unsigned("!=", r, ir.Constant(I32, 0)))
+        # P = (d != 0) OR Pq: nvcc passes !PT (false) when there is nothing to combine, and
+        # chains a 64-bit "is non-zero" test as ISETP.NE lo -> P0; LOP3 P0, hi & mask, P0
+        nonzero = ctx.b.icmp_unsigned("!=", r, ir.Constant(I32, 0))
+        ctx.setp(pdest, ctx.b.or_(nonzero, ctx.pred(pq)))
 
 
 @handles("LOP", "ULOP")

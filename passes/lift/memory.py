@@ -107,7 +107,8 @@ def store_value(ctx: Lifter, ins, ptr: ir.Value, size: int, words: list[ir.Value
         for i, w in enumerate(words):
             v = b.insert_element(v, w, ir.Constant(I32, i))
     if "STRONG" in ins.modifiers and size <= 8:
-        b.store_atomic(v, ptr, "monotonic", size)
+        # IRBuilder.store_atomic checks a pointee type, which opaque pointers do not have
+        b._insert(ir.instructions.StoreAtomicInstr(b.block, v, ptr, "monotonic", size))
     else:
         b.store(v, ptr, align=size)
 
