@@ -1,7 +1,9 @@
 """nvdisasm text -> Instruction objects (cass_cc.sass.model), with the grammar in sass.lark.
 
 `parse_sass(text)` parses one kernel's (or a whole cubin's) disassembly; labels are resolved to
-addresses, and BRX's `BRANCH_TARGETS` annotation becomes `extras["branch_targets"]`.
+addresses, and BRX's `BRANCH_TARGETS` annotation becomes `extras["branch_targets"]`. A texture
+instruction's shape (`TEX.SCR.LL RZ, R5, R4, R8, 0x0, 0x58, 2D, 0x1`) becomes
+`extras["texture_shape"]` ("2D"); the other operands keep their order.
 """
 
 from __future__ import annotations
@@ -77,6 +79,12 @@ def _address_terms(terms) -> tuple[Reg | None, Reg | None, int]:
     return (vector[0] if vector else None), (uniform[0] if uniform else None), offset
 
 
+@dataclass(frozen=True)
+class TextureShape:
+    """A texture instruction's shape operand; the parser moves it to `extras["texture_shape"]`."""
+    name: str
+
+
 class _ToModel(Transformer):
     def __init__(self, lines: list[str]):
         super().__init__()
@@ -141,6 +149,9 @@ class _ToModel(Transformer):
             raise SassSyntaxError(f"unexpected relocation expression {text}")
         return SymbolRef(m.group(2), int(m.group(1)), m.group(3), m.group(4) or "", None, text)
 
+    def texture_shape(self, items):
+        return TextureShape(str(items[0]))
+
     def regset(self, items):
         return tuple(int(str(t), 0) for t in items)
 
@@ -157,7 +168,10 @@ class _ToModel(Transformer):
         extras = {}
         for it in items[1:]:
             if isinstance(it, tuple):
-                operands = it
+                shapes = [op for op in it if isinstance(op, TextureShape)]
+                if shapes:
+                    extras["texture_shape"] = shapes[0].name
+                operands = tuple(op for op in it if not isinstance(op, TextureShape))
             elif it.type == "GUARD":
                 g = str(it)[1:]
                 guard = make_register(g.lstrip("!"), "!" if g.startswith("!") else "")
