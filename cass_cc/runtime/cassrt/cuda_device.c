@@ -2,6 +2,7 @@
  * built with, attributes, versions, limits and cache hints. */
 #include <string.h>
 
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
@@ -114,6 +115,28 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     case cudaDevAttrHostRegisterSupported:
     case cudaDevAttrAsyncEngineCount:
     case cudaDevAttrStreamPrioritiesSupported: *value = 1; break;
+    case cudaDevAttrMaxTexture1DWidth: *value = d.max_texture_1d; break;
+    case cudaDevAttrMaxTexture2DWidth: *value = d.max_texture_2d[0]; break;
+    case cudaDevAttrMaxTexture2DHeight: *value = d.max_texture_2d[1]; break;
+    case cudaDevAttrMaxTexture3DWidth: *value = d.max_texture_3d[0]; break;
+    case cudaDevAttrMaxTexture3DHeight: *value = d.max_texture_3d[1]; break;
+    case cudaDevAttrMaxTexture3DDepth: *value = d.max_texture_3d[2]; break;
+    case cudaDevAttrGpuOverlap:
+    case cudaDevAttrGlobalL1CacheSupported:
+    case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
+    /* Features with no AMD counterpart behind this runtime: absent, as on a GPU without them. */
+    case cudaDevAttrComputePreemptionSupported:
+    case cudaDevAttrCanUseHostPointerForRegisteredMem:
+    case cudaDevAttrHostNativeAtomicSupported:
+    case cudaDevAttrMultiGpuBoardGroupID:
+    case cudaDevAttrReservedSharedMemoryPerBlock:
+    case cudaDevAttrMaxPersistingL2CacheSize:
+    case cudaDevAttrMaxAccessPolicyWindowSize:
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables:
+    case cudaDevAttrSparseCudaArraySupported:
+    case cudaDevAttrGPUDirectRDMASupported:
+    case cudaDevAttrIpcEventSupport:
+    case cudaDevAttrMemoryPoolSupportedHandleTypes:
     case cudaDevAttrKernelExecTimeout:
     case cudaDevAttrTccDriver:
     case cudaDevAttrClusterLaunch:
@@ -187,3 +210,28 @@ cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig)
     *pCacheConfig = cache_config;
     return cudaSuccess;
 }
+
+/* Shared memory bank sizes: RDNA3's LDS has no configurable bank width; the setting is a hint. */
+cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig)
+{
+    *pConfig = cudaSharedMemBankSizeFourByte;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config)
+{
+    (void)config;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config)
+{
+    (void)func, (void)config;
+    return cudaSuccess;
+}
+
+/* Profiler ranges: HIP's profiler calls are deprecated (rocTX/roctracer trace AMD programs from
+ * outside), so starting and stopping collection has nothing to do, as without a profiler attached. */
+cudaError_t CUDARTAPI cudaProfilerStart(void) { return cudaSuccess; }
+
+cudaError_t CUDARTAPI cudaProfilerStop(void) { return cudaSuccess; }
