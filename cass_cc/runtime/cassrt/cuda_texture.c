@@ -1,0 +1,310 @@
+/* Texture objects and CUDA arrays for translated (binary-route) kernels.
+ *
+ * A cudaTextureObject_t is the device address of a 64-byte texture descriptor that this file
+ * writes (struct cass_texture). The lifter (passes/lift/texture.py) turns TEX/TLD into loads of
+ * that descriptor and of the texels it points to, with CUDA's addressing and filtering rules, so
+ * the two files share the layout below: change one, change both.
+ *
+ * A cudaArray is linear device memory with packed rows (pitch = width * element size), slices
+ * after each other; the texture hardware's tiled layout is invisible to CUDA programs.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cassrt.h"
+
+struct cass_texture {
+    uint64_t base;              /*  0: device address of texel (0, 0, 0) */
+    uint32_t pitch;             /*  8: bytes from one row to the next */
+    uint32_t width;             /* 12: extents in texels (1 when the dimension is absent) */
+    uint32_t height;            /* 16 */
+    uint32_t depth;             /* 20 */
+    uint32_t slice_pitch;       /* 24: bytes from one depth slice to the next */
+    uint8_t channels;           /* 28: 1, 2 or 4 */
+    uint8_t bits;               /* 29: bits per channel: 8, 16 or 32 */
+    uint8_t kind;               /* 30: cudaChannelFormatKind: signed, unsigned, float */
+    uint8_t read_normalized;    /* 31: cudaReadModeNormalizedFloat on an 8/16-bit integer format */
+    uint8_t filter_linear;      /* 32: cudaFilterModeLinear */
+    uint8_t normalized_coords;  /* 33 */
+    uint8_t address[3];         /* 34: cudaTextureAddressMode per dimension */
+    uint8_t linear_resource;    /* 37: cudaResourceTypeLinear (tex1Dfetch: zero out of range) */
+    uint8_t reserved[2];
+    float border[4];            /* 40: borderColor */
+    uint8_t padding[8];
+};
+_Static_assert(sizeof(struct cass_texture) == 64, "the lifter reads a 64-byte descriptor");
+_Static_assert(offsetof(struct cass_texture, border) == 40, "layout shared with passes/lift/texture.py");
+
+struct cudaArray {
+    void *data;
+    size_t pitch, width, height, depth;         /* width in texels; height, depth at least 1 */
+    struct cudaChannelFormatDesc desc;
+};
+
+static cudaError_t fail(cudaError_t e)
+{
+    return (cudaError_t)cassrt_result(e);
+}
+
+struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                             enum cudaChannelFormatKind f)
+{
+    struct cudaChannelFormatDesc d = {x, y, z, w, f};
+    return d;
+}
+
+/* Channel count and bits per channel of a format the descriptor can express, or 0. */
+static int format_of(const struct cudaChannelFormatDesc *d, int *channels, int *bits)
+{
+    int sizes[4] = {d->x, d->y, d->z, d->w}, n = 0;
+    while (n < 4 && sizes[n])
+        n++;
+    for (int i = n; i < 4; i++)
+        if (sizes[i])
+            return 0;
+    if (n == 0 || n == 3)
+        return 0;
+    for (int i = 1; i < n; i++)
+        if (sizes[i] != sizes[0])
+            return 0;
+    if (sizes[0] != 8 && sizes[0] != 16 && sizes[0] != 32)
+        return 0;
+    if (d->f != cudaChannelFormatKindSigned && d->f != cudaChannelFormatKindUnsigned &&
+        d->f != cudaChannelFormatKindFloat)
+        return 0;
+    if (d->f == cudaChannelFormatKindFloat && sizes[0] == 8)
+        return 0;
+    *channels = n;
+    *bits = sizes[0];
+    return 1;
+}
+
+static size_t element_size(const struct cudaChannelFormatDesc *d)
+{
+    int channels, bits;
+    return format_of(d, &channels, &bits) ? (size_t)channels * bits / 8 : 0;
+}
+
+static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                              size_t height, size_t depth)
+{
+    if (!array || !desc || width == 0)
+        return fail(cudaErrorInvalidValue);
+    size_t elem = element_size(desc);
+    if (!elem)
+        return fail(cudaErrorInvalidChannelDescriptor);
+    struct cudaArray *a = calloc(1, sizeof *a);
+    if (!a)
+        return fail(cudaErrorMemoryAllocation);
+    a->width = width, a->height = height ? height : 1, a->depth = depth ? depth : 1;
+    a->pitch = width * elem;
+    a->desc = *desc;
+    cudaError_t e = cudaMalloc(&a->data, a->pitch * a->height * a->depth);
+    if (e != cudaSuccess) {
+        free(a);
+        return e;
+    }
+    *array = a;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                      size_t height, unsigned int flags)
+{
+    (void)flags;            /* surface load/store and texture gather work on every array here */
+    return make_array(array, desc, width, height, 1);
+}
+
+cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                        struct cudaExtent extent, unsigned int flags)
+{
+    if (flags & (cudaArrayLayered | cudaArrayCubemap | cudaArrayTextureGather)) {
+        cassrt_note_once("cudaMalloc3DArray: layered, cubemap and gather arrays are not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    return make_array(array, desc, extent.width, extent.height, extent.depth);
+}
+
+cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array)
+{
+    if (!array)
+        return cudaSuccess;
+    cudaError_t e = cudaFree(array->data);
+    free(array);
+    return e;
+}
+
+cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
+{
+    if (!desc || !array)
+        return fail(cudaErrorInvalidValue);
+    *desc = array->desc;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                                       unsigned int *flags, cudaArray_t array)
+{
+    if (!array)
+        return fail(cudaErrorInvalidValue);
+    if (desc)
+        *desc = array->desc;
+    if (extent) {
+        extent->width = array->width;
+        extent->height = array->height > 1 || array->depth > 1 ? array->height : 0;
+        extent->depth = array->depth > 1 ? array->depth : 0;
+    }
+    if (flags)
+        *flags = 0;
+    return cudaSuccess;
+}
+
+/* Device address of byte column x of row y of an array; the copy must fit inside the array. */
+static char *array_at(cudaArray_const_t a, size_t x, size_t y, size_t width, size_t height)
+{
+    if (!a || x + width > a->pitch || y + height > a->height * a->depth)
+        return NULL;
+    return (char *)a->data + y * a->pitch + x;
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                          size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    char *to = array_at(dst, wOffset, hOffset, width, height);
+    if (!to)
+        return fail(cudaErrorInvalidValue);
+    return cudaMemcpy2D(to, dst->pitch, src, spitch, width, height, kind);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                               size_t spitch, size_t width, size_t height,
+                                               enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+    char *to = array_at(dst, wOffset, hOffset, width, height);
+    if (!to)
+        return fail(cudaErrorInvalidValue);
+    return cudaMemcpy2DAsync(to, dst->pitch, src, spitch, width, height, kind, stream);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                            size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    char *from = array_at(src, wOffset, hOffset, width, height);
+    if (!from)
+        return fail(cudaErrorInvalidValue);
+    return cudaMemcpy2D(dst, dpitch, from, src->pitch, width, height, kind);
+}
+
+/* The deprecated linear forms: `count` bytes from (wOffset, hOffset) on, row after row. */
+cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                        size_t count, enum cudaMemcpyKind kind)
+{
+    if (!dst || hOffset * dst->pitch + wOffset + count > dst->pitch * dst->height * dst->depth)
+        return fail(cudaErrorInvalidValue);
+    return cudaMemcpy((char *)dst->data + hOffset * dst->pitch + wOffset, src, count, kind);
+}
+
+cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                          size_t count, enum cudaMemcpyKind kind)
+{
+    if (!src || hOffset * src->pitch + wOffset + count > src->pitch * src->height * src->depth)
+        return fail(cudaErrorInvalidValue);
+    return cudaMemcpy(dst, (char *)src->data + hOffset * src->pitch + wOffset, count, kind);
+}
+
+/* The resource part of a descriptor; returns cudaSuccess or why the resource is refused. */
+static cudaError_t describe_resource(struct cass_texture *t, const struct cudaResourceDesc *r)
+{
+    const struct cudaChannelFormatDesc *format;
+    int channels, bits;
+    switch (r->resType) {
+    case cudaResourceTypeArray: {
+        cudaArray_const_t a = r->res.array.array;
+        if (!a)
+            return cudaErrorInvalidValue;
+        format = &a->desc;
+        t->base = (uint64_t)(uintptr_t)a->data;
+        t->pitch = (uint32_t)a->pitch;
+        t->width = (uint32_t)a->width, t->height = (uint32_t)a->height, t->depth = (uint32_t)a->depth;
+        t->slice_pitch = (uint32_t)(a->pitch * a->height);
+        break;
+    }
+    case cudaResourceTypeLinear:
+        format = &r->res.linear.desc;
+        if (!r->res.linear.devPtr || !element_size(format))
+            return r->res.linear.devPtr ? cudaErrorInvalidChannelDescriptor : cudaErrorInvalidValue;
+        t->base = (uint64_t)(uintptr_t)r->res.linear.devPtr;
+        t->width = (uint32_t)(r->res.linear.sizeInBytes / element_size(format));
+        t->height = t->depth = 1;
+        t->pitch = t->slice_pitch = (uint32_t)r->res.linear.sizeInBytes;
+        t->linear_resource = 1;
+        break;
+    case cudaResourceTypePitch2D:
+        format = &r->res.pitch2D.desc;
+        if (!r->res.pitch2D.devPtr || !element_size(format) ||
+            r->res.pitch2D.pitchInBytes < r->res.pitch2D.width * element_size(format))
+            return r->res.pitch2D.devPtr && element_size(format) ? cudaErrorInvalidValue
+                                                                  : cudaErrorInvalidChannelDescriptor;
+        t->base = (uint64_t)(uintptr_t)r->res.pitch2D.devPtr;
+        t->pitch = (uint32_t)r->res.pitch2D.pitchInBytes;
+        t->width = (uint32_t)r->res.pitch2D.width, t->height = (uint32_t)r->res.pitch2D.height;
+        t->depth = 1;
+        t->slice_pitch = (uint32_t)(t->pitch * t->height);
+        break;
+    default:
+        cassrt_note_once("cudaCreateTextureObject: mipmapped arrays are not supported");
+        return cudaErrorNotSupported;
+    }
+    if (!format_of(format, &channels, &bits))
+        return cudaErrorInvalidChannelDescriptor;
+    t->channels = (uint8_t)channels, t->bits = (uint8_t)bits, t->kind = (uint8_t)format->f;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+                                              const struct cudaTextureDesc *pTexDesc,
+                                              const struct cudaResourceViewDesc *pResViewDesc)
+{
+    if (!pTexObject || !pResDesc || !pTexDesc)
+        return fail(cudaErrorInvalidValue);
+    if (pResViewDesc) {
+        cassrt_note_once("cudaCreateTextureObject: resource views are not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    struct cass_texture t;
+    memset(&t, 0, sizeof t);
+    cudaError_t e = describe_resource(&t, pResDesc);
+    if (e != cudaSuccess)
+        return fail(e);
+    int integer = t.kind != cudaChannelFormatKindFloat;
+    t.read_normalized = integer && t.bits < 32 && pTexDesc->readMode == cudaReadModeNormalizedFloat;
+    t.filter_linear = pTexDesc->filterMode == cudaFilterModeLinear;
+    if (t.filter_linear && integer && !t.read_normalized)
+        return fail(cudaErrorInvalidValue);    /* CUDA filters only values it returns as floats */
+    t.normalized_coords = pTexDesc->normalizedCoords != 0;
+    for (int i = 0; i < 3; i++)
+        t.address[i] = (uint8_t)pTexDesc->addressMode[i];
+    memcpy(t.border, pTexDesc->borderColor, sizeof t.border);
+    void *device = NULL;
+    e = cudaMalloc(&device, sizeof t);
+    if (e != cudaSuccess)
+        return e;
+    e = cudaMemcpy(device, &t, sizeof t, cudaMemcpyHostToDevice);
+    if (e != cudaSuccess) {
+        cudaFree(device);
+        return e;
+    }
+    *pTexObject = (cudaTextureObject_t)(uintptr_t)device;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject)
+{
+    if (!texObject)
+        return cudaSuccess;
+    return cudaFree((void *)(uintptr_t)texObject);
+}
