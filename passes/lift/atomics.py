@@ -1,19 +1,23 @@
 """Atomics: ATOMG (global), ATOM (generic), ATOMS (shared) and RED (no result) of every operation
 and type -> atomicrmw / cmpxchg, monotonic, at the scope the modifier names (.GPU -> agent,
 .CTA -> workgroup, .SYS -> system). INC/DEC have CUDA's wrap semantics: LLVM's uinc_wrap and
-udec_wrap are exactly atomicInc/atomicDec."""
+udec_wrap are exactly atomicInc/atomicDec. Packed ADD.F16x2/.BF16x2 (atomicAdd on __half2 and
+__nv_bfloat162) is a compare-and-swap loop over the 32-bit word, each half rounded to nearest.
+A generic ATOM's predicate result says "done" (nvcc branches to a shared/local slow path when it
+is false): flat atomics reach every window on AMD GPUs, so it is always true here."""
 
 from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import F32, F64, I32, I64, Lifter, Reg, handles, unsupported
+from .core import F16, F32, F64, I1, I32, I64, Lifter, Reg, handles, unsupported
 from .memory import SCOPE, pointer
 
 OPS = {"ADD": "add", "MIN": "min", "MAX": "max", "INC": "uinc_wrap", "DEC": "udec_wrap",
        "AND": "and", "OR": "or", "XOR": "xor", "EXCH": "xchg"}
 TYPES = {"U32": (I32, False), "S32": (I32, True), "32": (I32, False), "64": (I64, False),
          "U64": (I64, False), "S64": (I64, True), "F32": (F32, False), "F64": (F64, False)}
+PAIRS = {"F16x2", "BF16x2"}
 IGNORED = {"E", "STRONG", "GPU", "CTA", "SM", "SYS", "VC", "FTZ", "RN", "WEAK", "MMIO", "EF",
            "EL", "LU", "NA", "PRIVATE"}
 
@@ -72,6 +76,42 @@ def _result(ctx: Lifter, dest, value: ir.Value) -> None:
         ctx.set32(dest, value)
 
 
+def _pair_sum(ctx: Lifter, kind: str, old: ir.Value, add: ir.Value) -> ir.Value:
+    """The two 16-bit lanes of old + add, each rounded to nearest even, denormals kept."""
+    b = ctx.b
+    if kind == "F16x2":
+        pair = ir.VectorType(F16, 2)
+        return b.bitcast(b.fadd(b.bitcast(old, pair), b.bitcast(add, pair)), I32)
+    from .rounding import to_bf16_bits, two_sum
+    word = ir.Constant(I32, 0)
+    for shift in (0, 16):                   # bf16 is the top half of an f32: widening is exact
+        lanes = [b.fpext(b.bitcast(b.shl(b.lshr(v, ir.Constant(I32, shift)), ir.Constant(I32, 16)), F32), F64)
+                 for v in (old, add)]
+        half = b.and_(to_bf16_bits(ctx, *two_sum(ctx, *lanes)), ir.Constant(I32, 0xFFFF))
+        word = b.or_(word, b.shl(half, ir.Constant(I32, shift)))
+    return word
+
+
+def _pair_add(ctx: Lifter, ins, ptr: ir.Value, add: ir.Value, scope: str | None) -> ir.Value:
+    """A compare-and-swap loop adding a packed pair; returns the old word."""
+    b = ctx.b
+    kind = next(m for m in ins.modifiers if m in PAIRS)
+    first = b.load(ptr, typ=I32, align=4)
+    start = b.block
+    loop, done = ctx.new_block("pair_add"), ctx.new_block("pair_done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    old = b.phi(I32)
+    old.add_incoming(first, start)
+    cx = ScopedCmpXchg(b.block, ptr, old, _pair_sum(ctx, kind, old, add), scope)
+    b._insert(cx)
+    seen = b.extract_value(cx, 0)
+    old.add_incoming(seen, b.block)
+    b.cbranch(b.extract_value(cx, 1), done, loop)
+    b.position_at_end(done)
+    return seen
+
+
 @handles("ATOMG", "ATOM", "ATOMS", "RED", "REDG", kind="effect")
 def atomic(ctx: Lifter, ins) -> None:
     b = ctx.b
@@ -86,25 +126,37 @@ def atomic(ctx: Lifter, ins) -> None:
         _result(ctx, dest, rmw)
         return
     op = [m for m in mods if m in OPS or m in ("CAS", "CAST")]
-    ctx.check(ins, IGNORED | set(OPS) | set(TYPES) | {"CAS", "CAST", "SPIN"})
+    ctx.check(ins, IGNORED | set(OPS) | set(TYPES) | PAIRS | {"CAS", "CAST", "SPIN"})
     if len(op) != 1:
         raise unsupported(ins, "atomic operation")
     op = op[0]
     ty, signed = next((TYPES[m] for m in mods if m in TYPES), (I32, False))
     operands = list(ins.operands)
     pdest = operands.pop(0) if isinstance(operands[0], Reg) and operands[0].kind == "P" else None
-    dest = None if ins.opcode in ("RED", "REDG") or op == "CAST" else operands.pop(0)
+    if ins.opcode in ("RED", "REDG") or (op == "CAST" and not isinstance(operands[0], Reg)):
+        dest = None
+    else:
+        dest = operands.pop(0)
     mem, *values = operands
     ptr = pointer(ctx, ins, mem, space)
+    if pdest is not None and op != "CAST":
+        ctx.setp(pdest, ir.Constant(I1, 1))
+    if PAIRS & set(mods):
+        if op != "ADD" or len(values) != 1 or set(mods) & set(TYPES):
+            raise unsupported(ins, "packed 16-bit atomic")
+        _result(ctx, dest, _pair_add(ctx, ins, ptr, _value(ctx, values[0], I32), scope))
+        return
     if op in ("CAS", "CAST"):
         if len(values) != 2 or ty in (F32, F64):
             raise unsupported(ins, "compare-and-swap operands")
         cx = ScopedCmpXchg(b.block, ptr, _value(ctx, values[0], ty), _value(ctx, values[1], ty), scope)
         b._insert(cx)
         if op == "CAST":                     # ATOMS.CAST.SPIN P, [a], cmp, new: P = swapped
-            if pdest is None:
-                raise unsupported(ins, "CAST without a predicate")
-            ctx.setp(pdest, b.extract_value(cx, 1))
+            swapped = b.extract_value(cx, 1)
+            if pdest is not None:
+                ctx.setp(pdest, swapped)
+            if dest is not None:             # ATOMS.CAST.SPIN Rd, [a], cmp, new: Rd = swapped (0/1)
+                _result(ctx, dest, b.zext(swapped, ty))
         else:
             _result(ctx, dest, b.extract_value(cx, 0))
         return

@@ -1,13 +1,16 @@
 """Integer arithmetic: IMAD and its variants, IADD3 with carries, LEA, ISETP (with .EX chains),
-IMNMX, IABS, SEL, MOV, VABSDIFF, S2R/CS2R. Carries travel in predicates, as on NVIDIA hardware."""
+IMNMX, IABS, SEL, MOV, VABSDIFF, VABSDIFF4 (byte SIMD), S2R/CS2R. Carries travel in predicates, as on NVIDIA hardware."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from llvmlite import ir
 
-from .core import I1, I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .core import I1, I16, I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
 
 I128 = ir.IntType(128)
+V2I16 = ir.VectorType(I16, 2)
 CMP_SIGNED = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
 
 
@@ -111,9 +114,22 @@ def iadd3(ctx: Lifter, ins) -> None:
 
 @handles("VIADD", "UVIADD")
 def viadd(ctx: Lifter, ins) -> None:
-    ctx.check(ins, set())
+    """VIADD d, a, c = a + c; VIADD.16x2 adds the 16-bit halves apart (__vadd2, with -c __vsub2)."""
+    ctx.check(ins, {"16x2"})
     d, a, c = ctx.operands(ins, 3)
+    if "16x2" in ins.modifiers:
+        ctx.set32(d, ctx.b.bitcast(ctx.b.add(halves(ctx, a), halves(ctx, c)), I32))
+        return
     ctx.set32(d, ctx.b.add(ctx.u32(a), ctx.u32(c)))
+
+
+def halves(ctx: Lifter, op) -> ir.Value:
+    """A 32-bit operand as two 16-bit lanes; a `-` negates each lane."""
+    if isinstance(op, Imm) and op.negate or getattr(op, "absolute", False) or getattr(op, "invert", False):
+        raise ctx.refuse("operand modifier on 16-bit lanes")
+    negate = isinstance(op, (Reg, ConstRef)) and op.negate
+    v = ctx.b.bitcast(ctx.u32(dataclasses.replace(op, negate=False) if negate else op), V2I16)
+    return ctx.b.sub(ir.Constant(V2I16, None), v) if negate else v
 
 
 @handles("LEA", "ULEA")
@@ -194,10 +210,19 @@ def isetp(ctx: Lifter, ins) -> None:
 @handles("IMNMX", "UIMNMX", "VIMNMX", "UVIMNMX", "VIMNMX3")
 def imnmx(ctx: Lifter, ins) -> None:
     """IMNMX d, a, b, P (sm_90: VIMNMX; VIMNMX3 takes three values): min when P, max when !P;
-    .RELU then clamps a negative result to 0."""
-    ctx.check(ins, {"U32", "S32", "RELU"})
+    .RELU then clamps a negative result to 0; .S16x2/.U16x2 work on the 16-bit halves apart."""
+    ctx.check(ins, {"U32", "S32", "RELU", "S16x2", "U16x2"})
     b = ctx.b
     d, *values, p = ctx.operands(ins, 5 if ins.opcode == "VIMNMX3" else 4)
+    pair = {"S16x2", "U16x2"} & set(ins.modifiers)
+    if pair:
+        if "RELU" in ins.modifiers or len(values) != 2 or not isinstance(p, Reg):
+            raise unsupported(ins, "16-bit lane form")
+        x, y = halves(ctx, values[0]), halves(ctx, values[1])
+        lt = (b.icmp_signed if "S16x2" in pair else b.icmp_unsigned)("<", x, y)
+        take_min = ctx.pred(p)
+        ctx.set32(d, b.bitcast(b.select(take_min, b.select(lt, x, y), b.select(lt, y, x)), I32))
+        return
     cmp = b.icmp_unsigned if "U32" in ins.modifiers else b.icmp_signed
     take_min = ctx.pred(p)
     r = ctx.u32(values[0])
@@ -260,6 +285,29 @@ def vabsdiff(ctx: Lifter, ins) -> None:
     ctx.set32(d, ctx.b.add(diff, ctx.u32(c)))
 
 
+@handles("VABSDIFF4")
+def vabsdiff4(ctx: Lifter, ins) -> None:
+    """VABSDIFF4.U8 d, a, b, RZ: the four byte-wise |a - b| packed (__vabsdiffu4);
+    VABSDIFF4.U8.ACC d, a, b, c: their sum + c (__vsadu4). Other merge inputs are refused."""
+    ctx.check(ins, {"U8", "ACC"})
+    if "U8" not in ins.modifiers:
+        raise unsupported(ins, "byte type")
+    d, a, bb, c = ctx.operands(ins, 4)
+    acc = "ACC" in ins.modifiers
+    if not acc and not _is_zero(c):
+        raise unsupported(ins, "merge input other than RZ")
+    b = ctx.b
+    x, y = ctx.u32(a), ctx.u32(bb)
+    total = ctx.u32(c) if acc else ir.Constant(I32, 0)
+    for k in range(4):
+        shift = ir.Constant(I32, 8 * k)
+        p = b.and_(b.lshr(x, shift), ir.Constant(I32, 0xFF))
+        q = b.and_(b.lshr(y, shift), ir.Constant(I32, 0xFF))
+        diff = b.select(b.icmp_unsigned(">", p, q), b.sub(p, q), b.sub(q, p))
+        total = b.add(total, diff if acc else b.shl(diff, shift))
+    ctx.set32(d, total)
+
+
 @handles("S2R", "S2UR")
 def s2r(ctx: Lifter, ins) -> None:
     ctx.check(ins, set())
@@ -290,19 +338,28 @@ def cs2r(ctx: Lifter, ins) -> None:
 
 @handles("IDP")
 def idp(ctx: Lifter, ins) -> None:
-    """IDP.4A.{S8,U8}.{S8,U8} d, a, b, c = c + the sum of the four byte products (__dp4a)."""
-    ctx.check(ins, {"4A", "S8", "U8"})
-    types = [m for m in ins.modifiers if m in ("S8", "U8")]
-    if "4A" not in ins.modifiers or len(types) != 2:
+    """IDP.4A.{S8,U8}.{S8,U8} d, a, b, c = c + the sum of the four byte products (__dp4a);
+    IDP.2A.{LO,HI}.{S16,U16}.{S8,U8}: a's two 16-bit halves times b's bytes 0-1 (LO) or 2-3 (HI),
+    plus c (__dp2a_lo/__dp2a_hi)."""
+    ctx.check(ins, {"4A", "2A", "LO", "HI", "S8", "U8", "S16", "U16"})
+    mods = ins.modifiers
+    types = [m for m in mods if m in ("S8", "U8", "S16", "U16")]
+    if "4A" in mods and len(types) == 2 and all(t in ("S8", "U8") for t in types) and not {"LO", "HI"} & set(mods):
+        lanes = [(8 * i, 8, 8 * i, 8) for i in range(4)]
+    elif "2A" in mods and len(types) == 2 and types[0] in ("S16", "U16") and types[1] in ("S8", "U8") \
+            and len({"LO", "HI"} & set(mods)) == 1:
+        base = 16 if "HI" in mods else 0
+        lanes = [(16 * i, 16, base + 8 * i, 8) for i in range(2)]
+    else:
         raise unsupported(ins, "dot product form")
     d, a, bb, c = ctx.operands(ins, 4)
     b = ctx.b
     x, y = ctx.u32(a), ctx.u32(bb)
     total = ctx.u32(c)
-    for i in range(4):
+    for xs, xw, ys, yw in lanes:
         parts = []
-        for v, ty in ((x, types[0]), (y, types[1])):
-            byte = b.trunc(b.lshr(v, ir.Constant(I32, 8 * i)), ir.IntType(8))
-            parts.append((b.sext if ty == "S8" else b.zext)(byte, I32))
+        for v, shift, width, ty in ((x, xs, xw, types[0]), (y, ys, yw, types[1])):
+            lane = b.trunc(b.lshr(v, ir.Constant(I32, shift)), ir.IntType(width))
+            parts.append((b.sext if ty.startswith("S") else b.zext)(lane, I32))
         total = b.add(total, b.mul(parts[0], parts[1]))
     ctx.set32(d, total)

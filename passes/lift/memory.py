@@ -1,6 +1,7 @@
 """Memory: LDG/STG (global, addrspace 1), LDS/STS (the kernel's LDS array, addrspace 3),
 LDL/STL (the private frame), LD/ST (generic: flat), LDC/ULDC (constant banks), LDGSTS (an
-asynchronous global->shared copy, done synchronously; its DEPBARs are then no-ops)."""
+asynchronous global->shared copy, done synchronously; its DEPBARs are then no-ops), QSPC (which
+window a generic address falls in)."""
 
 from __future__ import annotations
 
@@ -164,3 +165,18 @@ def ldgsts(ctx: Lifter, ins) -> None:
     dst, src = ops
     words = load_value(ctx, ins, pointer(ctx, ins, src, "global"), size, False)
     store_value(ctx, ins, pointer(ctx, ins, dst, "shared"), size, words)
+
+
+@handles("QSPC")
+def qspc(ctx: Lifter, ins) -> None:
+    """QSPC.E.S P, RZ, [a]: is the generic address in the shared window (nvcc's slow path of a
+    generic atomic). QSPC.E.D asks for the cluster's distributed shared window, which holds the
+    block's own shared memory: without clusters (gfx1100) that is the same question."""
+    ctx.check(ins, {"E", "S", "D"})
+    if not {"S", "D"} & set(ins.modifiers):
+        raise unsupported(ins, "address window")
+    p, d, mem = ctx.operands(ins, 3)
+    if not (isinstance(d, Reg) and d.index is None):
+        raise unsupported(ins, "register result")
+    ptr = pointer(ctx, ins, mem, "generic")
+    ctx.setp(p, ctx.call("llvm.amdgcn.is.shared", ir.IntType(1), [ptr]))
