@@ -32,7 +32,9 @@ struct cass_texture {
     uint8_t normalized_coords;  /* 33 */
     uint8_t address[3];         /* 34: cudaTextureAddressMode per dimension */
     uint8_t linear_resource;    /* 37: cudaResourceTypeLinear (tex1Dfetch: zero out of range) */
-    uint8_t reserved[2];
+    uint8_t dims;               /* 38: the resource's dimensions (1, 2, 3): further coordinates are
+                                       ignored (tex1D on a 1D array is a 2D TEX with y = 0) */
+    uint8_t reserved;
     float border[4];            /* 40: borderColor */
     uint8_t padding[8];
 };
@@ -42,6 +44,7 @@ _Static_assert(offsetof(struct cass_texture, border) == 40, "layout shared with 
 struct cudaArray {
     void *data;
     size_t pitch, width, height, depth;         /* width in texels; height, depth at least 1 */
+    int dims;                                   /* 1, 2 or 3, from the extents it was made with */
     struct cudaChannelFormatDesc desc;
 };
 
@@ -102,6 +105,7 @@ static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormat
         return fail(cudaErrorMemoryAllocation);
     a->width = width, a->height = height ? height : 1, a->depth = depth ? depth : 1;
     a->pitch = width * elem;
+    a->dims = depth ? 3 : height ? 2 : 1;
     a->desc = *desc;
     cudaError_t e = cudaMalloc(&a->data, a->pitch * a->height * a->depth);
     if (e != cudaSuccess) {
@@ -116,7 +120,7 @@ cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChann
                                       size_t height, unsigned int flags)
 {
     (void)flags;            /* surface load/store and texture gather work on every array here */
-    return make_array(array, desc, width, height, 1);
+    return make_array(array, desc, width, height, 0);
 }
 
 cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
@@ -231,6 +235,7 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->pitch = (uint32_t)a->pitch;
         t->width = (uint32_t)a->width, t->height = (uint32_t)a->height, t->depth = (uint32_t)a->depth;
         t->slice_pitch = (uint32_t)(a->pitch * a->height);
+        t->dims = (uint8_t)a->dims;
         break;
     }
     case cudaResourceTypeLinear:
@@ -242,6 +247,7 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->height = t->depth = 1;
         t->pitch = t->slice_pitch = (uint32_t)r->res.linear.sizeInBytes;
         t->linear_resource = 1;
+        t->dims = 1;
         break;
     case cudaResourceTypePitch2D:
         format = &r->res.pitch2D.desc;
@@ -254,6 +260,7 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->width = (uint32_t)r->res.pitch2D.width, t->height = (uint32_t)r->res.pitch2D.height;
         t->depth = 1;
         t->slice_pitch = (uint32_t)(t->pitch * t->height);
+        t->dims = 2;
         break;
     default:
         cassrt_note_once("cudaCreateTextureObject: mipmapped arrays are not supported");

@@ -1,0 +1,285 @@
+"""Texture fetches: TLD (tex1Dfetch: an integer texel index) and TEX (tex1D/tex2D/tex3D and their
+Lod forms: floating-point coordinates, point or linear filtering), bindless through the texture
+object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5, R4, R8, 0x0, 0x58, 2D, 0x1`
+reads the object at c[0x0][0x58 * 4]).
+
+The object is the device address of libcassrt's 64-byte texture descriptor (cassrt/cuda_texture.c,
+struct cass_texture: the two layouts must agree). A fetch becomes loads of the descriptor and the
+texels plus CUDA's addressing and filtering rules (CUDA C++ Programming Guide, "Texture Fetching"):
+linear filtering weights are 9-bit fixed point with 8 fractional bits.
+
+Operands: two destinations (B, A), one or two coordinate registers (A, B), then the bank, the word
+index, the shape (parsed into extras) and a component mask (default 0xf). The n coordinate
+words (x, y, z, then the LOD of .LL) fill the A register(s) first: ceil(n/2) of them, the rest
+go to B. The masked components fill A, A+1, then B, B+1.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import F16, F32, GLOBAL, I8, I16, I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
+from .launch import const_load
+
+I128 = ir.IntType(128)
+
+# struct cass_texture (cassrt/cuda_texture.c): field -> (byte offset, type)
+FIELDS = {"base": (0, I64), "pitch": (8, I32), "width": (12, I32), "height": (16, I32),
+          "depth": (20, I32), "slice_pitch": (24, I32), "channels": (28, I8), "bits": (29, I8),
+          "kind": (30, I8), "read_normalized": (31, I8), "filter_linear": (32, I8),
+          "normalized_coords": (33, I8), "address0": (34, I8), "address1": (35, I8),
+          "address2": (36, I8), "linear_resource": (37, I8), "dims": (38, I8), "border": (40, F32)}
+KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT = 0, 1, 2
+WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
+SHAPES = {"1D": 1, "2D": 2, "3D": 3}
+MODIFIERS = {"SCR", "LZ", "LL", "NODEP"}
+
+
+@handles("TEX", "TLD", kind="effect")
+def texture(ctx: Lifter, ins) -> None:
+    ctx.check(ins, MODIFIERS | {"B"})
+    if "B" in ins.modifiers or "SCR" not in ins.modifiers:
+        raise unsupported(ins, "texture object in a register: only its low 32 bits are there")
+    shape = ins.extras.get("texture_shape")
+    if shape not in SHAPES or (ins.opcode == "TLD" and shape != "1D"):
+        raise unsupported(ins, f"texture shape {shape}")
+    if ins.opcode == "TLD" and "LZ" not in ins.modifiers:
+        raise unsupported(ins, "texel fetch at a level of detail other than 0")
+    regs = [op for op in ins.operands if isinstance(op, Reg)]
+    imms = [op for op in ins.operands if isinstance(op, Imm)]
+    dims = SHAPES[shape]
+    words = dims + ("LL" in ins.modifiers)
+    sources = 1 if words == 1 else 2
+    if len(regs) != 2 + sources or len(imms) not in (2, 3):
+        raise unsupported(ins, "texture operands")
+    dst_b, dst_a, src_a = regs[0], regs[1], regs[2]
+    src_b = regs[3] if sources == 2 else None
+    bank, index = imms[0].value, imms[1].value
+    mask = imms[2].value if len(imms) == 3 else 0xF
+    first = (words + 1) // 2
+    coords = ctx.get_regs(src_a, first) + (ctx.get_regs(src_b, words - first) if src_b is not None else [])
+    b = ctx.b
+    handle = const_load(ctx, ConstRef(bank, index * 4), I64)
+    desc = b.inttoptr(handle, GLOBAL)
+    if ins.opcode == "TLD":
+        texel = b.call(_fetch_function(ctx), [desc, coords[0]])
+    else:
+        xyz = [b.bitcast(coords[d], F32) if d < dims else ir.Constant(F32, 0.0) for d in range(3)]
+        texel = b.call(_sample_function(ctx, dims), [desc, *xyz])
+    values = [b.extract_value(texel, c) for c in range(4) if mask >> c & 1]
+    for reg, part in ((dst_a, values[:2]), (dst_b, values[2:])):
+        if part and reg.index is not None:
+            ctx.set_regs(reg, part)
+
+
+# ---- the fetch functions, one per module and form -------------------------------------------
+
+RESULT = ir.LiteralStructType([I32, I32, I32, I32])
+
+
+def _function(ctx: Lifter, name: str, args: list[ir.Type]):
+    fn = ctx.module.globals.get(name)
+    if fn is not None:
+        return fn, None
+    fn = ir.Function(ctx.module, ir.FunctionType(RESULT, args), name=name)
+    fn.linkage = "internal"
+    return fn, _Builder(ctx, fn)
+
+
+def _fetch_function(ctx: Lifter) -> ir.Function:
+    """tex1Dfetch: texel x of a linear resource, zero outside it (no address modes, no filter)."""
+    fn, tb = _function(ctx, "__cass_tex_fetch_1d", [GLOBAL, I32])
+    if tb is not None:
+        desc, x = fn.args
+        tb.ret(tb.texel(desc, [(x, tb.in_range(x, tb.field(desc, "width")))], zero_outside=True))
+    return fn
+
+
+def _sample_function(ctx: Lifter, dims: int) -> ir.Function:
+    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d", [GLOBAL, F32, F32, F32])
+    if tb is not None:
+        desc, *coords = fn.args
+        tb.sample(desc, coords[:dims])
+    return fn
+
+
+class _Builder:
+    """Builds one fetch function: descriptor fields, addressing, texel loads, filtering."""
+
+    def __init__(self, ctx: Lifter, fn: ir.Function):
+        self.ctx, self.fn = ctx, fn
+        self.b = ir.IRBuilder(fn.append_basic_block("entry"))
+
+    def k(self, v: int, ty=I32) -> ir.Constant:
+        return ir.Constant(ty, v)
+
+    def call(self, name: str, ret, args):
+        fn = self.ctx.module.globals.get(name) or ir.Function(self.ctx.module, ir.FunctionType(ret, [a.type for a in args]), name=name)
+        return self.b.call(fn, args)
+
+    def field(self, desc, name: str, element: int = 0) -> ir.Value:
+        """A descriptor field, integers widened to i32."""
+        offset, ty = FIELDS[name]
+        b = self.b
+        ptr = b.gep(desc, [self.k(offset + 4 * element, I64)], source_etype=I8)
+        v = b.load(ptr, typ=ty, align=4 if ty in (I32, F32) else 8 if ty == I64 else 1)
+        return b.zext(v, I32) if ty == I8 else v
+
+    def flag(self, desc, name: str) -> ir.Value:
+        return self.b.icmp_unsigned("!=", self.field(desc, name), self.k(0))
+
+    def ret(self, values: list[ir.Value]) -> None:
+        out = ir.Constant(RESULT, None)
+        for c, v in enumerate(values):
+            out = self.b.insert_value(out, v, c)
+        self.b.ret(out)
+
+    # ---- addressing ------------------------------------------------------------------------------
+    def in_range(self, i, n) -> ir.Value:
+        return self.b.icmp_unsigned("<", i, n)
+
+    def address(self, desc, i, n, axis: int) -> tuple[ir.Value, ir.Value]:
+        """Texel index i along an axis of n texels -> (index inside, texel exists). Wrap and mirror
+        apply to normalised coordinates only; otherwise the mode is clamp (CUDA's rule)."""
+        b = self.b
+        mode = self.field(desc, f"address{axis}")
+        normalized = self.flag(desc, "normalized_coords")
+        clamped = b.select(b.icmp_signed("<", i, self.k(0)), self.k(0),
+                           b.select(b.icmp_signed(">=", i, n), b.sub(n, self.k(1)), i))
+        wrapped = b.srem(i, n)
+        wrapped = b.select(b.icmp_signed("<", wrapped, self.k(0)), b.add(wrapped, n), wrapped)
+        period = b.add(n, n)
+        folded = b.srem(i, period)
+        folded = b.select(b.icmp_signed("<", folded, self.k(0)), b.add(folded, period), folded)
+        mirrored = b.select(b.icmp_signed("<", folded, n), folded, b.sub(b.sub(period, self.k(1)), folded))
+        is_mode = lambda m: b.icmp_unsigned("==", mode, self.k(m))
+        index = b.select(b.and_(normalized, is_mode(WRAP)), wrapped,
+                         b.select(b.and_(normalized, is_mode(MIRROR)), mirrored, clamped))
+        inside = b.or_(b.icmp_unsigned("!=", mode, self.k(BORDER)), self.in_range(i, n))
+        return index, inside
+
+    # ---- one texel ------------------------------------------------------------------------------
+    def texel(self, desc, axes: list[tuple[ir.Value, ir.Value]], zero_outside: bool = False) -> list[ir.Value]:
+        """The four result words (float bits, or integers for an integer read) of the texel at the
+        given (index, exists) per axis; a texel outside reads as the border colour (or zero)."""
+        b = self.b
+        exists = axes[0][1]
+        for _, ok in axes[1:]:
+            exists = b.and_(exists, ok)
+        offset = b.zext(axes[0][0], I64)
+        channels, bits = self.field(desc, "channels"), self.field(desc, "bits")
+        size = b.udiv(b.mul(channels, bits), self.k(8))
+        offset = b.mul(offset, b.zext(size, I64))
+        for (index, _), stride in zip(axes[1:], ("pitch", "slice_pitch")):
+            offset = b.add(offset, b.mul(b.zext(index, I64), b.zext(self.field(desc, stride), I64)))
+        element = self._load_element(b.inttoptr(b.add(self.field(desc, "base"), offset), GLOBAL), size, exists)
+        kind, normalized = self.field(desc, "kind"), self.flag(desc, "read_normalized")
+        floating = b.or_(b.icmp_unsigned("==", kind, self.k(KIND_FLOAT)), normalized)
+        words = []
+        for c in range(4):
+            raw = b.trunc(b.lshr(element, b.zext(b.mul(bits, self.k(c)), I128)), I32)
+            value = self._convert(raw, bits, kind, normalized)
+            missing = b.select(floating, self.k(0x3F800000), self.k(1)) if c == 3 else self.k(0)
+            value = b.select(b.icmp_unsigned("<", self.k(c), channels), value, missing)
+            border = b.bitcast(self.field(desc, "border", c), I32)
+            border = b.select(floating, border, b.fptosi(self.field(desc, "border", c), I32))
+            words.append(b.select(exists, value, self.k(0) if zero_outside else border))
+        return words
+
+    def _load_element(self, ptr, size, exists) -> ir.Value:
+        """The texel's bytes (1, 2, 4, 8 or 16) as an i128; nothing is read for a texel outside."""
+        b = self.b
+        join = self.fn.append_basic_block("texel")
+        start = b.block
+        switch = b.switch(b.select(exists, size, self.k(0)), join)
+        results = []
+        for nbytes, ty in ((1, I8), (2, I16), (4, I32), (8, I64), (16, I128)):
+            block = self.fn.append_basic_block(f"load{nbytes}")
+            switch.add_case(self.k(nbytes), block)
+            b.position_at_end(block)
+            results.append((b.zext(b.load(ptr, typ=ty, align=1), I128) if ty != I128 else b.load(ptr, typ=ty, align=1), block))
+            b.branch(join)
+        b.position_at_end(join)
+        phi = b.phi(I128)
+        phi.add_incoming(ir.Constant(I128, 0), start)
+        for value, block in results:
+            phi.add_incoming(value, block)
+        return phi
+
+    def _convert(self, raw, bits, kind, normalized) -> ir.Value:
+        """One channel's bits -> its result word: floats as float bits (half widened), integers
+        sign- or zero-extended, or as a float in [0, 1] / [-1, 1] for cudaReadModeNormalizedFloat."""
+        b = self.b
+        width = b.sub(self.k(32), bits)
+        unsigned = b.lshr(b.shl(raw, width), width)
+        signed = b.ashr(b.shl(raw, width), width)
+        half = b.bitcast(b.fpext(b.bitcast(b.trunc(raw, I16), F16), F32), I32)
+        floating = b.select(b.icmp_unsigned("==", bits, self.k(16)), half, raw)
+        top = b.sub(b.shl(self.k(1), bits), self.k(1))                    # 2^bits - 1
+        unorm = b.fdiv(b.uitofp(unsigned, F32), b.uitofp(top, F32))
+        snorm = b.fdiv(b.sitofp(signed, F32), b.uitofp(b.lshr(top, self.k(1)), F32))
+        snorm = b.select(b.fcmp_ordered("<", snorm, ir.Constant(F32, -1.0)), ir.Constant(F32, -1.0), snorm)
+        is_signed = b.icmp_unsigned("==", kind, self.k(KIND_SIGNED))
+        norm = b.bitcast(b.select(is_signed, snorm, unorm), I32)
+        integer = b.select(is_signed, signed, unsigned)
+        value = b.select(b.icmp_unsigned("==", kind, self.k(KIND_FLOAT)), floating, integer)
+        return b.select(normalized, norm, value)
+
+    # ---- sampling ---------------------------------------------------------------------------------
+    def sample(self, desc, coords: list[ir.Value]) -> None:
+        """Point or linear filtering over the instruction's axes; axes the resource lacks read index 0."""
+        b = self.b
+        linear_block, point_block = self.fn.append_basic_block("linear"), self.fn.append_basic_block("point")
+        sizes = [self.field(desc, n) for n in ("width", "height", "depth")[:len(coords)]]
+        res_dims = self.field(desc, "dims")
+        normalized = self.flag(desc, "normalized_coords")
+        scaled, active = [], []
+        for axis, (x, n) in enumerate(zip(coords, sizes)):
+            scaled.append(b.select(normalized, b.fmul(x, b.uitofp(n, F32)), x))
+            active.append(b.icmp_unsigned("<", self.k(axis), res_dims))
+        b.cbranch(self.flag(desc, "filter_linear"), linear_block, point_block)
+
+        b.position_at_end(point_block)
+        axes = []
+        for axis, (u, n) in enumerate(zip(scaled, sizes)):
+            i = b.select(active[axis], self._floor_int(u), self.k(0))
+            axes.append(self.address(desc, i, n, axis))
+        self.ret(self.texel(desc, axes))
+
+        b.position_at_end(linear_block)
+        corners = []        # per axis: ((index, exists, weight) for the low and the high texel)
+        for axis, (u, n) in enumerate(zip(scaled, sizes)):
+            shifted = b.fsub(u, ir.Constant(F32, 0.5))
+            low = self.call("llvm.floor.f32", F32, [shifted])
+            frac = b.fsub(shifted, low)
+            alpha = b.fmul(self.call("llvm.rint.f32", F32, [b.fmul(frac, ir.Constant(F32, 256.0))]),
+                           ir.Constant(F32, 1.0 / 256.0))
+            alpha = b.select(active[axis], alpha, ir.Constant(F32, 0.0))
+            i0 = b.select(active[axis], self._floor_int(low), self.k(0))
+            i1 = b.select(active[axis], b.add(i0, self.k(1)), self.k(0))
+            corners.append((self.address(desc, i0, n, axis), b.fsub(ir.Constant(F32, 1.0), alpha),
+                            self.address(desc, i1, n, axis), alpha))
+        total = None
+        for corner in range(1 << len(coords)):           # CUDA's order: x fastest
+            weight, axes = None, []
+            for axis, (at0, w0, at1, w1) in enumerate(corners):
+                high = corner >> axis & 1
+                axes.append(at1 if high else at0)
+                w = w1 if high else w0
+                weight = w if weight is None else b.fmul(weight, w)
+            words = [b.bitcast(w, F32) for w in self.texel(desc, axes)]
+            term = [b.fmul(weight, w) for w in words]
+            total = term if total is None else [b.fadd(t, x) for t, x in zip(total, term)]
+        self.ret([b.bitcast(t, I32) for t in total])
+
+    def _floor_int(self, u) -> ir.Value:
+        """floor(u) as i32, clamped far outside any texture (NaN reads texel 0)."""
+        b = self.b
+        f = self.call("llvm.floor.f32", F32, [u])
+        f = b.select(b.fcmp_ordered(">", f, ir.Constant(F32, 1 << 30)), ir.Constant(F32, 1 << 30), f)
+        f = b.select(b.fcmp_ordered("<", f, ir.Constant(F32, -(1 << 30))), ir.Constant(F32, -(1 << 30)), f)
+        f = b.select(b.fcmp_unordered("!=", f, f), ir.Constant(F32, 0.0), f)
+        return b.fptosi(f, I32)
+
+
+__all__ = ["texture", "FIELDS"]
