@@ -4,6 +4,11 @@ Sets up what the packet processor and the SPI would: the kernarg segment with ev
 argument, the dispatch packet, the initial SGPRs and VGPRs of each wave, LDS and scratch; then
 runs the waves, advancing together all waves that stand at the same pc (lowest pc first, so
 diverged waves reconverge), releasing s_barrier once a workgroup's waves have all arrived.
+
+Waves that spin on each other (grid-wide barriers, locks) need every wave to move: every
+TURN_PERIOD instructions the waves at another pc (in turn) run for TURN_STEPS instructions ahead of the
+lower-pc ones. A grid the device holds at once (`resident_groups`, what a cooperative launch
+asks for) runs in one batch, so its workgroups can wait for each other.
 """
 
 from __future__ import annotations
@@ -30,7 +35,9 @@ DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
 DYNAMIC_STACK_BYTES = 16384           # per lane, for kernels whose stack size is not known statically
 BATCH_BYTES = 256 << 20               # register and scratch state of the waves run at once
 DISPATCH_PACKET_BYTES = 64
-STATUS_CHANGERS = ("s_endpgm", "s_endpgm_saved", "s_barrier")   # the executors that set st.status
+STATUS_CHANGERS = ("s_endpgm", "s_endpgm_saved", "s_barrier", "ds_gws_barrier")   # executors that set st.status
+TURN_PERIOD = 256                     # instructions between turns of the higher-pc waves
+TURN_STEPS = 256                      # instructions a turn lasts
 
 
 @dataclass
@@ -45,8 +52,9 @@ class LaunchStats:
 
 
 def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynamic_lds: int = 0,
-           memory: Memory | None = None, printf=None) -> LaunchStats:
-    """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault."""
+           memory: Memory | None = None, printf=None, resident_groups: int = 0) -> LaunchStats:
+    """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault.
+    A grid of at most `resident_groups` workgroups runs in one batch (all waves interleaved)."""
     start = time.perf_counter()
     mem = memory or co.memory
     info = co.kernels.get(kernel)
@@ -72,7 +80,8 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
         packet = _dispatch_packet(mem, info, grid, block, kernarg_addr, dynamic_lds)
         owned.append(packet)
         run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
-                   {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr}, services)
+                   {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr}, services,
+                   resident_groups)
         saved = np.seterr(all="ignore")      # IEEE results (inf, nan) are the point, not warnings
         try:
             run.all_batches()
@@ -143,7 +152,8 @@ def _dispatch_packet(mem, info: KernelInfo, grid, block, kernarg_addr, dynamic_l
 class _Run:
     """The waves of one launch, run batch by batch of whole workgroups."""
 
-    def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers, services):
+    def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers, services,
+                 resident_groups: int = 0):
         self.co, self.program, self.info, self.kd = co, program, info, info.descriptor
         self.grid, self.block, self.mem, self.stats, self.budget = grid, block, mem, stats, budget
         self.pointers = pointers
@@ -154,7 +164,8 @@ class _Run:
         self.scratch_bytes = info.private_segment_size + (DYNAMIC_STACK_BYTES if info.uses_dynamic_stack else 0)
         self.nvgpr = max(program.max_vgpr, 1)
         per_wave = self.nvgpr * 128 + 32 * self.scratch_bytes + 1024 + self.lds_bytes // self.waves_per_group
-        self.groups_per_batch = max(1, min(math.prod(grid), BATCH_BYTES // (per_wave * self.waves_per_group)))
+        by_memory = BATCH_BYTES // (per_wave * self.waves_per_group)
+        self.groups_per_batch = max(1, min(math.prod(grid), max(by_memory, resident_groups)))
 
     def all_batches(self):
         groups = math.prod(self.grid)
@@ -165,6 +176,7 @@ class _Run:
         n = len(groups) * self.waves_per_group
         st = Waves(n, self.nvgpr, len(groups), self.lds_bytes, self.scratch_bytes)
         st.mem, st.clock, st.services = self.mem, 0, self.services
+        st.gws = {}                     # GWS barrier resource -> waves waiting there (gws.py)
         self._initial_state(st, groups)
         self._execute(st)
 
@@ -210,6 +222,8 @@ class _Run:
                                         #        whether it changes wave status)
         w = None                        # the waves at the current pc, when known
         runnable = None                 # the running waves, when known (status changes only on moves)
+        tick, next_turn, turn_end = 0, TURN_PERIOD, 0
+        turn, turn_pc = None, -1        # the waves having a turn, and the pc it began at
         while True:
             if w is None:
                 if runnable is None:
@@ -217,15 +231,28 @@ class _Run:
                     if len(runnable) == 0:
                         waiting = np.nonzero(status == AT_BARRIER)[0]
                         if len(waiting) == 0:
+                            self._check_gws(st)
                             return
                         pcs[waiting] += 4
                         status[waiting] = RUNNING
                         runnable = None
                         continue
                 at = pcs[runnable]
-                pc = int(at.min())
-                w = runnable[at == pc]
+                if turn is None and tick >= next_turn:
+                    turn, turn_pc = self._next_turn(runnable, at, turn_pc)
+                    next_turn, turn_end = tick + TURN_STEPS + TURN_PERIOD, tick + TURN_STEPS
+                if turn is not None:
+                    mine = np.isin(runnable, turn)
+                    if tick < turn_end and mine.any():
+                        pc = int(at[mine].min())
+                        w = runnable[mine & (at == pc)]
+                    else:
+                        turn = None
+                if turn is None:
+                    pc = int(at.min())
+                    w = runnable[at == pc]
                 everyone = len(w) == len(runnable)
+            tick += 1
             step = steps.get(pc)
             if step is None:
                 step = steps[pc] = self._step(pc)
@@ -277,6 +304,28 @@ class _Run:
                 pc += instr.size
                 if not everyone:        # others may stand at the new pc: regroup
                     w = None
+
+    @staticmethod
+    def _next_turn(runnable: np.ndarray, at: np.ndarray, last_pc: int):
+        """The waves at the next pc above `last_pc` (wrapping), leaving out the lowest pc, which
+        runs anyway; (None, last_pc) when all waves stand at one pc."""
+        pcs = np.unique(at)[1:]
+        if len(pcs) == 0:
+            return None, last_pc
+        above = pcs[pcs > last_pc]
+        pc = int(above[0] if len(above) else pcs[0])
+        return runnable[at == pc], pc
+
+    def _check_gws(self, st: Waves) -> None:
+        """Waves left waiting at a GWS barrier when nothing else can run: a deadlock."""
+        stuck = {r: waves for r, waves in st.gws.items() if waves}
+        if stuck:
+            resource, waves = next(iter(stuck.items()))
+            instr = self.program.instrs[int(st.pc[waves[0]])]
+            raise EmuFault("deadlock", f"{len(waves)} wave(s) wait at GWS barrier {resource} for waves that "
+                           "never arrive (a grid barrier needs every workgroup resident at once: launch "
+                           "it cooperatively, with at most the occupancy's blocks)",
+                           kernel=self.info.name, pc=int(st.pc[waves[0]]) - self.co.base, instruction=instr.text)
 
     def _step(self, pc: int) -> tuple:
         """What the scheduler needs about the instruction at pc (EmuFault if it cannot run)."""

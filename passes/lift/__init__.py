@@ -14,6 +14,7 @@ from cass_cc.unit import KernelUnit
 
 from . import atomics, barrier, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
 from . import texture  # noqa: F401  (registers TEX/TLD)
+from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text

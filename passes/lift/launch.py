@@ -47,7 +47,9 @@ def facts_of(unit) -> Facts:
     if k is None:
         return f
     f.shared_size = getattr(k, "static_shared_size", 0)
-    f.stack_size = max(getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0))
+    # nvlink's MIN_STACK_SIZE covers the frames of the device functions the kernel calls
+    f.stack_size = max(getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0),
+                       getattr(k, "min_stack_size", 0))
     bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
     if bounds:
         total = 1
@@ -215,6 +217,13 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     if offset == 0x28:                 # stack pointer: R1 counts down from the frame's size
         frame(ctx)
         return ir.Constant(I32, stack_bytes(ctx))
+    from .device_runtime import GRID_WORKSPACE_WORDS, grid_workspace_word
+    if offset in GRID_WORKSPACE_WORDS:  # %envreg1/2: the grid-sync workspace of cooperative launches
+        return grid_workspace_word(ctx, offset)
+    if offset in (0x50, 0x54):         # generic address of __constant__ memory (cvta.const)
+        from cass_cc.rdna3.globals import CONSTANT_BLOCK
+        window = ctx.b.ptrtoint(ctx.b.addrspacecast(external_global(ctx, CONSTANT_BLOCK), FLAT), I64)
+        return b.trunc(window if offset == 0x50 else b.lshr(window, ir.Constant(I64, 32)), I32)
     desc = 0x208 if ctx.sm_arch == "sm_90" else 0x118
     if offset in (desc, desc + 4):     # global memory descriptor: AMDGPU has none
         return ir.Constant(I32, 0)
@@ -267,6 +276,15 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
     raise ctx.refuse(f"constant bank {ref.bank} word 0x{ref.offset:x}")
 
 
+def symbol_word(ctx: Lifter, ref) -> ir.Value:
+    """`32@lo(g_var)` / `32@hi(g_var)`: half of a device variable's address, as linked cubins
+    write it in the code (the loader relocates it)."""
+    if ref.label or not any(v.name == ref.symbol for v in ctx.state["facts"].variables):
+        raise ctx.refuse(f"address of the symbol {ref.symbol}, which is no device variable of the cubin")
+    address = ctx.b.ptrtoint(ctx.b.addrspacecast(external_global(ctx, ref.symbol), FLAT), I64)
+    return ctx.b.trunc(address if ref.part == "lo" else ctx.b.lshr(address, ir.Constant(I64, 32)), I32)
+
+
 def external_global(ctx: Lifter, name: str) -> ir.Value:
     """A device variable of the cubin: declared here, defined once per code object by the back end."""
     g = ctx.module.globals.get(name)
@@ -285,6 +303,11 @@ def _relocated(ctx: Lifter, bank: int, offset: int, width: int) -> ir.Value | No
     symbol, _rtype, addend = hit
     if symbol == "vprintf":
         return ir.Constant(ir.IntType(width * 8), 0)    # CALL.ABS through it is lowered in control
+    from .device_runtime import function_word
+    base = offset if (bank, offset) in rel else offset - 4
+    tag = function_word(symbol, offset - base, width)
+    if tag is not None:                                  # malloc/free: device_runtime lowers the call
+        return tag
     b = ctx.b
     addr = b.add(b.ptrtoint(external_global(ctx, symbol), I64), ir.Constant(I64, addend))
     base = offset if (bank, offset) in rel else offset - 4

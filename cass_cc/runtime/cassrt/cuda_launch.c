@@ -1,5 +1,8 @@
 /* Registration entry points that nvcc's host code calls, kernel launches (<<<>>> and
  * cudaLaunchKernel), and per-kernel attributes and occupancy. */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cuda_runtime_api.h>
@@ -30,11 +33,121 @@ cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3
 cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
                                               size_t sharedMem, cudaStream_t stream);
 
-void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin) { return cassrt_register_image(fatCubin); }
+/* The device heap of malloc/free in kernels. A translated code object that calls them defines
+ * __cass_device_heap = {base, size} (passes/lift/device_runtime.py); before the first launch of a
+ * kernel from an image, the heap (cudaLimitMallocHeapSize bytes, made on first need, header
+ * zeroed) is written into that variable of each of the image's code objects. Each image
+ * registers the variable under a host key of its own, its `struct heap_binding`. */
+#define HEAP_VARIABLE "__cass_device_heap"
+#define HEAP_HEADER_BYTES 4096 /* covers the allocator's bump offset and free-list heads */
+
+struct heap_binding {
+    void **image;
+    int bound;
+    struct heap_binding *next;
+};
+
+struct kernel_image {
+    struct cassrt_kernel *kernel;
+    struct heap_binding *binding;
+    struct kernel_image *next;
+};
+
+static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct heap_binding *bindings;
+static struct kernel_image *kernel_images;
+static void *heap_base;
+static size_t heap_size;
+
+static struct heap_binding *binding_of_image(void **image)
+{
+    struct heap_binding *b = bindings;
+    while (b && b->image != image)
+        b = b->next;
+    return b;
+}
+
+static int heap_ready(void)
+{
+    if (heap_base)
+        return cudaSuccess;
+    size_t size = 0;
+    int e = cudaDeviceGetLimit(&size, cudaLimitMallocHeapSize);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&heap_base, size);
+    if (e == cudaSuccess)
+        e = cudaMemset(heap_base, 0, size < HEAP_HEADER_BYTES ? size : HEAP_HEADER_BYTES);
+    if (e != cudaSuccess) {
+        heap_base = NULL;
+        return e;
+    }
+    heap_size = size;
+    return cudaSuccess;
+}
+
+/* Gives the image of `kernel` the heap, once; images without the variable need nothing. */
+static int bind_heap(struct cassrt_kernel *kernel)
+{
+    int e = cudaSuccess;
+    pthread_mutex_lock(&heap_lock);
+    struct kernel_image *ki = kernel_images;
+    while (ki && ki->kernel != kernel)
+        ki = ki->next;
+    struct heap_binding *b = ki ? ki->binding : NULL;
+    if (b && !b->bound) {
+        void *address;
+        size_t size;
+        if (cassrt_symbol_address(b, &address, &size) != cudaSuccess)
+            b->bound = 1;
+        else if ((e = heap_ready()) == cudaSuccess) {
+            uint64_t heap[2] = {(uint64_t)(uintptr_t)heap_base, heap_size};
+            e = cassrt_symbol_copy(b, heap, sizeof heap, 0, cudaMemcpyHostToDevice, 1, NULL, 0);
+            b->bound = e == cudaSuccess;
+        }
+    }
+    pthread_mutex_unlock(&heap_lock);
+    return e;
+}
+
+void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin)
+{
+    void **image = cassrt_register_image(fatCubin);
+    struct heap_binding *b = calloc(1, sizeof *b);
+    if (!b)
+        abort();
+    b->image = image;
+    pthread_mutex_lock(&heap_lock);
+    b->next = bindings;
+    bindings = b;
+    pthread_mutex_unlock(&heap_lock);
+    cassrt_register_var(image, b, HEAP_VARIABLE, 2 * sizeof(uint64_t), NULL);
+    return image;
+}
 
 void CUDARTAPI __cudaRegisterFatBinaryEnd(void **fatCubinHandle) { (void)fatCubinHandle; }
 
-void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle) { cassrt_unregister_image(fatCubinHandle); }
+void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle)
+{
+    pthread_mutex_lock(&heap_lock);
+    for (struct kernel_image **k = &kernel_images; *k;) {
+        struct kernel_image *dead = *k;
+        if (dead->binding->image == fatCubinHandle) {
+            *k = dead->next;
+            free(dead);
+        } else
+            k = &dead->next;
+    }
+    for (struct heap_binding **b = &bindings; *b;) {
+        struct heap_binding *dead = *b;
+        if (dead->image == fatCubinHandle) {
+            *b = dead->next;
+            free(dead);
+        } else
+            b = &dead->next;
+    }
+    pthread_mutex_unlock(&heap_lock);
+    cassrt_unregister_image(fatCubinHandle);
+}
 
 void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun,
                                       const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid,
@@ -42,6 +155,18 @@ void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun
 {
     (void)deviceFun, (void)thread_limit, (void)tid, (void)bid, (void)bDim, (void)gDim, (void)wSize;
     cassrt_register_kernel(fatCubinHandle, hostFun, deviceName);
+    struct kernel_image *ki = calloc(1, sizeof *ki);
+    if (!ki)
+        abort();
+    ki->kernel = cassrt_kernel_of(hostFun);
+    pthread_mutex_lock(&heap_lock);
+    ki->binding = binding_of_image(fatCubinHandle);
+    if (ki->binding) {
+        ki->next = kernel_images;
+        kernel_images = ki;
+    } else
+        free(ki);
+    pthread_mutex_unlock(&heap_lock);
 }
 
 void CUDARTAPI __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress,
@@ -101,7 +226,29 @@ static cudaError_t launch(struct cassrt_kernel *k, dim3 grid, dim3 block, void *
                           cudaStream_t stream)
 {
     struct cassrt_dim g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    int e = k ? bind_heap(k) : cudaSuccess;
+    if (e != cudaSuccess)
+        return (cudaError_t)cassrt_result(e);
     return (cudaError_t)cassrt_result(cassrt_launch(k, g, b, args, shared, stream));
+}
+
+/* A cooperative launch needs every block resident at once (grid-wide barriers spin on each
+ * other): refuse a grid larger than the device holds, then launch as usual — the translated
+ * kernel carries its own grid-sync workspace, and a grid that fits runs all together. */
+static cudaError_t launch_cooperative(struct cassrt_kernel *k, dim3 grid, dim3 block, void **args,
+                                      size_t shared, cudaStream_t stream)
+{
+    int per_cu = 0, cus = 0, device = 0;
+    int e = cassrt_occupancy(k, (int)(block.x * block.y * block.z), shared, &per_cu);
+    if (e == cudaSuccess)
+        e = cudaGetDevice(&device);
+    if (e == cudaSuccess)
+        e = cudaDeviceGetAttribute(&cus, cudaDevAttrMultiProcessorCount, device);
+    if (e != cudaSuccess)
+        return (cudaError_t)cassrt_result(e);
+    if ((unsigned long long)grid.x * grid.y * grid.z > (unsigned long long)per_cu * (unsigned)cus)
+        return (cudaError_t)cassrt_result(cudaErrorCooperativeLaunchTooLarge);
+    return launch(k, grid, block, args, shared, stream);
 }
 
 cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args,
@@ -123,14 +270,38 @@ cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 bloc
     return launch(cassrt_kernel_of(func), gridDim, blockDim, args, sharedMem, stream);
 }
 
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream)
+{
+    struct cassrt_kernel *k = cassrt_kernel_of(func);
+    if (!k)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidDeviceFunction);
+    return launch_cooperative(k, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim,
+                                                       void **args, size_t sharedMem, cudaStream_t stream)
+{
+    return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem,
+                                       stream ? stream : cudaStreamPerThread);
+}
+
+/* Launch attributes: cooperative is honoured; the others are refused, never ignored. */
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
-    if (config->numAttrs != 0) {
-        cassrt_note_once("cudaLaunchKernelEx with launch attributes is not supported");
-        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+    int cooperative = 0;
+    for (unsigned i = 0; i < config->numAttrs; i++) {
+        if (config->attrs[i].id != cudaLaunchAttributeCooperative) {
+            cassrt_note_once("cudaLaunchKernelEx: only the cooperative launch attribute is supported");
+            return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+        }
+        cooperative = config->attrs[i].val.cooperative != 0;
     }
-    return launch(cassrt_kernel_of(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                  config->stream);
+    struct cassrt_kernel *k = cassrt_kernel_of(func);
+    if (cooperative && k)
+        return launch_cooperative(k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                                  config->stream);
+    return launch(k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
 }
 
 cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)

@@ -117,8 +117,13 @@ def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[i
              kernarg: bytes, dynamic_lds: int) -> int:
     from cass_cc.emu import EmuFault, launch
     try:
+        info = image.kernel(name)
+        resident = blocks_per_cu(info, block[0] * block[1] * block[2], dynamic_lds) * PROPS.multiProcessorCount
+        # a grid the device holds at once runs all together, as on a GPU: what cooperative
+        # launches (grid-wide barriers) rely on
         stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
-                       dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout)
+                       dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout,
+                       resident_groups=resident)
     except EmuFault:
         raise  # the registry reports it and ends the program
     except Exception as e:  # noqa: BLE001 - an emulator bug fails this launch, visibly

@@ -1,0 +1,231 @@
+"""What the CUDA driver and device runtime give a kernel besides its parameters: the grid-sync
+workspace of cooperative launches, and malloc/free in device code.
+
+Grid sync. `cooperative_groups::this_grid().sync()` compiles to SASS that reads a workspace
+address from c[0x0][0x8c] (high word) and c[0x0][0x90] (low word) — PTX's %envreg1/%envreg2,
+which CUDA's driver fills for cooperative launches — and runs its own barrier on the word at
+workspace+4: each block's leader adds 1 (block 0 adds 0x80000001 - nblocks), then spins until
+the sign bit flips. The sum over a barrier is 0x80000000, so the word returns to its low bits
+after every barrier: one zero-initialised word per kernel, living in the code object, serves
+every launch (launches of one kernel run one after the other on a stream).
+
+malloc/free. nvcc calls the device runtime with `CALL.ABS.NOINC R2` where R2:R3 came from a
+c[0x4] word that the cubin relocates to `malloc` or `free`; the size (or the pointer) is in
+R4:R5 and malloc's result comes back in R4:R5. Those words lift to tags, and the call to a
+switch on the tag, so any register moves in between are followed by LLVM's constant folding.
+The allocator is LLVM IR in the kernel's module (see `heap_functions`): size classes of powers of
+two with lock-free free lists (64-bit compare-and-swap of an offset and an ABA tag) and a bump
+pointer, on a heap whose base and size the runtime writes into the code object's
+`__cass_device_heap` (base 0 until then: malloc returns NULL).
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir
+
+from .core import FLAT, GLOBAL, I1, I32, I64, I8, Lifter, Reg, handles, HANDLERS, unsupported
+from .launch import opaque
+
+GRID_WORKSPACE = "__cass_grid_workspace"
+GRID_WORKSPACE_WORDS = {0x8c: 1, 0x90: 0}      # c[0x0] offset -> which half of the address (1: high)
+HEAP = "__cass_device_heap"                    # {u64 base, u64 size}, written by libcassrt
+FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its tag
+TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
+
+# Heap layout: a header of HEAD_BYTES (the bump offset, then one free-list head per size class),
+# then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the user's bytes.
+CLASSES = 40                   # block sizes 2^5 .. 2^44
+MIN_SHIFT = 5
+BLOCK_HEADER = 16              # keeps user pointers 16-byte aligned, as CUDA's malloc does
+HEAD_BYTES = 16 + 8 * CLASSES  # bump offset (u64) at 0, padding, then the list heads from 16
+
+
+# ---- grid sync ---------------------------------------------------------------------------------
+def grid_workspace_word(ctx: Lifter, offset: int) -> ir.Value:
+    """c[0x0][0x8c] / c[0x0][0x90]: the high / low word of this kernel's grid-sync workspace."""
+    g = ctx.module.globals.get(GRID_WORKSPACE)
+    if g is None:
+        g = ir.GlobalVariable(ctx.module, ir.ArrayType(I32, 4), GRID_WORKSPACE, addrspace=1)
+        g.linkage = "internal"
+        g.initializer = ir.Constant(g.value_type, None)
+        g.align = 16
+    address = ctx.b.ptrtoint(ctx.b.addrspacecast(opaque(g, 1), FLAT), I64)
+    if GRID_WORKSPACE_WORDS[offset]:
+        address = ctx.b.lshr(address, ir.Constant(I64, 32))
+    return ctx.b.trunc(address, I32)
+
+
+# ---- malloc / free -----------------------------------------------------------------------------
+def function_word(symbol: str, offset_in_word: int, width: int) -> ir.Constant | None:
+    """The lifted value of a c[0x4] word that the cubin relocates to a device runtime function
+    (None when `symbol` is not one)."""
+    tag = FUNCTIONS.get(symbol)
+    if tag is None:
+        return None
+    value = (TAG_BASE | tag) >> (8 * offset_in_word)
+    return ir.Constant(ir.IntType(8 * width), value & ((1 << (8 * width)) - 1))
+
+
+_lift_call = HANDLERS["CALL"][0]       # control.py's CALL (CALL.REL subroutines, vprintf)
+
+
+@handles("CALL", kind="control")
+def call(ctx: Lifter, ins) -> None:
+    """CALL.ABS to malloc/free: a switch on the tag the callee register holds; anything else (and
+    every other CALL) is control.py's."""
+    facts = ctx.state["facts"]
+    called = {sym for sym, _t, _a in facts.relocations.values() if sym in FUNCTIONS}
+    if "ABS" not in ins.modifiers or not called:
+        _lift_call(ctx, ins)
+        return
+    ops = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if len(ops) != 1 or "NOINC" not in ins.modifiers:
+        raise unsupported(ins, "absolute call form")
+    b = ctx.b
+    guard, ctx.guard_value = ctx.guard_value, None
+    after = ctx.new_block("call_done")
+    if guard is not None:
+        run = ctx.new_block("call")
+        b.cbranch(guard, run, after)
+        b.position_at_end(run)
+    target = ctx.u64(ops[0])
+    other = ctx.new_block("call_other")
+    switch = b.switch(target, other)
+    for name in sorted(called):
+        block = ctx.new_block(f"call_{name}")
+        switch.add_case(ir.Constant(I64, TAG_BASE | FUNCTIONS[name]), block)
+        b.position_at_end(block)
+        r4 = Reg("R", 4, "R4")
+        if name == "malloc":
+            ctx.set64(r4, b.ptrtoint(b.call(heap_functions(ctx)[0], [ctx.u64(r4)]), I64))
+        else:
+            b.call(heap_functions(ctx)[1], [b.inttoptr(ctx.u64(r4), FLAT)])
+        b.branch(after)
+    b.position_at_end(other)
+    if any(sym == "vprintf" for sym, _t, _a in facts.relocations.values()):
+        _lift_call(ctx, ins)                # vprintf's word lifts to 0, no tag
+        if not b.block.is_terminated:
+            b.branch(after)
+    else:
+        b.unreachable()
+    b.position_at_end(after)
+
+
+def heap_functions(ctx: Lifter) -> tuple[ir.Function, ir.Function]:
+    """`ptr __cass_malloc(i64)` and `void __cass_free(ptr)`, defined once per module."""
+    module = ctx.module
+    found = module.globals.get("__cass_malloc")
+    if found is not None:
+        return found, module.globals["__cass_free"]
+    heap = module.globals.get(HEAP)
+    if heap is None:
+        heap = ir.GlobalVariable(module, ir.ArrayType(I64, 2), HEAP, addrspace=1)
+        heap.linkage = "weak"        # one per code object: every kernel's module defines it
+        heap.initializer = ir.Constant(heap.value_type, None)
+        heap.align = 16
+    return _define_malloc(module, opaque(heap, 1)), _define_free(module, opaque(heap, 1))
+
+
+def _intrinsic(module: ir.Module, name: str, ret: ir.Type, args: list) -> ir.Function:
+    found = module.globals.get(name)
+    return found if found is not None else ir.Function(module, ir.FunctionType(ret, args), name=name)
+
+
+def _atomic_load(b: ir.IRBuilder, ptr: ir.Value, ty: ir.Type) -> ir.Value:
+    return b.load_atomic(ptr, "monotonic", ty.width // 8, typ=ty)
+
+
+def _store_atomic(b: ir.IRBuilder, value: ir.Value, ptr: ir.Value) -> None:
+    # IRBuilder.store_atomic checks a pointee type, which opaque pointers do not have
+    b._insert(ir.instructions.StoreAtomicInstr(b.block, value, ptr, "monotonic", value.type.width // 8))
+
+
+def _cas(b: ir.IRBuilder, ptr: ir.Value, old: ir.Value, new: ir.Value) -> ir.Value:
+    """Whether the 64-bit compare-and-swap stored `new`."""
+    return b.extract_value(b.cmpxchg(ptr, old, new, "acq_rel", "monotonic"), 1)
+
+
+def _gep(b: ir.IRBuilder, base: ir.Value, offset: ir.Value) -> ir.Value:
+    return b.gep(base, [offset], source_etype=I8)
+
+
+def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
+    fn = ir.Function(module, ir.FunctionType(FLAT, [I64]), name="__cass_malloc")
+    fn.linkage = "internal"
+    size, = fn.args
+    entry, pop, popped, bump, bumped, null = (fn.append_basic_block(n) for n in
+                                              ("entry", "pop", "popped", "bump", "bumped", "null"))
+    b = ir.IRBuilder(entry)
+    base = b.load(heap, typ=I64)
+    limit = b.load(_gep(b, heap, ir.Constant(I64, 8)), typ=I64)
+    # class c holds blocks of 2^(c + MIN_SHIFT) bytes, header included
+    need = b.add(size, ir.Constant(I64, BLOCK_HEADER + (1 << MIN_SHIFT) - 1))
+    leading = b.call(_intrinsic(module, "llvm.ctlz.i64", I64, [I64, I1]), [need, ir.Constant(I1, 0)])
+    shift = b.sub(ir.Constant(I64, 64), leading)               # 2^shift > need - 1 >= size + header
+    cls = b.sub(shift, ir.Constant(I64, MIN_SHIFT + 1))
+    block_bytes = b.shl(ir.Constant(I64, 1), b.sub(shift, ir.Constant(I64, 1)))
+    usable = b.icmp_unsigned("!=", base, ir.Constant(I64, 0))
+    usable = b.and_(usable, b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)))
+    usable = b.and_(usable, b.icmp_unsigned("<", size, ir.Constant(I64, 1 << 44)))
+    b.cbranch(usable, pop, null)
+
+    heap_ptr = lambda bb, off: _gep(bb, bb.inttoptr(base, GLOBAL), off)
+    b.position_at_end(pop)              # the class's free list: head = offset/16 | tag << 32
+    head_ptr = heap_ptr(b, b.add(ir.Constant(I64, 16), b.mul(cls, ir.Constant(I64, 8))))
+    head = _atomic_load(b, head_ptr, I64)
+    first = b.and_(head, ir.Constant(I64, 0xFFFFFFFF))
+    empty = b.icmp_unsigned("==", first, ir.Constant(I64, 0))
+    take = fn.append_basic_block("take")
+    b.cbranch(empty, bump, take)
+    b.position_at_end(take)
+    block_off = b.shl(first, ir.Constant(I64, 4))
+    nxt = _atomic_load(b, heap_ptr(b, b.add(block_off, ir.Constant(I64, 8))), I64)
+    tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
+    new_head = b.or_(b.and_(nxt, ir.Constant(I64, 0xFFFFFFFF)), b.shl(tag, ir.Constant(I64, 32)))
+    b.cbranch(_cas(b, head_ptr, head, new_head), popped, pop)
+    b.position_at_end(popped)
+    b.ret(b.inttoptr(b.add(b.add(base, block_off), ir.Constant(I64, BLOCK_HEADER)), FLAT))
+
+    b.position_at_end(bump)             # a fresh block from the untouched end of the heap
+    start = b.atomic_rmw("add", heap_ptr(b, ir.Constant(I64, 0)), block_bytes, "monotonic")
+    offset = b.add(start, ir.Constant(I64, HEAD_BYTES + BLOCK_HEADER - 1))
+    offset = b.and_(offset, ir.Constant(I64, ~(BLOCK_HEADER - 1) & 0xFFFFFFFFFFFFFFFF))
+    fits = b.icmp_unsigned("<=", b.add(offset, block_bytes), limit)
+    fits = b.and_(fits, b.icmp_unsigned("<", offset, ir.Constant(I64, 16 << 32)))   # offsets fit 32 bits / 16
+    b.cbranch(fits, bumped, null)
+    b.position_at_end(bumped)
+    b.store(cls, heap_ptr(b, offset))
+    b.ret(b.inttoptr(b.add(b.add(base, offset), ir.Constant(I64, BLOCK_HEADER)), FLAT))
+
+    b.position_at_end(null)
+    b.ret(ir.Constant(FLAT, None))
+    return fn
+
+
+def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [FLAT]), name="__cass_free")
+    fn.linkage = "internal"
+    ptr, = fn.args
+    entry, push, done = (fn.append_basic_block(n) for n in ("entry", "push", "done"))
+    b = ir.IRBuilder(entry)
+    base = b.load(heap, typ=I64)
+    address = b.ptrtoint(ptr, I64)
+    block_off = b.sub(address, b.add(base, ir.Constant(I64, BLOCK_HEADER)))
+    ours = b.and_(b.icmp_unsigned("!=", address, ir.Constant(I64, 0)),
+                  b.icmp_unsigned("!=", base, ir.Constant(I64, 0)))
+    b.cbranch(ours, push, done)          # free(NULL) does nothing
+    heap_ptr = lambda off: _gep(b, b.inttoptr(base, GLOBAL), off)
+    b.position_at_end(push)
+    cls = b.load(heap_ptr(block_off), typ=I64)
+    head_ptr = heap_ptr(b.add(ir.Constant(I64, 16), b.mul(cls, ir.Constant(I64, 8))))
+    loop = fn.append_basic_block("push_loop")
+    b.branch(loop)
+    b.position_at_end(loop)
+    head = _atomic_load(b, head_ptr, I64)
+    _store_atomic(b, b.and_(head, ir.Constant(I64, 0xFFFFFFFF)), heap_ptr(b.add(block_off, ir.Constant(I64, 8))))
+    tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
+    new_head = b.or_(b.lshr(block_off, ir.Constant(I64, 4)), b.shl(tag, ir.Constant(I64, 32)))
+    b.cbranch(_cas(b, head_ptr, head, new_head), done, loop)
+    b.position_at_end(done)
+    b.ret_void()
+    return fn
