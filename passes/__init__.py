@@ -41,9 +41,9 @@ def _lift() -> types.ModuleType:
 
 
 def _pipelines() -> dict[str, object]:
-    names = ("extract", "disasm", "parse", "normalize", "codegen", "assemble", "link", "verify")
+    names = ("extract", "disasm", "parse", "callees", "normalize", "codegen", "assemble", "link", "verify")
     p = {n: importlib.import_module(f"{__name__}.{n}") for n in names}
-    front = [p["extract"], p["disasm"], p["parse"], p["normalize"]]
+    front = [p["extract"], p["disasm"], p["parse"], p["callees"], p["normalize"]]
     back = [p["codegen"], p["assemble"], p["link"], p["verify"]]
     lift = _lift()
     pipeline = front + [lift] + back

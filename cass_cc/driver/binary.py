@@ -22,7 +22,7 @@ from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
-from . import host
+from . import device_link, hip_fatbin, host
 from .binary_kernels import TranslatedTU, code_for_tu
 from .frontend import place_job
 from .jobs import Job
@@ -58,6 +58,8 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
         cmd.append(f"-std={settings.std}")
     if settings.opt_level is not None:
         cmd.append(f"-O{settings.opt_level}")
+    if settings.rdc:
+        cmd.append("-rdc=true")
     if settings.debug:
         cmd.append("-g")
     if settings.lineinfo:
@@ -118,8 +120,7 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
     translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
     --cass-route=binary turns off (the route asked for is the route taken)."""
     if settings.rdc:
-        raise CassError(f"{action.tu.source}: relocatable device code (-rdc=true, -dc) needs a device "
-                        "link, which the binary route does not have yet: use --cass-route=source or auto")
+        return device_link.compile_jobs(action, settings, temp_dir)
     allow_fallback = allow_fallback and settings.route != "binary"
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")
@@ -192,15 +193,16 @@ def _translate_archive(archive: str, output: str, settings: Settings, work: str)
     folder = tempfile.mkdtemp(prefix="members-", dir=work)
     members = _archive_members(archive, folder)
     for member in members:
-        if holds_nvidia_code(member):
+        if holds_nvidia_code(member) and not device_link.relocatable_archs(member):
             _translate_object(member, member, None, settings, work, NO_FALLBACK_OBJECT)
     subprocess.run([shutil.which("ar") or "ar", "rcs", output, *members], check=True, capture_output=True)
 
 
 def _nvidia_inputs(path: str) -> bool:
-    """A link input whose device code nvcc made (an object, or a static library holding one)."""
+    """A link input whose device code nvcc made (an object, or a static library holding one);
+    relocatable device code is the device link's."""
     if path.endswith(".o"):
-        return holds_nvidia_code(path)
+        return holds_nvidia_code(path) and not device_link.relocatable_archs(path)
     if not path.endswith(".a"):
         return False
     with tempfile.TemporaryDirectory() as folder:
@@ -210,11 +212,21 @@ def _nvidia_inputs(path: str) -> bool:
 def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
     """Jobs that link host objects (cass-nvcc's, nvcc's and any others) into a program or shared
     library. Objects and static libraries that nvcc made carry NVIDIA code: their kernels are
-    translated first (there is no source for a fallback)."""
+    translated first (there is no source for a fallback); relocatable device code (-rdc) goes
+    through nvcc's device link first (device_link.py). hipcc's -fgpu-rdc objects (made on the
+    source route) are linked by the source route."""
+    if any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs):
+        from . import source_route
+        return source_route.link_jobs(action, settings, temp_dir)
     runtime_dir = str(cassrt.library_dir())
     work = tempfile.mkdtemp(prefix="link-", dir=temp_dir)
     tmp_out = os.path.join(work, os.path.basename(action.output))
     jobs, inputs = [], []
+    relocatable, archs = device_link.device_link_inputs(action.inputs, settings)
+    if relocatable:
+        linked = os.path.join(work, "cass-dlink.o")
+        jobs += device_link.device_link_jobs(relocatable, archs, linked, settings, work)
+        inputs.append(linked)
     for n, path in enumerate(action.inputs):
         if _nvidia_inputs(path):
             translated = os.path.join(work, f"{n}-{os.path.basename(path)}")

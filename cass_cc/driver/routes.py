@@ -6,11 +6,11 @@
       when the route was chosen automatically, so an explicit --cass-route=binary means "SASS
       translation or an error")
     link_jobs(action: plan.Link, settings, work) -> list[Job]
-where `work` is a private folder for the step. "auto" means AUTO_ROUTE, except for relocatable
-device code (-rdc=true, -dc): the binary route has no device link for kernels that call device
-functions of other translation units, so auto builds such programs through the source route,
-whose hipcc links device code at the program's link. A route whose module is missing is refused
-with a clear message.
+where `work` is a private folder for the step. "auto" means AUTO_ROUTE, relocatable device code
+(-rdc=true, -dc) included: the binary route compiles such a translation unit with nvcc alone and
+translates its kernels at the program's link, after nvcc's device link (device_link.py); objects
+that hipcc compiled with -fgpu-rdc (on the source route) are linked by the source route. A route
+whose module is missing is refused with a clear message.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ AUTO_ROUTE = "binary"
 
 
 def resolve(name: str, relocatable: bool = False) -> str:
-    if name != "auto":
-        return name
-    return "source" if relocatable else AUTO_ROUTE
+    """The route `name` stands for; `relocatable` (the code has relocatable device code) no
+    longer changes it: both routes link device code."""
+    return AUTO_ROUTE if name == "auto" else name
 
 
 def allows_fallback(name: str) -> bool:

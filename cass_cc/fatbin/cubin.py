@@ -77,6 +77,21 @@ class ConstantBank:
 
 
 @dataclass
+class DeviceFunction:
+    """A non-entry function in its own `.text.<name>` section: a device function that a kernel
+    calls with CALL.ABS (after a device link, or __noinline__ across sections)."""
+    name: str
+    code: bytes
+    frame_size: int = 0
+    relocations: list[Relocation] = field(default_factory=list)
+    indirect_branches: dict[int, list[int]] = field(default_factory=dict)
+
+    @property
+    def references(self) -> list[str]:
+        return [r.symbol for r in self.relocations]
+
+
+@dataclass
 class CubinKernel:
     name: str
     code: bytes
@@ -96,6 +111,7 @@ class CubinKernel:
     relocations: list[Relocation] = field(default_factory=list)     # into this kernel's code
     constant_banks: dict[int, ConstantBank] = field(default_factory=dict)  # its own c[0x0], c[0x2]
     attributes: list[NvInfoRecord] = field(default_factory=list)    # .nv.info.<name>, all records
+    callees: list[str] = field(default_factory=list)   # device functions it reaches, transitively
     cubin: "Cubin | None" = field(default=None, repr=False, compare=False)  # globals, banks, arch
 
     def attribute(self, name: str) -> list[NvInfoRecord]:
@@ -117,7 +133,9 @@ def _archs(flags: int, abi_version: int) -> tuple[str, str]:
 
 
 class Cubin:
-    """Parse a cubin: `Cubin(data)`; `.arch` ("sm_80"), `.kernels`, `.globals`, `.constant_banks`."""
+    """Parse a cubin: `Cubin(data)`; `.arch` ("sm_80"), `.kernels`, `.functions` (device functions
+    in their own sections), `.globals`, `.constant_banks`, `.relocatable` (an -rdc object's cubin,
+    still waiting for its device link)."""
 
     def __init__(self, data: bytes, name: str = "cubin"):
         self.data = bytes(data)
@@ -129,8 +147,10 @@ class Cubin:
             self._sections = {s.name: s for s in self._elf.iter_sections()}
             self._symbols = self._read_symbols()
             self.arch, self.virtual_arch = _archs(self._elf["e_flags"], self.data[8])
+            self.relocatable = self._elf["e_type"] == "ET_REL"
             self.globals = self._read_globals()
             self.constant_banks = self._read_shared_banks()
+            self.functions = self._read_functions()
             self.kernels = self._read_kernels()
         except _CORRUPT as e:
             raise CassError(f"{name}: corrupt cubin ({type(e).__name__}: {e})") from None
@@ -216,6 +236,35 @@ class Cubin:
                 out.setdefault(sym, {})[rec.name] = value
         return out
 
+    def _read_functions(self) -> dict[str, DeviceFunction]:
+        """Defined non-entry functions that own their `.text.<name>` section."""
+        per_function = self._global_nvinfo()
+        out = {}
+        for index, (name, _value, _size, info, other, shndx) in enumerate(self._symbols):
+            if info & 0xF != 2 or other & STO_CUDA_ENTRY or self._section_name(shndx) != f".text.{name}":
+                continue
+            text = self._elf.get_section(shndx)
+            f = DeviceFunction(name, text.data(), per_function.get(index, {}).get("EIATTR_FRAME_SIZE", 0),
+                               self._relocations(text.name))
+            info_sec = self._sections.get(f".nv.info.{name}")
+            for rec in parse_nvinfo(info_sec.data(), info_sec.name) if info_sec is not None else []:
+                if rec.name == "EIATTR_INDIRECT_BRANCH_TARGETS":
+                    f.indirect_branches.update(indirect_branch_targets(rec))
+            out[name] = f
+        return out
+
+    def callees(self, kernel: str, relocations: list[Relocation]) -> list[str]:
+        """The device functions `kernel` reaches through its code's relocations (calls, and the
+        addresses it takes), transitively, in the order first met."""
+        out: list[str] = []
+        work = [r.symbol for r in relocations]
+        while work:
+            name = work.pop(0)
+            if name in self.functions and name != kernel and name not in out:
+                out.append(name)
+                work += self.functions[name].references
+        return out
+
     def _read_kernels(self) -> list[CubinKernel]:
         per_function = self._global_nvinfo()
         kernels = []
@@ -237,6 +286,7 @@ class Cubin:
             shared = self._sections.get(f".nv.shared.{name}")
             k.static_shared_size = shared["sh_size"] if shared is not None else 0
             k.relocations = self._relocations(text.name)
+            k.callees = self.callees(name, k.relocations)
             for sec_name, sec in self._sections.items():
                 m = re.fullmatch(r"\.nv\.constant(\d+)\." + re.escape(name), sec_name)
                 if m:

@@ -17,10 +17,37 @@ def _bytes(data: bytes) -> str:
     return 'c"' + "".join(chr(b) if 32 <= b < 127 and chr(b) not in '"\\' else f"\\{b:02X}" for b in data) + '"'
 
 
+# `__constant__` memory (constant bank 3) as one block: CUDA code reaches a constant variable
+# through the generic address of the bank's start (c[0x0][0x50], cvta.const) plus the variable's
+# offset in the bank, so the variables keep their bank offsets, as aliases into the block.
+CONSTANT_BLOCK = "__cass_constant_bank3"
+
+
+def _constant_block(variables: list[Variable]) -> list[str]:
+    """The bank-3 block with every `__constant__` variable's bytes at its offset, and the
+    variables as aliases at those offsets (the `.size` lines give each alias its own size)."""
+    bank3 = {v.name: v for v in variables if v.bank == 3 and v.size}
+    if not bank3:
+        return []
+    size = max(v.offset + v.size for v in bank3.values())
+    data = bytearray(size)
+    for v in bank3.values():
+        data[v.offset:v.offset + v.size] = v.data
+    init = _bytes(bytes(data)) if any(data) else "zeroinitializer"
+    lines = [f"{_ir_name(CONSTANT_BLOCK)} = addrspace(1) global [{size} x i8] {init}, align 16"]
+    for v in sorted(bank3.values(), key=lambda v: v.name):
+        lines.append(f"{_ir_name(v.name)} = alias [{v.size} x i8], ptr addrspace(1) getelementptr "
+                     f"(i8, ptr addrspace(1) {_ir_name(CONSTANT_BLOCK)}, i64 {v.offset})")
+        lines.insert(0, f'module asm ".size \\22{v.name}\\22, {v.size}"')
+    return lines
+
+
 def globals_module(variables: list[Variable], name: str = "globals") -> str:
     """LLVM IR text defining every variable (zero-initialised ones as zeroinitializer)."""
     lines = [f'; ModuleID = "{name}"', f'target triple = "{TRIPLE}"', ""]
-    seen = set()
+    constants = _constant_block(variables)
+    lines += constants
+    seen = {v.name for v in variables if v.bank == 3} if constants else set()
     for v in sorted(variables, key=lambda v: v.name):
         if v.name in seen or v.size == 0:
             continue

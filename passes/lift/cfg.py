@@ -1,5 +1,6 @@
 """The control-flow skeleton of a kernel's SASS: block leaders, the blocks reachable from the entry,
-and the return sites of CALL.REL subroutines.
+and the return sites of CALL.REL subroutines and CALL.ABS device functions (passes/callees.py puts
+those after the kernel's code).
 
 Subroutines (division and sqrt slow paths, non-inlined device functions) share the kernel's
 .text section and its registers; the lifter keeps them in the kernel's one LLVM function. Each
@@ -76,9 +77,15 @@ def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...]
 
 
 def is_subroutine_call(ins: Instruction) -> bool:
-    """CALL.REL into a subroutine; nvcc also closes loops with `@!P0 CALL.REL.NOINC `(.L_x_1)`,
-    a call to a block label of the same function that never returns: a branch."""
-    if ins.opcode != "CALL" or "REL" not in ins.modifiers:
+    """CALL.REL into a subroutine, or CALL.ABS into a device function of another section that the
+    callees pass placed in the kernel's address space (its label resolved); nvcc also closes loops
+    with `@!P0 CALL.REL.NOINC `(.L_x_1)`, a call to a block label of the same function that never
+    returns: a branch. CALL.ABS through a register (vprintf) is no subroutine."""
+    if ins.opcode != "CALL":
+        return False
+    if "ABS" in ins.modifiers:
+        return any(isinstance(op, Label) and op.address is not None for op in ins.operands)
+    if "REL" not in ins.modifiers:
         return False
     return not any(isinstance(op, Label) and op.name.startswith(".L_") for op in ins.operands)
 
@@ -117,8 +124,9 @@ def successors(ins: Instruction, cfg: Cfg) -> list[int]:
     if op == "BRA":
         targets = [label_address(ins)]
     elif op == "CALL":
-        targets = [label_address(ins)] if "REL" in ins.modifiers else [nxt]
-        cond = cond and "REL" in ins.modifiers
+        jumps = "REL" in ins.modifiers or is_subroutine_call(ins)
+        targets = [label_address(ins)] if jumps else [nxt]
+        cond = cond and jumps
     elif op == "BRX":
         targets = cfg.brx_targets.get(ins.address)
         if not targets:

@@ -1,5 +1,6 @@
 """Control: branches (per thread; LLVM's AMDGPU backend handles divergence), BRX jump tables,
-EXIT, CALL.REL/RET.REL subroutines within the kernel's function, BPT.TRAP, memory fences,
+EXIT, CALL.REL/RET.REL subroutines and CALL.ABS/RET.ABS device functions within the kernel's
+function, BPT.TRAP, memory fences,
 WARPSYNC.EXCLUSIVE's lane groups. Barriers (BAR, B2R) are in barrier.py.
 BSSY/BSYNC/BREAK/WARPSYNC are reconvergence hints for NVIDIA's scheduler: nothing to do here."""
 
@@ -53,8 +54,11 @@ def bra(ctx: Lifter, ins) -> None:
 
 @handles("CALL", kind="control")
 def call(ctx: Lifter, ins) -> None:
-    if "REL" in ins.modifiers:
-        ctx.check(ins, {"REL", "NOINC"})
+    """CALL.REL to a subroutine of the section, CALL.ABS to a device function that the callees
+    pass placed after the kernel: both run in the kernel's function, one copy per call site;
+    CALL.REL to a block label is a branch; CALL.ABS through a register is vprintf's (printf.py)."""
+    if "REL" in ins.modifiers or is_subroutine_call(ins):
+        ctx.check(ins, {"REL", "ABS", "NOINC"})
         copied = bool(ctx.state["cfg"].contexts) and is_subroutine_call(ins)
         _goto(ctx, ins, ctx.block_at(label_address(ins), ctx.context + (ins.address,) if copied else None))
         return
@@ -107,7 +111,9 @@ def brx(ctx: Lifter, ins) -> None:
 
 @handles("RET", kind="control")
 def ret(ctx: Lifter, ins) -> None:
-    ctx.check(ins, {"REL", "NODEC"})
+    """RET.REL from a subroutine, RET.ABS from a device function: back to the call site (the
+    return-address register only matters when recursion keeps one shared body)."""
+    ctx.check(ins, {"REL", "ABS", "NODEC"})
     regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     if len(regs) != 1:
         raise unsupported(ins, "RET without a return-address register")

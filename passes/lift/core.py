@@ -14,7 +14,7 @@ from typing import Callable
 from llvmlite import ir
 
 from cass_cc.errors import Refusal
-from cass_cc.sass.model import ConstRef, Imm, Instruction, Label, Mem, Reg
+from cass_cc.sass.model import ConstRef, Imm, Instruction, Label, Mem, Reg, SymbolRef
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 F16, F32, F64 = ir.HalfType(), ir.FloatType(), ir.DoubleType()
@@ -160,6 +160,9 @@ class Lifter:
             from .launch import const_load
             v = const_load(self, op, I32)
             return self._int_mods(v, op.negate, op.absolute, op.invert)
+        if isinstance(op, SymbolRef):
+            from .launch import symbol_word
+            return symbol_word(self, op)
         if isinstance(op, Label) and op.address is None:
             raise self.refuse(f"address of the symbol {op.name}, left to a device link (-rdc)")
         raise self.refuse(f"operand {op!r} is not a 32-bit value")

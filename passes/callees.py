@@ -1,0 +1,89 @@
+"""callees: a kernel's instructions joined by those of the device functions it calls from other
+`.text.<name>` sections (CALL.ABS, as nvlink's linked cubins of -rdc programs have them, and
+`__noinline__` functions ptxas keeps apart).
+
+Each function of the kernel's call closure (cubin.CubinKernel.callees) is disassembled and parsed
+on its own, then placed at its own virtual address range after the kernel's code, so the lifter
+sees one instruction list: CALL.ABS `(f)` becomes a call to f's first address, and the return
+addresses nvcc materialises (`MOV R20, 32@lo((f + .L_x_0@srel))`) become those virtual
+addresses, so the lifter's subroutine machinery (passes/lift/cfg.py) serves both kinds of calls.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cass_cc.errors import Refusal
+from cass_cc.sass.disasm import disassemble
+from cass_cc.sass.model import Imm, Instruction, Label, SymbolRef
+from cass_cc.sass.parser import SassSyntaxError, parse_sass
+from cass_cc.unit import KernelUnit
+
+NAME = "callees"
+# Functions start on multiples of this: far apart, and an address still tells its function.
+FUNCTION_ALIGN = 0x100000
+
+
+def layout(kernel_size: int, callees: list[tuple[str, int]]) -> dict[str, int]:
+    """Virtual start address of each callee (name, code size), after the kernel's code."""
+    out, at = {}, 0
+    end = kernel_size
+    for name, size in callees:
+        at = (end + FUNCTION_ALIGN - 1) // FUNCTION_ALIGN * FUNCTION_ALIGN
+        out[name] = at
+        end = at + max(size, 16)
+    return out
+
+
+def _moved(op, base: int, starts: dict[str, int]):
+    """An operand of a function placed at `base`: its own labels shifted, calls to functions
+    of the closure resolved, return addresses of the closure made immediates."""
+    if isinstance(op, Label):
+        if op.address is not None:
+            return Label(op.address + base, op.name)
+        if op.name in starts:
+            return Label(starts[op.name], op.name)
+        return op
+    if isinstance(op, SymbolRef) and op.symbol in starts and op.label and op.label_address is not None:
+        address = starts[op.symbol] + op.label_address
+        value = address & 0xFFFFFFFF if op.part == "lo" else address >> 32
+        return Imm(value, text=hex(value))
+    return op
+
+
+def place(instructions: list[Instruction], base: int, starts: dict[str, int]) -> list[Instruction]:
+    out = []
+    for ins in instructions:
+        operands = tuple(_moved(op, base, starts) for op in ins.operands)
+        extras = dict(ins.extras)
+        if "branch_targets" in extras:
+            extras["branch_targets"] = [_moved(t, base, starts) for t in extras["branch_targets"]]
+        out.append(dataclasses.replace(ins, address=ins.address + base, operands=operands, extras=extras))
+    return out
+
+
+def run(unit: KernelUnit) -> KernelUnit:
+    k = unit.kernel
+    cubin = getattr(k, "cubin", None)
+    names = list(getattr(k, "callees", []) or [])
+    if not names or cubin is None:
+        return unit
+    functions = [cubin.functions[n] for n in names]
+    starts = {unit.name: 0, **layout(len(k.code), [(f.name, len(f.code)) for f in functions])}
+    sections = disassemble(cubin.data)
+    instructions = place(unit.instructions, 0, starts)
+    labels = dict(unit.sass_labels)
+    for f in functions:
+        if f.name not in sections:
+            raise Refusal(f"nvdisasm printed no .text.{f.name} section (device function called by the kernel)")
+        try:
+            parsed = parse_sass(sections[f.name], f.name)
+        except SassSyntaxError as e:
+            raise Refusal(e.message) from None
+        instructions += place(parsed.instructions, starts[f.name], starts)
+        labels.update({name: a + starts[f.name] for name, a in parsed.labels.items()})
+        labels[f.name] = starts[f.name]
+    unit.instructions = instructions
+    unit.sass_labels = labels
+    unit.sass_instructions = len(instructions)
+    return unit
