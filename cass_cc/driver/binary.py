@@ -22,6 +22,7 @@ from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
+from .binary_early import EarlyTranslation, nvcc_job
 from . import device_link, hip_fatbin, host
 from .binary_kernels import TranslatedTU, code_for_tu
 from .frontend import place_job
@@ -79,13 +80,15 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
 
 
 def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, settings: Settings, work: str,
-                      no_fallback: str | None, product_dir: str | None = None) -> None:
+                      no_fallback: str | None, product_dir: str | None = None,
+                      early: EarlyTranslation | None = None) -> None:
     """Translate the kernels of nvcc's object `host_obj` (compiled from `tu`, None when unknown)
-    and write it, with the AMD code in place of the NVIDIA code, to `output`."""
-    from cass_cc.passes import units_from_file  # llvmlite and the passes: binary route only
-
-    units = units_from_file(host_obj, settings.offload_arch)
-    code = code_for_tu(tu, units, settings, work, no_fallback)
+    and write it, with the AMD code in place of the NVIDIA code, to `output`; `early` holds the
+    translation made while nvcc ran, used when it read the same cubins."""
+    code = early.result(host_obj) if early else None
+    if code is None:
+        from cass_cc.passes import units_from_file  # the passes' front end: binary route only
+        code = code_for_tu(tu, units_from_file(host_obj, settings.offload_arch), settings, work, no_fallback)
     report = Report(source=tu.source if tu else host_obj, route="binary",
                     offload_arch=",".join(settings.offload_archs), kernels=code.kernels,
                     diagnostics=code.diagnostics + [f"recorded: {r}" for r in settings.recorded],
@@ -124,17 +127,24 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
     allow_fallback = allow_fallback and settings.route != "binary"
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")
-    nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
-                            action.deps_targets), label="nvcc")
+    argv = nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
+                        action.deps_targets)
     if action.tu.language != "cu":
-        return [nvcc, place_job(host_obj, action.output)]
+        return [nvcc_job(argv, None), place_job(host_obj, action.output)]
 
+    no_fallback = None if allow_fallback else NO_FALLBACK_ROUTE
+    early = None
+    if not settings.dump_after:  # dumps come out in the order of the build's steps
+        keep = os.path.join(work, "nvcc-keep")
+        os.mkdir(keep)
+        argv += ["-keep", f"-keep-dir={keep}"]
+        early = EarlyTranslation(keep, action.tu, settings, work, no_fallback)
     translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
                      "--embed-into", action.output],
-                    lambda: _translate_object(host_obj, action.output, action.tu, settings, work,
-                                              None if allow_fallback else NO_FALLBACK_ROUTE, action.product_dir),
+                    lambda: _translate_object(host_obj, action.output, action.tu, settings, work, no_fallback,
+                                              action.product_dir, early),
                     label="translate")
-    return [nvcc, translate]
+    return [nvcc_job(argv, early), translate]
 
 
 def _is_cudart(path: str) -> bool:

@@ -59,23 +59,43 @@ class Runner:
             if job.action is not None:
                 job.action()
             else:
-                _run_tool(job)
+                run_tool(job)
             spent = time.perf_counter() - start
             self.times.append((job.label or os.path.basename(job.argv[0]), spent))
             if self.time_passes:
                 sys.stderr.write(f"cass-nvcc: time: {job.label or job.argv[0]}: {spent:.3f} s\n")
 
 
-def _run_tool(job: Job) -> None:
+# How often a tool that is being watched (run_tool's while_running) is looked at.
+POLL_SECONDS = 0.005
+
+
+def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:
+    """Run the job's tool, its messages through job.rewrite; `while_running` is called every few
+    milliseconds until the tool exits (so a later step can start on an intermediate file)."""
     try:
-        proc = subprocess.run(job.argv, env=job.env, stderr=subprocess.PIPE, text=True,
-                              errors="replace")
+        proc = subprocess.Popen(job.argv, env=job.env, stderr=subprocess.PIPE, text=True, errors="replace")
     except FileNotFoundError:
         raise CassError(f"cannot run '{job.argv[0]}': not found (see cass-cc doctor)") from None
     except OSError as e:
         raise CassError(f"cannot run '{job.argv[0]}': {e.strerror}") from None
-    messages = job.rewrite(proc.stderr) if job.rewrite else proc.stderr
+    with proc:
+        stderr = _communicate(proc, while_running)
+    messages = job.rewrite(stderr) if job.rewrite else stderr
     if messages:
         sys.stderr.write(messages if messages.endswith("\n") else messages + "\n")
     if proc.returncode != 0:
         raise JobFailed(exit_code=COMPILE_ERROR_EXIT if proc.returncode > 0 else 1)
+
+
+def _communicate(proc: subprocess.Popen, while_running: Callable[[], None] | None) -> str:
+    try:
+        while while_running is not None:
+            try:
+                return proc.communicate(timeout=POLL_SECONDS)[1]
+            except subprocess.TimeoutExpired:  # still running; no output is lost by asking again
+                while_running()
+        return proc.communicate()[1]
+    except BaseException:  # interrupted: the tool goes too
+        proc.kill()
+        raise
