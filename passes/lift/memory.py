@@ -159,12 +159,28 @@ def ldc(ctx: Lifter, ins) -> None:
 
 @handles("LDGSTS", kind="effect")
 def ldgsts(ctx: Lifter, ins) -> None:
-    """LDGSTS [shared], [global]: cp.async; .ZFILL variants (a predicate or size) are refused."""
+    """LDGSTS [shared], [global][, Pread]: cp.async. With a false Pread the global side is not
+    read and the shared bytes become zeros (cp.async's ignore-src / src-size 0: nvcc writes
+    `@P0 LDGSTS [s], [g], !PT` for the threads past the end)."""
     size, _ = access_width(ctx, ins)
-    ops = ctx.operands(ins, 2)
-    dst, src = ops
-    words = load_value(ctx, ins, pointer(ctx, ins, src, "global"), size, False)
-    store_value(ctx, ins, pointer(ctx, ins, dst, "shared"), size, words)
+    ops = ctx.operands(ins, 2, 3)
+    dst, src = ops[:2]
+    if len(ops) == 2 or ctx.is_pt(ops[2]):
+        words = load_value(ctx, ins, pointer(ctx, ins, src, "global"), size, False)
+        store_value(ctx, ins, pointer(ctx, ins, dst, "shared"), size, words)
+        return
+    b = ctx.b
+    read = ctx.pred(ops[2])
+    target = pointer(ctx, ins, dst, "shared")
+    copy, fill, done = ctx.new_block("ldgsts_copy"), ctx.new_block("ldgsts_zero"), ctx.new_block("ldgsts_done")
+    b.cbranch(read, copy, fill)
+    b.position_at_end(copy)
+    store_value(ctx, ins, target, size, load_value(ctx, ins, pointer(ctx, ins, src, "global"), size, False))
+    b.branch(done)
+    b.position_at_end(fill)
+    store_value(ctx, ins, target, size, [ir.Constant(I32, 0)] * _words(size))
+    b.branch(done)
+    b.position_at_end(done)
 
 
 @handles("QSPC")
