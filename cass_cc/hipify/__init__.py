@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import checks, rewrite, tables
+from . import checks, inline_asm, rewrite, tables
 from .lexer import HEADER, IDENT, LexError
 from .result import Diagnostic, HipifyResult
 from .source import Source
@@ -28,16 +28,19 @@ def translate(text: str, filename: str) -> HipifyResult:
     except LexError as e:
         return HipifyResult(text, [Diagnostic(filename, e.line, e.column, "warning",
                                               f"{e}; the file is left untranslated")])
-    new_text, changed = rewrite.apply(src)
-    compat = COMPAT_HEADER if _needs_compat(src, changed) else None
-    return HipifyResult(new_text, _diagnostics(src), compat, src.kernels())
+    changed = rewrite.apply(src)
+    asm = inline_asm.rewrite(src, changed)
+    new_text = rewrite.render(src, changed, asm.replacements)
+    compat = COMPAT_HEADER if asm.replacements or _needs_compat(src, changed) else None
+    return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels())
 
 
-def _diagnostics(src: Source) -> list[Diagnostic]:
+def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnostic]:
     own = src.own_names()
     seen, found = set(), []
-    for check in checks.CHECKS:
-        for index, message in check(src, own):
+    reports = [refusals] + [check(src, own) for check in checks.CHECKS]
+    for report in reports:
+        for index, message in report:
             tok = src.tokens[index]
             if (tok.line, message) not in seen:
                 seen.add((tok.line, message))

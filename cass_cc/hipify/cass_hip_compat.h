@@ -10,6 +10,7 @@
  *     the driver API's cuGetErrorName/cuGetErrorString forms, CUDA's error names;
  *   - cooperative groups that know gfx11 is wave32, tiles that know meta_group_rank/size;
  *   - CASS_CUDA_ARCH, which numeric __CUDA_ARCH__ tests become;
+ *   - cass_ptx.h, the helpers that translated inline PTX calls;
  *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
  *
  * Lane masks are 32 bits, as in CUDA. HIP runs all active lanes of a wavefront together, so
@@ -220,6 +221,9 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
  * it. A .cpp file that the host compiler builds gets the host half above, as under nvcc, where
  * such a file sees no device functions either. */
 #if defined(__HIP__)
+
+/* What inline PTX is translated to (cass_cc/hipify/inline_asm.py). */
+#include "cass_ptx.h"
 
 /* ---- votes and the active mask ---------------------------------------------------------- */
 

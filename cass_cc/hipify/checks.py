@@ -1,4 +1,4 @@
-"""What the translator cannot translate, reported as `file:line: warning: ...`: inline PTX, CUDA
+"""What the translator cannot translate, reported as `file:line: warning: ...`: CUDA
 names it does not know, texture references, warp-size assumptions, __CUDA_ARCH__ tests.
 Each check reads the original tokens and yields (token index, message)."""
 
@@ -21,14 +21,6 @@ _LIBRARY_NAME = re.compile(r"^(cublas|CUBLAS_|curand|CURAND_|cufft|CUFFT_|cuspar
                            r"cusolver|CUSOLVER_|cudnn|CUDNN_|nvrtc|NVRTC_|nccl)")
 _LANE_MASK_FUNCS = frozenset("__ballot_sync __activemask __match_any_sync __match_all_sync".split())
 _SHUFFLES = frozenset("__shfl_sync __shfl_up_sync __shfl_down_sync __shfl_xor_sync".split())
-
-
-def inline_asm(src: Source, own: set) -> Iterator[tuple[int, str]]:
-    for index in src.code:
-        tok = src.tokens[index]
-        if tok.is_ident("asm", "__asm__", "__asm"):
-            yield index, ("inline assembly (PTX) cannot be translated to AMD GPU code; rewrite "
-                          "it in C++ or with HIP intrinsics")
 
 
 def unknown_names(src: Source, own: set) -> Iterator[tuple[int, str]]:
@@ -150,7 +142,7 @@ def group_members(src: Source, own: set) -> Iterator[tuple[int, str]]:
             yield index, tables.MEMBER_UNSUPPORTED[tok.text]
 
 
-CHECKS: tuple[Check, ...] = (inline_asm, unknown_names, unsupported_headers, texture_references,
+CHECKS: tuple[Check, ...] = (unknown_names, unsupported_headers, texture_references,
                              cuda_arch, warp_size, group_members, device_launches)
 
 

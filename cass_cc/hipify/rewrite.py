@@ -105,8 +105,8 @@ RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, gro
                            by_arity, table_name, library_name)
 
 
-def apply(src: Source) -> tuple[str, dict[int, str]]:
-    """The rewritten text and {token index: new text} for the tokens that changed."""
+def apply(src: Source) -> dict[int, str]:
+    """{token index: new text} for the tokens that change."""
     changed: dict[int, str] = {}
     for index in src.code:
         for rule in RULES:
@@ -114,5 +114,20 @@ def apply(src: Source) -> tuple[str, dict[int, str]]:
             if new is not None and new != src.tokens[index].text:
                 changed[index] = new
                 break
-    text = "".join(changed.get(i, tok.text) for i, tok in enumerate(src.tokens))
-    return text, changed
+    return changed
+
+
+def render(src: Source, changed: dict[int, str],
+           replacements: dict[int, tuple[int, str]]) -> str:
+    """The translated text: changed tokens, and runs of tokens replaced whole (first index ->
+    (last index, text): the asm statements)."""
+    out, i = [], 0
+    while i < len(src.tokens):
+        if i in replacements:
+            last, text = replacements[i]
+            out.append(text)
+            i = last + 1
+            continue
+        out.append(changed.get(i, src.tokens[i].text))
+        i += 1
+    return "".join(out)

@@ -162,8 +162,13 @@ def warnings(text):
 
 # (CUDA source, expected "file:line: warning:" text fragment)
 DIAGNOSTICS = [
-    ('asm volatile("membar.gl;");', "w.cu:1: warning: inline assembly (PTX)"),
-    ('__asm__("mov.u32 %0, %%laneid;" : "=r"(l));', "w.cu:1: warning: inline assembly (PTX)"),
+    ('__device__ void f() {\n asm volatile("pmevent.mask 1;");\n}',
+     "w.cu:2: warning: inline PTX is not translated: PTX instruction 'pmevent.mask' is not "
+     "supported; the asm statement is left unchanged"),
+    ('__device__ void f() {\n asm volatile("tex.1d.v4.f32.s32 {%0,%1,%2,%3}, [t, {%4}];");\n}',
+     "w.cu:2: warning: inline PTX is not translated: the PTX text cannot be read"),
+    ('__device__ int f(int x) { int y;\n  __asm__("mov.u32 %0, %%nsmid;" : "=r"(y)); return y; }',
+     "w.cu:2: warning: inline PTX is not translated: register '%nsmid' is not declared"),
     ("x;\ncudaLaunchKernelEx(&cfg, k);", "w.cu:2: warning: 'cudaLaunchKernelEx' is not in the CUDA->HIP tables"),
     ("CUtensorMap m;", "'CUtensorMap' is not in the CUDA->HIP tables"),
     ("auto p = make_cudaSomething(1);", "'make_cudaSomething' is not in the CUDA->HIP tables"),
@@ -218,7 +223,7 @@ def test_unknown_name_reported_once_at_first_use():
 
 
 def test_diagnostic_shape():
-    d = translate("\n\n  asm(\"trap;\");", "dir/k.cu").diagnostics[0]
+    d = translate("\n\n  asm(\"brkpt;\");", "dir/k.cu").diagnostics[0]
     assert isinstance(d, Diagnostic)
     assert (d.file, d.line, d.column, d.severity) == ("dir/k.cu", 3, 3, "warning")
     assert str(d).startswith("dir/k.cu:3: warning: ")

@@ -1,0 +1,341 @@
+/* cass_ptx.h: the helpers that cass-cc's translation of inline PTX (cass_cc/hipify/inline_asm.py)
+ * calls, each with the semantics the PTX ISA gives the instruction it stands for. Included by
+ * cass_hip_compat.h in device compiles.
+ *
+ * PTX registers become C++ variables of the constraint's type ("r": unsigned int, "l": unsigned
+ * long long, "h": unsigned short, "f": float, "d": double; .pred: bool); an instruction reads
+ * them as its own type with as<T>, which reinterprets bits (PTX's registers are untyped) and
+ * truncates or extends integers (a wider register for a narrower type).
+ */
+#ifndef CASS_PTX_H
+#define CASS_PTX_H
+
+#include <limits>
+#include <type_traits>
+
+namespace cass_ptx {
+
+template <typename T, typename V>
+__device__ inline T as(V v) {
+  if (std::is_same<T, V>::value || (std::is_integral<T>::value && std::is_integral<V>::value))
+    return static_cast<T>(v);
+  T t{};  /* bits: the low bytes of a wider register, a narrower one zero-extended */
+  __builtin_memcpy(&t, &v, sizeof(T) < sizeof(V) ? sizeof(T) : sizeof(V));
+  return t;
+}
+
+/* How an asm operand's C++ value maps to its register: 0 a pointer (its address), 1 a number
+ * (converted), 2 anything else (__half, a struct of the register's size: its bits). */
+template <typename V>
+using kind_of = std::integral_constant<int, std::is_pointer<V>::value ? 0
+                                            : (std::is_arithmetic<V>::value || std::is_enum<V>::value) ? 1 : 2>;
+
+template <typename R, typename V>
+__device__ inline R arg_as(const V& v, std::integral_constant<int, 0>) {
+  return static_cast<R>(reinterpret_cast<unsigned long long>(v));
+}
+template <typename R, typename V>
+__device__ inline R arg_as(const V& v, std::integral_constant<int, 1>) {
+  return static_cast<R>(v);
+}
+template <typename R, typename V>
+__device__ inline R arg_as(const V& v, std::integral_constant<int, 2>) {
+  static_assert(sizeof(V) == sizeof(R), "an asm operand of another size than its register");
+  R r;
+  __builtin_memcpy(&r, &v, sizeof(R));
+  return r;
+}
+/* An asm input operand's value in its constraint's register type. */
+template <typename R, typename V>
+__device__ inline R arg(const V& v) { return arg_as<R>(v, kind_of<V>()); }
+
+template <typename L, typename R>
+__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 0>) {
+  lvalue = reinterpret_cast<L>(static_cast<unsigned long long>(r));
+}
+template <typename L, typename R>
+__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 1>) {
+  lvalue = static_cast<L>(r);
+}
+template <typename L, typename R>
+__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 2>) {
+  static_assert(sizeof(L) == sizeof(R), "an asm operand of another size than its register");
+  __builtin_memcpy(&lvalue, &r, sizeof(R));
+}
+/* Writes an asm output register back to its C++ lvalue (the inverse of arg). */
+template <typename L, typename R>
+__device__ inline void put(L& lvalue, R r) { put_as(lvalue, r, kind_of<L>()); }
+
+/* A .shared address (an offset in the block's shared window) as a generic pointer. */
+template <typename T>
+__device__ inline T* shared(unsigned long long address) {
+  return (T*)(__attribute__((address_space(3))) T*)(unsigned)address;
+}
+__device__ inline unsigned long long to_shared(unsigned long long generic) {
+  return (unsigned)(unsigned long long)(__attribute__((address_space(3))) void*)(void*)generic;
+}
+__device__ inline unsigned long long from_shared(unsigned long long window) {
+  return (unsigned long long)(void*)(__attribute__((address_space(3))) void*)(unsigned)window;
+}
+
+/* ---- special registers ------------------------------------------------------------------ */
+
+__device__ inline unsigned lane() { return __lane_id(); }
+__device__ inline unsigned lanemask_eq() { return 1u << lane(); }
+__device__ inline unsigned lanemask_lt() { return (1u << lane()) - 1u; }
+__device__ inline unsigned lanemask_le() { return (unsigned)((2ull << lane()) - 1u); }
+__device__ inline unsigned lanemask_gt() { return ~lanemask_le(); }
+__device__ inline unsigned lanemask_ge() { return ~lanemask_lt(); }
+__device__ inline unsigned warp_in_block() {
+  return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
+}
+/* %globaltimer counts nanoseconds; gfx11's real-time counter ticks at 100 MHz (clang 15 has no
+ * builtin for the message that reads it). */
+__device__ inline unsigned long long globaltimer() {
+  unsigned long long ticks;
+  asm volatile("s_sendmsg_rtn_b64 %0, sendmsg(MSG_RTN_GET_REALTIME)\n\ts_waitcnt lgkmcnt(0)"
+               : "=s"(ticks));
+  return 10ull * ticks;
+}
+
+/* ---- integer and bit operations ---------------------------------------------------------- */
+
+/* lop3.b32: bit i of the result is bit (a_i*4 + b_i*2 + c_i) of the table. */
+__device__ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
+  unsigned r = 0;
+  for (unsigned k = 0; k < 8; ++k) {
+    if (!((lut >> k) & 1u)) continue;
+    r |= ((k & 4u) ? a : ~a) & ((k & 2u) ? b : ~b) & ((k & 1u) ? c : ~c);
+  }
+  return r;
+}
+
+/* shf.l / shf.r on the 64-bit value b:a; .wrap takes the amount mod 32, .clamp caps it at 32. */
+__device__ inline unsigned shf_l(unsigned a, unsigned b, unsigned n, bool clamp) {
+  n = clamp ? (n < 32u ? n : 32u) : (n & 31u);
+  return (unsigned)((((unsigned long long)b << 32 | a) << n) >> 32);
+}
+__device__ inline unsigned shf_r(unsigned a, unsigned b, unsigned n, bool clamp) {
+  n = clamp ? (n < 32u ? n : 32u) : (n & 31u);
+  return (unsigned)(((unsigned long long)b << 32 | a) >> n);
+}
+
+/* prmt.b32: modes 0 (default), 1 f4e, 2 b4e, 3 rc8, 4 ecl, 5 ecr, 6 rc16. */
+__device__ inline unsigned prmt(unsigned a, unsigned b, unsigned c, int mode) {
+  unsigned long long bytes = (unsigned long long)b << 32 | a;
+  unsigned sel[4];
+  if (mode == 0) {
+    for (int i = 0; i < 4; ++i) sel[i] = (c >> (4 * i)) & 0xfu;
+  } else {
+    unsigned s = c & 3u;
+    static const unsigned char table[6][4][4] = {
+        {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},   /* f4e */
+        {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},   /* b4e */
+        {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},   /* rc8 */
+        {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},   /* ecl */
+        {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},   /* ecr */
+        {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}}};  /* rc16 */
+    for (int i = 0; i < 4; ++i) sel[i] = table[mode - 1][s][i];
+  }
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) {
+    unsigned byte = (unsigned)(bytes >> (8 * (sel[i] & 7u))) & 0xffu;
+    if (mode == 0 && (sel[i] & 8u)) byte = (byte & 0x80u) ? 0xffu : 0u;  /* replicate the sign */
+    r |= byte << (8 * i);
+  }
+  return r;
+}
+
+/* bfe: `len` bits from `pos` (both taken from their low 8 bits), sign-filled for signed T. */
+template <typename T>
+__device__ inline T bfe(T a, unsigned pos, unsigned len) {
+  using U = typename std::make_unsigned<T>::type;
+  constexpr unsigned bits = 8 * sizeof(T);
+  pos &= 0xffu;
+  len &= 0xffu;
+  U ua = (U)a;
+  bool sign = std::is_signed<T>::value &&
+              (len == 0 ? false : ((ua >> (pos + len - 1 < bits ? pos + len - 1 : bits - 1)) & 1u));
+  U r = 0;
+  for (unsigned i = 0; i < bits; ++i) {
+    U bit = i < len ? (pos + i < bits ? (ua >> (pos + i)) & 1u : (U)sign) : (U)sign;
+    r |= bit << i;
+  }
+  return (T)r;
+}
+
+/* bfi: `b` with `len` low bits of `f` inserted at `pos`. */
+template <typename T>
+__device__ inline T bfi(T f, T b, unsigned pos, unsigned len) {
+  constexpr unsigned bits = 8 * sizeof(T);
+  pos &= 0xffu;
+  len &= 0xffu;
+  T r = b;
+  for (unsigned i = 0; i < len && pos + i < bits; ++i) {
+    T one = (T)1 << (pos + i);
+    r = ((f >> i) & 1) ? (r | one) : (r & ~one);
+  }
+  return r;
+}
+
+template <typename T> __device__ inline unsigned clz(T a) {
+  return a == 0 ? 8 * sizeof(T) : sizeof(T) == 8 ? __builtin_clzll(a) : __builtin_clz(a);
+}
+template <typename T> __device__ inline unsigned popc(T a) {
+  return sizeof(T) == 8 ? __builtin_popcountll(a) : __builtin_popcount(a);
+}
+/* bfind: the position of the most significant non-sign bit, 0xffffffff when there is none;
+ * .shiftamt gives the left shift that would bring it to the top. */
+template <typename T> __device__ inline unsigned bfind(T a, bool shiftamt) {
+  using U = typename std::make_unsigned<T>::type;
+  U u = (std::is_signed<T>::value && a < 0) ? (U)~a : (U)a;
+  if (u == 0) return 0xffffffffu;
+  unsigned msb = 8 * sizeof(T) - 1 - clz<U>(u);
+  return shiftamt ? 8 * sizeof(T) - 1 - msb : msb;
+}
+
+/* shl/shr: amounts past the width give 0 (or the sign for signed shr), as in PTX. */
+template <typename T> __device__ inline T shl(T a, unsigned n) {
+  return n >= 8 * sizeof(T) ? (T)0 : (T)(a << n);
+}
+template <typename T> __device__ inline T shr(T a, unsigned n) {
+  if (n >= 8 * sizeof(T)) return std::is_signed<T>::value && a < 0 ? (T)-1 : (T)0;
+  return (T)(a >> n);
+}
+
+template <typename T> __device__ inline T mul_hi(T a, T b) {
+  using W = typename std::conditional<std::is_signed<T>::value, long long, unsigned long long>::type;
+  if (sizeof(T) == 8)
+    return std::is_signed<T>::value ? (T)__mul64hi((long long)a, (long long)b)
+                                    : (T)__umul64hi((unsigned long long)a, (unsigned long long)b);
+  return (T)(((W)a * (W)b) >> (4 * sizeof(T)) >> (4 * sizeof(T)));
+}
+
+/* Carry chains: the carry (or borrow) flag lives in a variable of the asm statement. */
+template <typename T> __device__ inline T add_carry(T a, T b, unsigned carry_in, unsigned* carry_out) {
+  T s = a + b;
+  unsigned c = s < a;
+  T r = s + (T)carry_in;
+  if (carry_out) *carry_out = c | (r < s);
+  return r;
+}
+template <typename T> __device__ inline T sub_borrow(T a, T b, unsigned borrow_in, unsigned* borrow_out) {
+  T d = a - b;
+  unsigned c = a < b;
+  T r = d - (T)borrow_in;
+  if (borrow_out) *borrow_out = c | (d < (T)borrow_in);
+  return r;
+}
+
+template <typename T> __device__ inline T sat_add(T a, T b) {
+  T r;
+  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min()) : r;
+}
+template <typename T> __device__ inline T sat_sub(T a, T b) {
+  T r;
+  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min()) : r;
+}
+
+/* dp4a: four byte products (signed or unsigned bytes of each source) added to c. */
+template <bool SignedA, bool SignedB>
+__device__ inline unsigned dp4a(unsigned a, unsigned b, unsigned c) {
+  int sum = (int)c;
+  for (int i = 0; i < 32; i += 8) {
+    int x = SignedA ? (int)(signed char)(a >> i) : (int)((a >> i) & 0xffu);
+    int y = SignedB ? (int)(signed char)(b >> i) : (int)((b >> i) & 0xffu);
+    sum += x * y;
+  }
+  return (unsigned)sum;
+}
+
+/* ---- floating point ---------------------------------------------------------------------- */
+
+__device__ inline float ftz(float x) {
+  return __builtin_fabsf(x) < 1.17549435e-38f ? __builtin_copysignf(0.0f, x) : x;
+}
+__device__ inline float sat(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; }
+__device__ inline double sat(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 0.0; }
+
+/* PTX rounds every instruction on its own: none of these may be fused into an fma. */
+#define CASS_PTX_UNFUSED _Pragma("clang fp contract(off)")
+template <typename F> __device__ inline F add(F a, F b) { CASS_PTX_UNFUSED return a + b; }
+template <typename F> __device__ inline F sub(F a, F b) { CASS_PTX_UNFUSED return a - b; }
+template <typename F> __device__ inline F mul(F a, F b) { CASS_PTX_UNFUSED return a * b; }
+
+/* Rounding modes of PTX: 0 rn, 1 rz, 2 rm, 3 rp. */
+/* The float nearest to s + e (|e| far below s's last place) in rounding `mode`; exact for a
+ * double pair that holds the true value, as TwoSum and exact products give. */
+__device__ inline float round_f32(double s, double e, int mode) {
+  float f = (float)s;
+  if (mode == 0 || __builtin_isnan(s)) return f;
+  bool above = (double)f > s || ((double)f == s && e < 0);
+  bool below = (double)f < s || ((double)f == s && e > 0);
+  bool up = mode == 3 || (mode == 1 && s < 0);      /* the direction that is allowed */
+  if (up && below) return __builtin_nextafterf(f, __builtin_inff());
+  if (!up && above) return __builtin_nextafterf(f, -__builtin_inff());
+  return f;
+}
+__device__ inline void two_sum(double a, double b, double* s, double* e) {
+  CASS_PTX_UNFUSED
+  *s = a + b;
+  double bb = *s - a;
+  *e = (a - (*s - bb)) + (b - bb);
+}
+__device__ inline float add_f32(float a, float b, int mode) {
+  double s, e;
+  two_sum(a, b, &s, &e);
+  return round_f32(s, e, mode);
+}
+__device__ inline float mul_f32(float a, float b, int mode) {
+  CASS_PTX_UNFUSED
+  return round_f32((double)a * (double)b, 0.0, mode);  /* exact in double */
+}
+__device__ inline float fma_f32(float a, float b, float c, int mode) {
+  CASS_PTX_UNFUSED
+  double s, e;
+  two_sum((double)a * (double)b, c, &s, &e);
+  return round_f32(s, e, mode);
+}
+
+/* float -> integer: rounded by `mode` (rni, rzi, rmi, rpi), saturated to T, NaN gives 0. */
+template <typename T>
+__device__ inline T f2i(double x, int mode) {
+  if (__builtin_isnan(x)) return 0;
+  double r = mode == 0 ? __builtin_rint(x) : mode == 1 ? __builtin_trunc(x)
+             : mode == 2 ? __builtin_floor(x) : __builtin_ceil(x);
+  if (r <= (double)std::numeric_limits<T>::min()) return std::numeric_limits<T>::min();
+  if (r >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
+  return (T)r;
+}
+/* Round to an integral value in the same float type. */
+template <typename F>
+__device__ inline F round_integral(F x, int mode) {
+  return mode == 0 ? __builtin_rint(x) : mode == 1 ? __builtin_trunc(x)
+         : mode == 2 ? __builtin_floor(x) : __builtin_ceil(x);
+}
+
+/* ---- warp operations ---------------------------------------------------------------------- */
+
+/* shfl.{up,down,bfly,idx}: modes 0..3; c packs the clamp lane (bits 4:0) and the segment mask
+ * (bits 12:8), as PTX defines them. *in_range is PTX's predicate output. */
+__device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bool* in_range) {
+  unsigned lane_id = lane();
+  unsigned clamp = c & 0x1fu, segmask = (c >> 8) & 0x1fu;
+  unsigned max_lane = (lane_id & segmask) | (clamp & ~segmask);
+  unsigned min_lane = lane_id & segmask;
+  int j;
+  bool ok;
+  switch (mode) {
+    case 0: j = (int)lane_id - (int)b; ok = j >= (int)max_lane; break;
+    case 1: j = (int)(lane_id + b); ok = j <= (int)max_lane; break;
+    case 2: j = (int)(lane_id ^ b); ok = j <= (int)max_lane; break;
+    default: j = (int)(min_lane | (b & ~segmask)); ok = j <= (int)max_lane; break;
+  }
+  if (!ok) j = (int)lane_id;
+  if (in_range) *in_range = ok;
+  return (unsigned)__builtin_amdgcn_ds_bpermute(j << 2, (int)a);
+}
+
+}  // namespace cass_ptx
+
+#endif  // CASS_PTX_H
