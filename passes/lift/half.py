@@ -210,12 +210,25 @@ def _compare_lanes(ctx: Lifter, ins, extra: set[str], ops: list) -> tuple[list[i
     return results, logic, ctx.pred(c)
 
 
+HORIZONTAL = {"H_AND": "and_", "H_OR": "or_"}
+
+
 @handles("HSETP2")
 def hsetp2(ctx: Lifter, ins) -> None:
-    """HSETP2[.BF16_V2].op.logic P, Q, a, b, c: P from the low halves, Q from the high halves."""
-    results, logic, other = _compare_lanes(ctx, ins, {"FTZ"}, ins.operands[2:-1])
+    """HSETP2[.BF16_V2].op.logic P, Q, a, b, c: P from the low halves, Q from the high halves.
+    With .H_AND (.H_OR) the two halves' results, each combined with c first, are joined into one:
+    P = low AND (OR) high, Q = its negation, as FSETP's second result is (the bit layout and
+    meaning decoded for Maxwell's HSETP2, which sm_80/sm_90 keep)."""
+    results, logic, other = _compare_lanes(ctx, ins, {"FTZ"} | set(HORIZONTAL), ins.operands[2:-1])
+    results = [ctx.combine(ins, r, logic, other) for r in results]
+    joins = [m for m in ins.modifiers if m in HORIZONTAL]
+    if len(joins) > 1:
+        raise unsupported(ins, "two horizontal joins")
+    if joins:
+        joined = getattr(ctx.b, HORIZONTAL[joins[0]])(*results)
+        results = [joined, ctx.b.not_(joined)]
     for r, dest in zip(results, ins.operands[:2]):
-        ctx.setp(dest, ctx.combine(ins, r, logic, other))
+        ctx.setp(dest, r)
 
 
 @handles("HSET2")

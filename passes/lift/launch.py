@@ -224,6 +224,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
         from cass_cc.rdna3.globals import CONSTANT_BLOCK
         window = ctx.b.ptrtoint(ctx.b.addrspacecast(external_global(ctx, CONSTANT_BLOCK), FLAT), I64)
         return b.trunc(window if offset == 0x50 else b.lshr(window, ir.Constant(I64, 32)), I32)
+    if offset == 0x140 and ctx.sm_arch == "sm_90":   # 1 in a cluster launch: ptxas guards its cluster
+        return ir.Constant(I32, 0)      # barriers with it (BAR.SYNC 0 otherwise); launches have no clusters
     desc = 0x208 if ctx.sm_arch == "sm_90" else 0x118
     if offset in (desc, desc + 4):     # global memory descriptor: AMDGPU has none
         return ir.Constant(I32, 0)

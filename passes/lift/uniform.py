@@ -6,27 +6,27 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import I32, Lifter, Reg, handles, unsupported
+from .core import I32, Lifter, handles
 
 
 @handles("R2UR")
 def r2ur(ctx: Lifter, ins) -> None:
     """R2UR URd, Ra: a value the compiler knows to be uniform (reads lane's own copy).
-    R2UR P, URZ, Ra: P = Ra differs between the active lanes. nvcc tests a __reduce_*_sync mask
-    so and takes its one-REDUX path on !P (as it does on the MATCH-based test before a shuffle);
-    a kept URd of a non-uniform value would be some lane's, which one is not known: refused."""
+    R2UR P, URd, Ra: P = Ra differs between the active lanes, URd = the first active lane's Ra.
+    nvcc tests a __reduce_*_sync mask so and takes its one-REDUX path on !P; URd is exact
+    whenever P is false (every lane holds the value). When P is true it is the first active
+    lane's value: code that branches on P does not read it there."""
     ctx.check(ins, set())
     ops = ctx.operands(ins, 2, 3)
     if len(ops) == 3:
         p, d, a = ops
-        if not (isinstance(d, Reg) and d.index is None):
-            raise unsupported(ins, "uniform result of a value that may differ between lanes")
         from .warp import ballot
         b = ctx.b
         v = ctx.u32(a)
         first = ctx.call("llvm.amdgcn.readfirstlane.i32", I32, [v])
         differs = ballot(ctx, b.icmp_unsigned("!=", v, first))
         ctx.setp(p, b.icmp_unsigned("!=", differs, ir.Constant(I32, 0)))
+        ctx.set32(d, first)
         return
     d, a = ops
     ctx.set32(d, ctx.u32(a))

@@ -1,11 +1,18 @@
 """Warp operations on a wave32 (CUDA's 32-lane warp): SHFL -> ds_bpermute with PTX's in-range
-rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> reads of each active lane (readlane)."""
+rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> reads of each active lane (readlane).
+
+WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
+cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
+reconvergence, one group of lanes with equal masks at a time: the warp operations there (VOTE,
+MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. The
+warp family registers WARPSYNC after control.py, which it hands every other form."""
 
 from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import I1, I32, Lifter, Reg, handles, unsupported
+from . import control
+from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .launch import lane_id
 
 WARP = 32
@@ -63,16 +70,67 @@ def shfl(ctx: Lifter, ins) -> None:
     ctx.setp(p, ok)
 
 
+REGION_ENDS = {"BSYNC", "RET", "EXIT", "BRA", "BRX", "JMP", "CALL", "WARPSYNC", "BAR", "BSSY"}
+GROUPED = {"SHFL", "VOTE", "VOTEU", "MATCH", "REDUX"}
+
+
+@handles("WARPSYNC", kind="pure")
+def warpsync(ctx: Lifter, ins) -> None:
+    if "EXCLUSIVE" in ins.modifiers:
+        exclusive(ctx, ins)
+    else:
+        control.hint(ctx, ins)
+
+
+def exclusive(ctx: Lifter, ins) -> None:
+    """WARPSYNC.EXCLUSIVE Rmask: the mask goes to a slot that the region's warp operations read
+    (group_mask); a branch into the region is refused."""
+    ctx.check(ins, {"EXCLUSIVE"})
+    (mask,) = ctx.operands(ins, 1)
+    code = ctx.state["instructions"]
+    targets = {op.address for i in code for op in i.operands if isinstance(op, Label)}
+    at = code.index(ins) + 1
+    while at < len(code) and code[at].opcode not in REGION_ENDS:
+        following = code[at]
+        if following.address in targets:
+            raise unsupported(ins, "a branch into the exclusive region")
+        if following.opcode in GROUPED:
+            ctx.state.setdefault("exclusive", set()).add(following.address)
+        at += 1
+    ctx.b.store(ctx.u32(mask), ctx.slot("EXCL", 0))
+
+
+def in_region(ctx: Lifter, ins) -> bool:
+    return ins.address in ctx.state.get("exclusive", ())
+
+
+def group_mask(ctx: Lifter, ins) -> ir.Value:
+    """The lanes a warp operation works on: the active ones, in an exclusive region only those
+    whose mask equals this lane's."""
+    if not in_region(ctx, ins):
+        return active_mask(ctx)
+    b = ctx.b
+    mine = b.load(ctx.slot("EXCL", 0), typ=I32)
+    group = [ir.Constant(I32, 0)]
+
+    def step(lane, on, theirs):
+        member = b.and_(on, b.icmp_unsigned("==", theirs[0], mine))
+        group[0] = b.or_(group[0], b.select(member, ir.Constant(I32, 1 << lane), ir.Constant(I32, 0)))
+
+    _each_active(ctx, [mine], step)
+    return group[0]
+
+
 @handles("VOTE", "VOTEU", kind="effect")
 def vote(ctx: Lifter, ins) -> None:
-    """VOTE.{ANY,ALL,EQ} [R,] P, Ps: R = ballot(Ps) over the active lanes."""
+    """VOTE.{ANY,ALL,EQ} [R,] P, Ps: R = ballot(Ps) over the active lanes (of the group)."""
     ctx.check(ins, {"ANY", "ALL", "EQ"})
     b = ctx.b
     ops = ctx.operands(ins, 2, 3)
     rdest = ops[0] if len(ops) == 3 else None
     pdest, src = ops[-2], ops[-1]
-    votes = ballot(ctx, ctx.pred(src))
-    active = active_mask(ctx)
+    active = group_mask(ctx, ins)
+    votes = b.and_(ballot(ctx, ctx.pred(src)), active)
     if rdest is not None:
         ctx.set32(rdest, votes)
     zero = ir.Constant(I32, 0)
@@ -103,6 +161,8 @@ def match(ctx: Lifter, ins) -> None:
     d, a = ops
     wide = "U64" in ins.modifiers
     mine = ctx.get_regs(a, 2 if wide else 1)
+    if in_region(ctx, ins):             # the group's mask compares like one more word
+        mine.append(b.load(ctx.slot("EXCL", 0), typ=I32))
     same = [ir.Constant(I32, 0)]
 
     def step(lane, on, theirs):
@@ -113,7 +173,7 @@ def match(ctx: Lifter, ins) -> None:
 
     _each_active(ctx, mine, step)
     if "ALL" in ins.modifiers:
-        active = active_mask(ctx)
+        active = group_mask(ctx, ins)
         agree = b.icmp_unsigned("==", same[0], active)
         ctx.set32(d, b.select(agree, active, ir.Constant(I32, 0)))
         if pdest is not None:
@@ -140,7 +200,7 @@ def redux(ctx: Lifter, ins) -> None:
     acc = [ir.Constant(I32, identity)]
 
     values = [ctx.u32(a)]
-    if ins.address in ctx.state.get("exclusive", ()):     # after WARPSYNC.EXCLUSIVE: its group
+    if in_region(ctx, ins):             # after WARPSYNC.EXCLUSIVE: its group
         values.append(ctx.b.load(ctx.slot("EXCL", 0), typ=I32))
 
     def step(lane, on, theirs):
