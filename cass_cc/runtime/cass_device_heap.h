@@ -1,0 +1,85 @@
+/* Device malloc/free for the source route (hipcc, gfx1100).
+ *
+ * HIP's device malloc/free (clang's __clang_hip_runtime_wrapper.h) call ROCm's __ockl_dm_alloc
+ * and __ockl_dm_dealloc, and ROCm 5.2's versions use s_memrealtime, which gfx11 lacks ("Cannot
+ * select: intrinsic %llvm.amdgcn.s.memrealtime"). Defining the two functions here keeps ockl's
+ * out of the link. The allocator is the one the binary route lifts malloc/free to
+ * (passes/lift/device_runtime.py): blocks of power-of-two sizes with a 16-byte header (its size
+ * class, the next free block), one lock-free free list per class (64-bit compare-and-swap of a
+ * block offset and an ABA tag), fed by a bump pointer; freed blocks are reused for requests of
+ * the same class. The heap is a zero-initialised array of the code object (CUDA's default heap
+ * size; no file space): each code object has its own, so memory must be freed by kernels of the
+ * translation unit that allocated it (free ignores pointers of other heaps).
+ */
+#ifndef CASS_DEVICE_HEAP_H
+#define CASS_DEVICE_HEAP_H
+#if defined(__HIP__) && defined(__HIP_DEVICE_COMPILE__)
+
+#define CASS_HEAP_BYTES (8ull << 20)
+#define CASS_HEAP_CLASSES 40
+#define CASS_HEAP_MIN_SHIFT 5
+#define CASS_HEAP_HEAD (16 + 8 * CASS_HEAP_CLASSES)
+
+/* bump offset at [0], free-list heads from [2]; 16-byte aligned blocks after the header */
+__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_heap[CASS_HEAP_BYTES / 8];
+
+static __device__ inline unsigned long long __cass_heap_load(unsigned long long *p)
+{
+    return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+
+static __device__ inline bool __cass_heap_cas(unsigned long long *p, unsigned long long old,
+                                               unsigned long long desired)
+{
+    return __hip_atomic_compare_exchange_strong(p, &old, desired, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED,
+                                                __HIP_MEMORY_SCOPE_AGENT);
+}
+
+extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size)
+{
+    char *base = (char *)__cass_heap;
+    if (size >= (1ull << 44))
+        return 0;
+    unsigned long long need = size + 16 + (1ull << CASS_HEAP_MIN_SHIFT) - 1;
+    unsigned shift = 64 - __builtin_clzll(need);            /* 2^(shift-1) >= size + 16 */
+    unsigned cls = shift - (CASS_HEAP_MIN_SHIFT + 1);
+    unsigned long long bytes = 1ull << (shift - 1);
+    if (cls >= CASS_HEAP_CLASSES)
+        return 0;
+    unsigned long long *head = &__cass_heap[2 + cls];
+    for (;;) {                                                  /* pop a freed block */
+        unsigned long long h = __cass_heap_load(head), first = h & 0xFFFFFFFFull;
+        if (!first)
+            break;
+        unsigned long long next = __cass_heap_load((unsigned long long *)(base + (first << 4) + 8));
+        if (__cass_heap_cas(head, h, (next & 0xFFFFFFFFull) | (((h >> 32) + 1) << 32)))
+            return (unsigned long long)(base + (first << 4) + 16);
+    }
+    unsigned long long start = __hip_atomic_fetch_add(&__cass_heap[0], bytes, __ATOMIC_RELAXED,
+                                                      __HIP_MEMORY_SCOPE_AGENT);
+    unsigned long long offset = (start + CASS_HEAP_HEAD + 15) & ~15ull;
+    if (offset + bytes > CASS_HEAP_BYTES)
+        return 0;
+    *(unsigned long long *)(base + offset) = cls;
+    return (unsigned long long)(base + offset + 16);
+}
+
+extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
+{
+    char *base = (char *)__cass_heap;
+    if (address < (unsigned long long)base + CASS_HEAP_HEAD + 16 ||
+        address >= (unsigned long long)base + CASS_HEAP_BYTES)
+        return;                                                 /* NULL, or not from this heap */
+    unsigned long long offset = address - 16 - (unsigned long long)base;
+    unsigned long long *head = &__cass_heap[2 + *(unsigned long long *)(base + offset)];
+    for (;;) {                                                  /* push it on its class's list */
+        unsigned long long h = __cass_heap_load(head);
+        __hip_atomic_store((unsigned long long *)(base + offset + 8), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,
+                           __HIP_MEMORY_SCOPE_AGENT);
+        if (__cass_heap_cas(head, h, (offset >> 4) | (((h >> 32) + 1) << 32)))
+            return;
+    }
+}
+
+#endif
+#endif
