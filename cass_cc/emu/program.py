@@ -6,6 +6,7 @@ from __future__ import annotations
 from .decode import NO_OPS, Instr, decode
 from .fault import EmuFault
 from .gws import build_gws
+from .image import build_image_family
 from .lanes import FALLBACK_VECTOR_OPS, build_lanes
 from .lds import build_ds
 from .salu import UnknownScalar, build_control, build_salu
@@ -75,7 +76,7 @@ def build(instr: Instr):
         return lambda st, w: False
     if instr.dual is not None:
         return _build_vopd(instr)
-    for builder in (build_control, build_lanes, build_smem, build_vmem, build_ds, build_gws):
+    for builder in (build_control, build_lanes, build_smem, build_vmem, build_ds, build_gws, build_image_family):
         exe = builder(instr)
         if exe is not None:
             return exe

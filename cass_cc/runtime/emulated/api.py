@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import (device, errors, graphs, memory, modules, pitched3d, registration,  # noqa: F401
                streams, transfers)  # importing them registers their functions
+from . import textures  # noqa: F401
 from .registry import API, hip_api, peek_last_error, take_last_error
 from .cmem import c_string
 

@@ -54,7 +54,9 @@ int main()
     cudaTextureObject_t tf = make(df, sizeof hf, cudaCreateChannelDesc<float>(), cudaReadModeElementType);
     cudaTextureObject_t ti = make(di, sizeof hi, cudaCreateChannelDesc<int>(), cudaReadModeElementType);
     cudaTextureObject_t t2 = make(d2, sizeof h2, cudaCreateChannelDesc<float2>(), cudaReadModeElementType);
-    cudaTextureObject_t tc = make(dc, sizeof hc, cudaCreateChannelDesc<uchar4>(), cudaReadModeNormalizedFloat);
+    // the explicit form: HIP 5.2's hipCreateChannelDesc<uchar4>() says signed (a header bug)
+    cudaTextureObject_t tc = make(dc, sizeof hc, cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned),
+                                  cudaReadModeNormalizedFloat);
     if (!tf || !ti || !t2 || !tc) { printf("cudaCreateTextureObject failed\nFAIL\n"); return 1; }
 
     fetch<<<n / 32, 32>>>(tf, ti, t2, tc, of, oi, o2, oc, shift);

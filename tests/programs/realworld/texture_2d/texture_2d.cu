@@ -94,7 +94,9 @@ int main()
     float *pitched; size_t pitch;
     CHECK(cudaMallocPitch(&pitched, &pitch, W * sizeof(float), H));
     CHECK(cudaMemcpy2D(pitched, pitch, host, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));
-    cudaChannelFormatDesc f1 = cudaCreateChannelDesc<float>(), u4 = cudaCreateChannelDesc<uchar4>();
+    // uchar4 in the explicit form: HIP 5.2's hipCreateChannelDesc<uchar4>() says signed (a header bug)
+    cudaChannelFormatDesc f1 = cudaCreateChannelDesc<float>(),
+                          u4 = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
     cudaArray_t array, line_array, byte_array;
     CHECK(cudaMallocArray(&array, &f1, W, H));
     CHECK(cudaMemcpy2DToArray(array, 0, 0, host, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));

@@ -1,0 +1,259 @@
+"""Image and typed-buffer instructions: buffer_load_format_* (HIP's tex1Dfetch) and
+image_sample* / image_load (tex1D/tex2D/tex3D), reading the resource (T#, V#) and sampler (S#)
+descriptors as gfx11 lays them out.
+
+The fields the emulator reads: V# base (dwords 0-1), stride (dword 1 [29:16]), num_records
+(dword 2), DST_SEL (dword 3 [11:0]), FORMAT (dword 3 [18:12]); T# base >> 8 (dwords 0-1 [7:0]),
+FORMAT (dword 1 [27:20]), width - 1 (dword 1 [31:30] and dword 2 [11:0]), height - 1 (dword 2
+[27:14]), DST_SEL (dword 3 [11:0]), depth - 1 (dword 4 [12:0], 3D) or pitch - 1 in texels (dword 4
+[13:0]); S# CLAMP_X/Y/Z (dword 0 [8:0]), FORCE_UNNORMALIZED (dword 0 [15]), XY_MAG_FILTER
+(dword 2 [21:20]), BORDER_COLOR_PTR and BORDER_COLOR_TYPE (dword 3 [11:0], [31:30]). FORMAT codes
+are FORMATS below (gfx10's numbering); the runtime (runtime/emulated/textures.py) writes them.
+Filtering follows the rules CUDA documents (the lifter's, passes/lift/texture.py), so both routes
+compute the same values: 8-bit fractional weights, (1-a)(1-b) T00 + a(1-b) T10 + ... in order.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+
+import numpy as np
+
+from .decode import Instr
+from .state import read_scalar_bits
+from .vmem import active_lanes
+
+# FORMAT code -> (channels, bits per channel, numeric format)
+FORMATS = {
+    1: (1, 8, "unorm"), 2: (1, 8, "snorm"), 5: (1, 8, "uint"), 6: (1, 8, "sint"),
+    7: (1, 16, "unorm"), 8: (1, 16, "snorm"), 11: (1, 16, "uint"), 12: (1, 16, "sint"), 13: (1, 16, "float"),
+    14: (2, 8, "unorm"), 15: (2, 8, "snorm"), 18: (2, 8, "uint"), 19: (2, 8, "sint"),
+    20: (1, 32, "uint"), 21: (1, 32, "sint"), 22: (1, 32, "float"),
+    23: (2, 16, "unorm"), 24: (2, 16, "snorm"), 27: (2, 16, "uint"), 28: (2, 16, "sint"), 29: (2, 16, "float"),
+    56: (4, 8, "unorm"), 57: (4, 8, "snorm"), 60: (4, 8, "uint"), 61: (4, 8, "sint"),
+    62: (2, 32, "uint"), 63: (2, 32, "sint"), 64: (2, 32, "float"),
+    65: (4, 16, "unorm"), 66: (4, 16, "snorm"), 69: (4, 16, "uint"), 70: (4, 16, "sint"), 71: (4, 16, "float"),
+    77: (4, 32, "uint"), 78: (4, 32, "sint"), 79: (4, 32, "float"),
+}
+SEL_0, SEL_1, SEL_X = 0, 1, 4                    # DST_SEL: 0, 1, X, Y, Z, W = 0, 1, 4..7
+WRAP, MIRROR, CLAMP_LAST_TEXEL, CLAMP_BORDER = 0, 1, 2, 6
+BORDER_TRANSPARENT_BLACK, BORDER_OPAQUE_BLACK, BORDER_OPAQUE_WHITE, BORDER_REGISTER = 0, 1, 2, 3
+# The border colour palette (the hardware's border colour registers): the runtime adds a colour
+# and puts its index in BORDER_COLOR_PTR with BORDER_COLOR_TYPE = register.
+BORDER_PALETTE: list[tuple[float, float, float, float]] = []
+
+BUFFER_FORMAT = re.compile(r"^buffer_load_format_(?P<c>x|xy|xyz|xyzw)$")
+IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load)$")
+DIMS = {"SQ_RSRC_IMG_1D": 1, "SQ_RSRC_IMG_2D": 2, "SQ_RSRC_IMG_3D": 3}
+
+
+def _f32_bits(v: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def _bits_f32(v: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", v & 0xFFFFFFFF))[0]
+
+
+def _f32(v: float) -> float:
+    """Round to single precision (the filter arithmetic is fp32)."""
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+class Format:
+    def __init__(self, code: int, dst_sel: int):
+        if code not in FORMATS:
+            raise ValueError(f"resource FORMAT {code} is not one the emulator reads")
+        self.channels, self.bits, self.numeric = FORMATS[code]
+        self.size = self.channels * self.bits // 8
+        self.sel = [(dst_sel >> (3 * c)) & 7 for c in range(4)]
+        self.floating = self.numeric in ("unorm", "snorm", "float")
+
+    def convert(self, raw: bytes) -> list[int]:
+        """One texel's bytes -> its four result dwords (float bits or integers), after DST_SEL."""
+        values = []
+        for c in range(self.channels):
+            word = int.from_bytes(raw[c * self.bits // 8:(c + 1) * self.bits // 8], "little")
+            values.append(self._channel(word))
+        one = _f32_bits(1.0) if self.floating else 1
+        out = []
+        for sel in self.sel:
+            if sel >= SEL_X:
+                out.append(values[sel - SEL_X] if sel - SEL_X < self.channels else 0)
+            else:
+                out.append(one if sel == SEL_1 else 0)
+        return out
+
+    def _channel(self, word: int) -> int:
+        bits = self.bits
+        signed = word - (1 << bits) if word >> (bits - 1) else word
+        if self.numeric == "uint":
+            return word
+        if self.numeric == "sint":
+            return signed & 0xFFFFFFFF
+        if self.numeric == "float":
+            return word if bits == 32 else _f32_bits(float(np.frombuffer(word.to_bytes(2, "little"), np.float16)[0]))
+        if self.numeric == "unorm":
+            return _f32_bits(float(np.float32(word) / np.float32((1 << bits) - 1)))
+        return _f32_bits(max(float(np.float32(signed) / np.float32((1 << (bits - 1)) - 1)), -1.0))
+
+
+def _read(st, address: int, nbytes: int) -> bytes:
+    return bytes(st.mem.read(np.array([address], np.uint64), nbytes)[0])
+
+
+def _write_result(st, wave, lane, vdst: int, dmask: int, words: list[int]) -> None:
+    reg = vdst
+    for c in range(4):
+        if dmask >> c & 1:
+            st.V[wave, reg, lane] = words[c] & 0xFFFFFFFF
+            reg += 1
+
+
+# ---- buffer_load_format ------------------------------------------------------------------------
+
+def build_buffer_format(instr: Instr):
+    m = BUFFER_FORMAT.match(instr.mnemonic)
+    if not m:
+        return None
+    count = len(m.group("c"))
+    vdst, vaddr, desc, soffset = instr.operands[:4]
+    offset = int(instr.mods.get("offset", 0))
+    idxen, offen = bool(instr.mods.get("idxen")), bool(instr.mods.get("offen"))
+
+    def load(st, w):
+        waves, lanes, wi = active_lanes(st, w)
+        soff = read_scalar_bits(st, w, soffset, 32)[wi] if soffset.kind == "s" else \
+            np.full(len(wi), soffset.value if soffset.kind == "imm" else 0, np.uint32)
+        for n, (wave, lane) in enumerate(zip(waves, lanes)):
+            d = [int(x) for x in st.S[wave, desc.reg:desc.reg + 4]]
+            base = d[0] | (d[1] & 0xFFFF) << 32
+            stride = (d[1] >> 16) & 0x3FFF
+            fmt = Format((d[3] >> 12) & 0x7F, d[3] & 0xFFF)
+            reg = vaddr.reg
+            index = int(st.V[wave, reg, lane]) if idxen else 0
+            extra = int(st.V[wave, reg + idxen, lane]) if offen else 0
+            in_range = index < d[2] if stride else extra + offset < d[2]
+            words = fmt.convert(_read(st, base + index * stride + extra + offset + int(soff[n]), fmt.size)) \
+                if in_range else [0, 0, 0, 0]
+            for c in range(count):
+                st.V[wave, vdst.reg + c, lane] = words[c]
+        return False
+    return load
+
+
+# ---- image instructions ------------------------------------------------------------------------
+
+class Image:
+    """A T# (and its S#) as the sampling code needs them."""
+
+    def __init__(self, t: list[int], s: list[int] | None):
+        self.base = (t[0] | (t[1] & 0xFF) << 32) << 8
+        self.format = Format((t[1] >> 20) & 0xFF, t[3] & 0xFFF)
+        self.width = ((t[1] >> 30) | (t[2] & 0xFFF) << 2) + 1
+        self.height = ((t[2] >> 14) & 0x3FFF) + 1
+        self.type = t[3] >> 28
+        self.depth = (t[4] & 0x1FFF) + 1 if self.type == 10 else 1
+        pitch = self.width if self.type == 10 else (t[4] & 0x3FFF) + 1
+        self.row = pitch * self.format.size
+        self.slice = self.row * self.height
+        self.sizes = (self.width, self.height, self.depth)
+        if s is not None:
+            self.clamp = [(s[0] >> (3 * a)) & 7 for a in range(3)]
+            self.unnormalized = bool(s[0] >> 15 & 1)
+            self.linear = bool((s[2] >> 20) & 3)
+            kind = s[3] >> 30
+            palette = BORDER_PALETTE[s[3] & 0xFFF] if kind == BORDER_REGISTER and (s[3] & 0xFFF) < len(BORDER_PALETTE) \
+                else (0.0, 0.0, 0.0, 0.0 if kind == BORDER_TRANSPARENT_BLACK else 1.0) if kind != BORDER_OPAQUE_WHITE \
+                else (1.0, 1.0, 1.0, 1.0)
+            self.border = [_f32_bits(v) if self.format.floating else int(v) & 0xFFFFFFFF for v in palette]
+
+    def address(self, i: int, axis: int) -> int | None:
+        """Texel index along an axis after the clamp mode; None for the border."""
+        n, mode = self.sizes[axis], self.clamp[axis]
+        if self.unnormalized and mode in (WRAP, MIRROR):
+            mode = CLAMP_LAST_TEXEL
+        if mode == WRAP:
+            return i % n
+        if mode == MIRROR:
+            p = i % (2 * n)
+            return p if p < n else 2 * n - 1 - p
+        if mode == CLAMP_BORDER:
+            return i if 0 <= i < n else None
+        return min(max(i, 0), n - 1)
+
+    def texel(self, st, index: list[int | None]) -> list[int]:
+        if any(i is None for i in index):
+            return self.border
+        address = self.base + index[0] * self.format.size + index[1] * self.row + index[2] * self.slice
+        return self.format.convert(_read(st, address, self.format.size))
+
+    def sample(self, st, coords: list[float], dims: int) -> list[int]:
+        coords = list(coords) + [0.0] * (3 - len(coords))
+        scaled = [coords[a] if self.unnormalized or a >= dims else _f32(coords[a] * self.sizes[a]) for a in range(3)]
+        if not self.linear:
+            index = [self.address(_floor(scaled[a]), a) if a < dims else 0 for a in range(3)]
+            return self.texel(st, index)
+        corners = []
+        for a in range(dims):
+            shifted = _f32(scaled[a] - 0.5)
+            low = math.floor(shifted) if math.isfinite(shifted) else 0
+            alpha = round(_f32(shifted - low) * 256) / 256           # round half to even, like rint
+            corners.append(((self.address(low, a), _f32(1.0 - alpha)), (self.address(low + 1, a), alpha)))
+        total = None
+        for corner in range(1 << dims):
+            weight, index = None, [0, 0, 0]
+            for a in range(dims):
+                at, w = corners[a][corner >> a & 1]
+                index[a] = at
+                weight = w if weight is None else _f32(weight * w)
+            words = self.texel(st, index)
+            term = [_f32(weight * _bits_f32(v)) for v in words]
+            total = term if total is None else [_f32(t + x) for t, x in zip(total, term)]
+        return [_f32_bits(v) for v in total]
+
+
+def _floor(v: float) -> int:
+    if not math.isfinite(v):
+        return 0 if math.isnan(v) else (1 << 30 if v > 0 else -(1 << 30))
+    return max(min(math.floor(v), 1 << 30), -(1 << 30))
+
+
+def build_image(instr: Instr):
+    m = IMAGE.match(instr.mnemonic)
+    if not m:
+        return None
+    op = m.group("op")
+    vdst, vaddr, rsrc = instr.operands[:3]
+    ssamp = instr.operands[3] if op != "load" else None
+    dmask = int(instr.mods.get("dmask", 1))
+    dim = instr.mods.get("dim", "SQ_RSRC_IMG_1D")
+    if dim not in DIMS:
+        raise ValueError(f"image dimension {dim}")
+    if instr.mods.get("a16") or instr.mods.get("d16"):
+        raise ValueError("16-bit image addresses or data")
+    dims = DIMS[dim]
+
+    def execute(st, w):
+        waves, lanes, _ = active_lanes(st, w)
+        for wave, lane in zip(waves, lanes):
+            t = [int(x) for x in st.S[wave, rsrc.reg:rsrc.reg + 8]]
+            s = [int(x) for x in st.S[wave, ssamp.reg:ssamp.reg + 4]] if ssamp is not None else None
+            image = Image(t, s)
+            raw = [int(st.V[wave, vaddr.reg + a, lane]) for a in range(dims)]
+            if op == "load":
+                index = [raw[a] if a < dims else 0 for a in range(3)]
+                inside = all(0 <= index[a] < image.sizes[a] for a in range(3))
+                words = image.texel(st, index) if inside else [0, 0, 0, 0]
+            else:
+                words = image.sample(st, [_bits_f32(v) for v in raw], dims)
+            _write_result(st, wave, lane, vdst.reg, dmask, words)
+        return False
+    return execute
+
+
+def build_image_family(instr: Instr):
+    """The executor of a buffer_load_format_* or image_* instruction, or None."""
+    return build_buffer_format(instr) or build_image(instr)
