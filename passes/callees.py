@@ -65,13 +65,14 @@ def place(instructions: list[Instruction], base: int, starts: dict[str, int]) ->
 def run(unit: KernelUnit) -> KernelUnit:
     k = unit.kernel
     cubin = getattr(k, "cubin", None)
-    names = list(getattr(k, "callees", []) or [])
-    if not names or cubin is None:
-        return unit
+    names = list(getattr(k, "callees", []) or []) if cubin is not None else []
     functions = [cubin.functions[n] for n in names]
     starts = {unit.name: 0, **layout(len(k.code), [(f.name, len(f.code)) for f in functions])}
+    instructions = place(unit.instructions, 0, starts)   # the kernel's own return addresses
+    if not functions:
+        unit.instructions = instructions
+        return unit
     sections = disassemble(cubin.data)
-    instructions = place(unit.instructions, 0, starts)
     labels = dict(unit.sass_labels)
     for f in functions:
         if f.name not in sections:

@@ -21,6 +21,7 @@ SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
 # cudaLimitStackSize for them); such kernels get this many bytes per thread.
 RECURSIVE_STACK = 32768
+UNKNOWN_STACK = 0xFFFFFFFF   # a stack size attribute nvlink could not determine
 
 
 @dataclass
@@ -47,9 +48,10 @@ def facts_of(unit) -> Facts:
     if k is None:
         return f
     f.shared_size = getattr(k, "static_shared_size", 0)
-    # nvlink's MIN_STACK_SIZE covers the frames of the device functions the kernel calls
-    f.stack_size = max(getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0),
-                       getattr(k, "min_stack_size", 0))
+    # nvlink's MIN_STACK_SIZE covers the frames of the device functions the kernel calls;
+    # 0xffffffff says "not statically known" (recursion: stack_bytes gives those kernels more)
+    sizes = (getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0), getattr(k, "min_stack_size", 0))
+    f.stack_size = max(s for s in sizes if s != UNKNOWN_STACK)
     bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
     if bounds:
         total = 1
