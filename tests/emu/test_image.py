@@ -1,0 +1,112 @@
+"""The emulator's image family (cass_cc/emu/image.py) on real emulator memory: descriptor fields,
+format conversion, clamp modes and CUDA's filtering rules, with descriptors written by the
+emulated runtime's own encoder (runtime/emulated/textures.py). Whole programs using textures
+(tests/programs/realworld/texture_1d, texture_2d) run through both routes in the program tests."""
+
+from __future__ import annotations
+
+import struct
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from cass_cc.emu import image
+from cass_cc.emu.decode import parse_instruction
+from cass_cc.emu.memory import Memory
+from cass_cc.runtime.emulated import textures
+
+
+def f32(bits: int) -> float:
+    return struct.unpack("<f", struct.pack("<I", bits & 0xFFFFFFFF))[0]
+
+
+def bits(v: float) -> int:
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+
+
+def make_image(data: np.ndarray, fmt: int, channels: int, *, clamp=image.CLAMP_LAST_TEXEL,
+               linear=False, unnormalized=True, border=None):
+    """An emulator memory holding `data` (rows x columns [x channels]) and its T#/S# words."""
+    mem = Memory()
+    raw = np.ascontiguousarray(data).view(np.uint8).reshape(-1)
+    base = mem.allocate(raw.size)
+    mem.write(np.array([base], np.uint64), raw.reshape(1, -1))
+    height, width = data.shape[:2]
+    t = textures._image_descriptor(base, fmt, channels, width, height, 1, width, textures.IMG_2D)
+    td = textures.TextureDesc()
+    td.addressMode[0] = td.addressMode[1] = {image.CLAMP_LAST_TEXEL: 1, image.WRAP: 0, image.MIRROR: 2,
+                                             image.CLAMP_BORDER: 3}[clamp]
+    td.filterMode = 1 if linear else 0
+    td.normalizedCoords = 0 if unnormalized else 1
+    if border:
+        for c in range(4):
+            td.borderColor[c] = border[c]
+    s = textures._sampler_descriptor(td)
+    return SimpleNamespace(mem=mem), image.Image(t, s)
+
+
+def test_descriptor_fields_round_trip():
+    st, img = make_image(np.zeros((5, 7), np.float32), 22, 1)
+    assert (img.width, img.height, img.depth) == (7, 5, 1)
+    assert img.format.channels == 1 and img.format.numeric == "float"
+    assert img.unnormalized and not img.linear
+
+
+def test_formats_convert_like_cuda_read_modes():
+    unorm = image.Format(56, 0o7654)                       # 8_8_8_8 UNORM, X Y Z W
+    assert [f32(v) for v in unorm.convert(bytes([0, 255, 51, 128]))] == [0.0, 1.0, np.float32(51) / np.float32(255),
+                                                                       np.float32(128) / np.float32(255)]
+    snorm = image.Format(2, 0o1004)                        # 8 SNORM, X 0 0 1
+    assert [f32(v) for v in snorm.convert(bytes([0x80]))] == [-1.0, 0.0, 0.0, 1.0]
+    half = image.Format(13, 0o4)
+    assert f32(half.convert(struct.pack("<e", -2.5))[0]) == -2.5
+    sint = image.Format(12, 0o4)
+    assert sint.convert(struct.pack("<h", -3))[0] == (-3) & 0xFFFFFFFF
+    with pytest.raises(ValueError):
+        image.Format(99, 0)
+
+
+@pytest.mark.parametrize("clamp, index, want", [
+    (image.CLAMP_LAST_TEXEL, -3, 0), (image.CLAMP_LAST_TEXEL, 9, 3),
+    (image.WRAP, -1, 3), (image.WRAP, 9, 1), (image.MIRROR, 4, 3), (image.MIRROR, -1, 0),
+    (image.CLAMP_BORDER, 4, None), (image.CLAMP_BORDER, 2, 2)])
+def test_clamp_modes_with_normalised_coordinates(clamp, index, want):
+    _, img = make_image(np.zeros((1, 4), np.float32), 22, 1, clamp=clamp, unnormalized=False)
+    assert img.address(index, 0) == want
+
+
+def test_wrap_acts_as_clamp_for_unnormalised_coordinates():
+    _, img = make_image(np.zeros((1, 4), np.float32), 22, 1, clamp=image.WRAP)
+    assert img.address(9, 0) == 3
+
+
+def test_point_and_bilinear_sampling_with_eight_bit_weights():
+    data = np.arange(12, dtype=np.float32).reshape(3, 4) * 4
+    st, point = make_image(data, 22, 1)
+    assert f32(point.sample(st, [2.9, 1.2], 2)[0]) == data[1, 2]
+    st, lin = make_image(data, 22, 1, linear=True)
+    # x = 1.75 -> between columns 1 and 2 with a = 0.25; y = 1.0 -> rows 0 and 1 with b = 0.5
+    want = 0.75 * 0.5 * data[0, 1] + 0.25 * 0.5 * data[0, 2] + 0.75 * 0.5 * data[1, 1] + 0.25 * 0.5 * data[1, 2]
+    assert f32(lin.sample(st, [1.75, 1.0], 2)[0]) == pytest.approx(want, abs=0)
+    # a fraction of 1/1000 rounds to the 1/256 grid: the weight is 0, the texel alone
+    assert f32(lin.sample(st, [1.501, 0.5], 2)[0]) == data[0, 1]
+
+
+def test_border_colour_comes_from_the_palette():
+    st, img = make_image(np.ones((2, 2), np.float32), 22, 1, clamp=image.CLAMP_BORDER,
+                         border=(0.25, 0.5, 0.75, 1.0))
+    assert [f32(v) for v in img.sample(st, [5.0, 0.5], 2)] == [0.25, 0.5, 0.75, 1.0]
+    assert f32(img.sample(st, [1.5, 0.5], 2)[0]) == 1.0
+
+
+def test_the_instructions_hipcc_emits_decode_and_build():
+    sample = parse_instruction("image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D", 0, 8)
+    fetch = parse_instruction("buffer_load_format_x v1, v0, s[4:7], 0 idxen", 0, 8)
+    assert not sample.error and not fetch.error
+    assert image.build_image_family(sample) is not None
+    assert image.build_image_family(fetch) is not None
+    assert image.build_image_family(parse_instruction("global_load_b32 v1, v0, s[0:1]", 0, 8)) is None
+    with pytest.raises(ValueError):
+        image.build_image_family(parse_instruction(
+            "image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_CUBE", 0, 8))
