@@ -1,0 +1,86 @@
+"""Device runtime services in the binary route: malloc/free in kernels lift to the allocator in
+the translated code (passes/lift/device_runtime.py) on the heap libcassrt gives each code object,
+sized by cudaDeviceSetLimit; cooperative launches (cudaLaunchCooperativeKernel,
+cudaLaunchKernelEx's cooperative attribute) get the grid-sync workspace the SASS reads from
+c[0x0][0x8c/0x90]. The realworld programs device_malloc and grid_sync cover the rest."""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cass_cc.emu import CodeObject, Memory, launch
+
+from binroute import ROOT, cass_nvcc, cass_run
+
+DATA = Path(__file__).resolve().parent / "data" / "device_runtime"
+KERNEL = """
+__global__ void grab(unsigned long long *out, unsigned long long size) {
+  void *p = malloc(size);
+  out[threadIdx.x] = (unsigned long long)p;
+  if (threadIdx.x % 2) free(p);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def grab_code_object(tmp_path_factory) -> bytes:
+    work = tmp_path_factory.mktemp("device-heap")
+    (work / "grab.cu").write_text(KERNEL)
+    proc = subprocess.run([sys.executable, str(ROOT / "bin" / "cass-cc"), "translate", "grab.cu", "-o", "out"],
+                          cwd=work, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return (work / "out" / "grab.hsaco").read_bytes()
+
+
+def _run_grab(code: bytes, heap_bytes: int, size: int, threads: int = 8):
+    mem = Memory()
+    co = CodeObject.load(code, mem)
+    heap = 0
+    if heap_bytes:
+        heap = mem.allocate(heap_bytes)
+        mem.view(heap, heap_bytes)[:] = 0
+        address, _ = co.globals["__cass_device_heap"]
+        mem.view(address, 16)[:] = np.frombuffer(struct.pack("<QQ", heap, heap_bytes), np.uint8)
+    out = mem.allocate(8 * threads)
+    name = next(iter(co.kernels))
+    launch(co, name, (1, 1, 1), (threads, 1, 1), struct.pack("<QQ", out, size), memory=mem)
+    return heap, mem.view(out, 8 * threads).view(np.uint64).tolist(), (co, name, out, mem)
+
+
+def test_malloc_without_a_heap_returns_null(grab_code_object):
+    _, pointers, _ = _run_grab(grab_code_object, 0, 64)
+    assert pointers == [0] * 8
+
+
+def test_malloc_gives_distinct_aligned_blocks_inside_the_heap(grab_code_object):
+    heap, pointers, _ = _run_grab(grab_code_object, 1 << 20, 100)
+    assert len(set(pointers)) == 8
+    assert all(p % 16 == 0 and heap < p < heap + (1 << 20) for p in pointers)
+    assert min(b - a for a, b in zip(sorted(pointers), sorted(pointers)[1:])) >= 100
+
+
+def test_free_blocks_are_reused_for_the_same_size(grab_code_object):
+    heap, first, (co, name, out, mem) = _run_grab(grab_code_object, 1 << 20, 100)
+    launch(co, name, (1, 1, 1), (8, 1, 1), struct.pack("<QQ", out, 100), memory=mem)
+    second = mem.view(out, 64).view(np.uint64).tolist()
+    freed = {p for i, p in enumerate(first) if i % 2}
+    assert freed <= set(second)                 # the four odd threads' blocks came back
+
+
+def test_request_larger_than_the_heap_returns_null(grab_code_object):
+    _, pointers, _ = _run_grab(grab_code_object, 1 << 20, 2 << 20)
+    assert pointers == [0] * 8
+
+
+def test_heap_limit_and_cooperative_launch_attribute(tmp_path):
+    exe = tmp_path / "heap_limit"
+    built = cass_nvcc("-O2", "--cass-route=binary", "-o", exe, DATA / "heap_limit.cu", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(exe)
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
