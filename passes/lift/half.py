@@ -5,6 +5,7 @@ sets R5 = 0x3f800000)."""
 
 from __future__ import annotations
 
+import dataclasses
 import struct
 
 from llvmlite import ir
@@ -218,7 +219,10 @@ def hsetp2(ctx: Lifter, ins) -> None:
     """HSETP2[.BF16_V2].op.logic P, Q, a, b, c: P from the low halves, Q from the high halves.
     With .H_AND (.H_OR) the two halves' results, each combined with c first, are joined into one:
     P = low AND (OR) high, Q = its negation, as FSETP's second result is (the bit layout and
-    meaning decoded for Maxwell's HSETP2, which sm_80/sm_90 keep)."""
+    meaning decoded for Maxwell's HSETP2, which sm_80/sm_90 keep). A joined form may leave the
+    combining logic unwritten: AND, the one that changes nothing with PT."""
+    if set(HORIZONTAL) & set(ins.modifiers) and not {"AND", "OR", "XOR"} & set(ins.modifiers):
+        ins = dataclasses.replace(ins, modifiers=ins.modifiers + ("AND",))
     results, logic, other = _compare_lanes(ctx, ins, {"FTZ"} | set(HORIZONTAL), ins.operands[2:-1])
     results = [ctx.combine(ins, r, logic, other) for r in results]
     joins = [m for m in ins.modifiers if m in HORIZONTAL]

@@ -1,0 +1,29 @@
+"""Compile a CUDA file with nvcc, lift every kernel through the pipeline (optionally editing the
+SASS text first) and hand back the code objects: the fixture of test_barrier and test_warp_forms."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+
+def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tuple[str, str]]] | None = None) -> dict[str, bytes]:
+    """{kernel: code object}; `edits` maps a kernel to (regex, replacement) pairs applied to its
+    SASS text before parsing."""
+    from cass_cc.pipeline import run_pipeline
+    from passes import LIFT_PIPELINE, units_from_file
+    cubin = folder / f"{source.stem}_{arch}.cubin"
+    subprocess.run(["nvcc", f"-arch={arch}", "-cubin", "-o", str(cubin), str(source)], check=True)
+    out = {}
+    for unit in units_from_file(str(cubin)):
+        before = [p for p in LIFT_PIPELINE if p.NAME in ("extract", "disasm")]
+        unit = run_pipeline(unit, before)
+        for pattern, replacement in (edits or {}).get(unit.name, []):
+            text, n = re.subn(pattern, replacement, unit.sass_text)
+            assert n, f"{pattern!r} not in the SASS of {unit.name}"
+            unit.sass_text = text
+        unit = run_pipeline(unit, [p for p in LIFT_PIPELINE if p not in before])
+        assert unit.status == "ok", unit.reasons
+        out[unit.name] = unit.code_object
+    return out

@@ -1,0 +1,98 @@
+"""Warp forms real code uses (passes/lift/warp.py, uniform.py, half.py): warp operations with a
+mask that differs between lanes (sm_90 puts VOTE and MATCH into WARPSYNC.EXCLUSIVE regions),
+R2UR P, URd, Ra with a kept URd, HSETP2's .H_AND/.H_OR joins of both halves. Lifted from nvcc's
+SASS and run on the emulator against host computations."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from .lifted import code_objects
+from .test_emulated import Device
+
+HERE = Path(__file__).parent
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+# nvcc 13 fuses `setp.f16x2 p|q` + and.pred/or.pred into HSETP2 + PLOP3; the edits write the
+# joined forms (HSETP2.H_AND/.H_OR, the PLOP3 gone), which must compute the same.
+JOINED = [(r"HSETP2\.GT\.AND (P\d), (P\d), (R\d+)(?:\.reuse)?, (R\d+)(?:\.reuse)?, PT ;", r"HSETP2.GT.H_AND \1, \2, \3, \4, PT ;"),
+          (r"HSETP2\.LTU\.AND (P\d), (P\d), (R\d+), (R\d+), PT ;", r"HSETP2.LTU.H_OR \1, \2, \3, \4, PT ;"),
+          (r"PLOP3\.LUT (P\d), PT, \1, P\d, PT, 0x80, 0x0 ;", "NOP ;"),
+          (r"PLOP3\.LUT (P\d), PT, \1, P\d, PT, 0xa8, 0x0 ;", "NOP ;")]
+# the masks kernel's first test of its mask keeps the uniform value too (unused by that code: the
+# lift must give the same results)
+KEPT = [(r"R2UR (P\d), URZ, (R\d+) ;", r"R2UR \1, UR60, \2 ;")]
+
+
+@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+def lifted(request, tmp_path_factory):
+    edits = {"halfpairs": JOINED}
+    if request.param == "sm_80":
+        edits["masks"] = KEPT
+    return code_objects(HERE / "warp_kernels.cu", request.param, tmp_path_factory.mktemp("warp"), edits)
+
+
+def _masks_reference(v: np.ndarray) -> list[list[int]]:
+    out = []
+    for t in range(32):
+        group = [i for i in range(32) if i % 2 == t % 2]
+        vals = [int(v[i]) for i in group]
+        ballot = sum(1 << i for i in group if v[i] > 5)
+        anyall = int(any(x > 7 for x in vals)) + 2 * int(all(x > 1 for x in vals))
+        match = sum(1 << i for i in group if v[i] == v[t])
+        out.append([sum(vals), int(v[3]) if t % 2 else int(v[t]), ballot, anyall, match, max(vals)])
+    return out
+
+
+def test_warp_operations_on_lane_groups(lifted, request):
+    """Masks 0x55555555 on even lanes and 0xaaaaaaaa on odd ones: each half of the warp reduces,
+    votes and matches on its own. __shfl_sync(m, v, 3) on an even lane reads lane 3, outside its
+    mask (undefined in CUDA): only odd lanes are checked for it. __ballot_sync's bits of lanes
+    outside the mask are those of "active" lanes: the whole warp when nvcc does not split it into
+    groups (sm_80), the group when it does (sm_90's WARPSYNC.EXCLUSIVE): only the mask's bits are
+    checked, and the same for __match_any_sync. sm_80's code votes over the whole warp when the
+    masks differ (no exclusive region): its __any_sync/__all_sync are checked on sm_90 only."""
+    dev = Device(lifted["masks"])
+    rng = np.random.default_rng(11)
+    v = rng.integers(0, 10, 64).astype(np.int32)
+    v[0::2] = rng.integers(2, 6, 32)                    # even lanes: none > 7, all > 1; odd lanes
+    v[1::2][[0, 5, 16, 21]] = [0, 9, 9, 0]              # have both: the groups' votes differ
+    po = dev.put(np.zeros(64 * 6, np.int32))
+    dev.launch("masks", 2, 32, "<QQ", dev.put(v), po)
+    got = dev.get(po, np.zeros(64 * 6, np.int32)).reshape(2, 32, 6)
+    for blk in range(2):
+        want = _masks_reference(v[blk * 32: blk * 32 + 32])
+        for t in range(32):
+            row = [int(x) & 0xFFFFFFFF for x in got[blk, t]]
+            expect = [x & 0xFFFFFFFF for x in want[t]]
+            if t % 2 == 0:
+                row[1] = expect[1] = 0
+            for i in (2, 4):            # other lanes' bits: see the docstring
+                row[i] &= 0xAAAAAAAA if t % 2 else 0x55555555
+            if request.node.callspec.params["lifted"] == "sm_80":
+                row[3] = expect[3] = 0
+            assert row == expect, (blk, t)
+
+
+def _halves(words: np.ndarray) -> np.ndarray:
+    return words.astype(np.uint32).view(np.float16).reshape(-1, 2).astype(np.float64)
+
+
+def test_half_compares_joined_over_both_halves(lifted):
+    dev = Device(lifted["halfpairs"])
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
+    b[:8] = a[:8]                                         # equal pairs
+    a[8] = 0x7E007E00                                      # NaN in both halves
+    po = dev.put(np.zeros(64, np.int32))
+    dev.launch("halfpairs", 1, 64, "<QQQ", dev.put(a), dev.put(b), po)
+    got = dev.get(po, np.zeros(64, np.int32)).tolist()
+    x, y = _halves(a), _halves(b)
+    with np.errstate(invalid="ignore"):
+        gt = (x > y).all(axis=1)
+        ltu = (~(x >= y)).any(axis=1)
+    assert got == (gt.astype(int) + 2 * ltu.astype(int)).tolist()
