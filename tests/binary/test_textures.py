@@ -1,0 +1,108 @@
+"""Texture objects on the binary route: the SASS grammar's texture operands, the lifter's TEX/TLD
+(and its refusal of a handle in a register), and libcassrt's texture and array calls, checked
+under cass-run. The self-checking programs tests/programs/realworld/texture_1d and texture_2d
+run through both routes in the program tests (with H200 references)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from binroute import cass_nvcc, cass_run
+from cass_cc import toolchain
+from cass_cc.sass.parser import parse_sass
+
+LINES = """
+        /*0020*/                   TLD.SCR.LZ RZ, R5, R0, 0x0, 0x58, 1D, 0x1 ;
+        /*0030*/                   TEX.SCR.LL R6, R4, R4, R10, 0x0, 0x5c, 2D ;
+        /*0040*/                   TEX.SCR.B.LL RZ, R9, R10, R8, ARRAY_2D, 0x1 ;
+"""
+
+
+def test_texture_operands_parse_with_their_shape():
+    tld, tex, bindless = parse_sass(LINES).instructions
+    assert tld.opcode == "TLD" and tld.modifiers == ("SCR", "LZ") and tld.extras["texture_shape"] == "1D"
+    assert [getattr(op, "value", None) for op in tld.operands[3:]] == [0, 0x58, 1]
+    assert tex.extras["texture_shape"] == "2D" and len(tex.operands) == 6
+    assert bindless.extras["texture_shape"] == "ARRAY_2D" and bindless.modifiers == ("SCR", "B", "LL")
+
+
+BINDLESS = r"""
+#include <cstdio>
+__global__ void pick(const cudaTextureObject_t *objects, float *out)
+{
+    int i = threadIdx.x;
+    out[i] = tex1Dfetch<float>(objects[i & 1], i);
+}
+int main() { return 0; }
+"""
+
+
+def test_a_handle_in_a_register_is_refused_with_the_reason(tmp_path):
+    source = tmp_path / "bindless.cu"
+    source.write_text(BINDLESS)
+    report = tmp_path / "report.json"
+    proc = cass_nvcc("-O2", "--cass-route=binary", f"--cass-report={report}", "-c", "-o", tmp_path / "b.o", source,
+                     cwd=tmp_path)
+    kernels = json.loads(report.read_text())["kernels"] if report.exists() else []
+    reasons = " ".join(r for k in kernels for r in k["reasons"]) + proc.stderr
+    assert "TLD.SCR.B.LZ" in reasons and "texture object in a register" in reasons
+
+
+RUNTIME_CALLS = r"""
+#include <cstdio>
+static int bad = 0;
+#define EXPECT(call, want) do { cudaError_t e = (call); if (e != (want)) { \
+    printf("%s: %s, expected %s\n", #call, cudaGetErrorName(e), cudaGetErrorName(want)); bad++; } \
+    cudaGetLastError(); } while (0)
+int main()
+{
+    float *d;
+    cudaMalloc(&d, 256);
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeLinear;
+    rd.res.linear.devPtr = d;
+    rd.res.linear.sizeInBytes = 256;
+    rd.res.linear.desc = cudaCreateChannelDesc(32, 32, 32, 0, cudaChannelFormatKindFloat);
+    cudaTextureDesc td = {};
+    cudaTextureObject_t t = 0;
+    EXPECT(cudaCreateTextureObject(&t, &rd, &td, nullptr), cudaErrorInvalidChannelDescriptor);
+    EXPECT(cudaCreateTextureObject(nullptr, &rd, &td, nullptr), cudaErrorInvalidValue);
+    rd.res.linear.desc = cudaCreateChannelDesc<int>();
+    td.filterMode = cudaFilterModeLinear;
+    EXPECT(cudaCreateTextureObject(&t, &rd, &td, nullptr), cudaErrorInvalidValue);
+    td.filterMode = cudaFilterModePoint;
+    EXPECT(cudaCreateTextureObject(&t, &rd, &td, nullptr), cudaSuccess);
+    EXPECT(cudaDestroyTextureObject(t), cudaSuccess);
+
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>(), back = {};
+    cudaArray_t a;
+    EXPECT(cudaMallocArray(&a, &f, 0, 4), cudaErrorInvalidValue);
+    EXPECT(cudaMallocArray(&a, &f, 8, 4), cudaSuccess);
+    EXPECT(cudaGetChannelDesc(&back, a), cudaSuccess);
+    if (back.x != 32 || back.f != cudaChannelFormatKindFloat) { printf("channel desc\n"); bad++; }
+    float rows[4][8], out[4][8];
+    for (int i = 0; i < 32; ++i) (&rows[0][0])[i] = i * 1.5f;
+    EXPECT(cudaMemcpy2DToArray(a, 20, 1, rows, 32, 16, 3, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DToArray(a, 0, 2, rows, 32, 32, 3, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DToArray(a, 0, 0, rows, 32, 32, 4, cudaMemcpyHostToDevice), cudaSuccess);
+    EXPECT(cudaMemcpy2DFromArray(out, 32, a, 0, 0, 32, 4, cudaMemcpyDeviceToHost), cudaSuccess);
+    for (int i = 0; i < 32; ++i)
+        if ((&out[0][0])[i] != (&rows[0][0])[i]) { printf("array copy at %d\n", i); bad++; break; }
+    EXPECT(cudaFreeArray(a), cudaSuccess);
+    printf("%s\n", bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_libcassrt_texture_and_array_calls(tmp_path):
+    source = tmp_path / "calls.cu"
+    source.write_text(RUNTIME_CALLS)
+    built = cass_nvcc("-O2", "--cass-route=binary", "-o", tmp_path / "calls", source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(tmp_path / "calls")
+    assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
