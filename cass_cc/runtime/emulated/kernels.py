@@ -15,6 +15,7 @@ from .state import DEVICE, record_launch
 from .streams import enqueue
 
 MAX_LDS = 65536
+COOPERATIVE_LAUNCH_TOO_LARGE = 720  # hipErrorCooperativeLaunchTooLarge
 VGPRS_PER_SIMD_LANE = 1536  # gfx11 wave32: VGPR file per SIMD, in registers per lane
 MAX_WAVES_PER_SIMD = 16
 SIMDS_PER_CU = 2
@@ -99,9 +100,10 @@ def pack_from_extra(extra: int) -> bytes:
 
 
 def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
-        kernarg: bytes, dynamic_lds: int, stream: int) -> int:
+        kernarg: bytes, dynamic_lds: int, stream: int, cooperative: bool = False) -> int:
     """Launch one kernel on the emulator (synchronously), or record the launch on a capturing
-    stream; the arguments are checked now either way."""
+    stream; the arguments are checked now either way. A cooperative launch's grid must fit on
+    the device at once (every grid the device holds runs all together, see _execute)."""
     info = image.kernel(name)
     threads = block[0] * block[1] * block[2]
     limit = min(PROPS.maxThreadsPerBlock, info.max_flat_workgroup_size or PROPS.maxThreadsPerBlock)
@@ -110,6 +112,8 @@ def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, i
                                 f"launch of {name} with grid {grid} block {block} (limit {limit} threads)")
     if dynamic_lds + info.group_segment_size > MAX_LDS:
         raise errors.HipFailure(errors.INVALID_VALUE, f"{name} asks for more than {MAX_LDS} bytes of LDS")
+    if cooperative and grid[0] * grid[1] * grid[2] > resident_groups(info, threads, dynamic_lds):
+        return COOPERATIVE_LAUNCH_TOO_LARGE
     return enqueue(stream, lambda: _execute(image, name, grid, block, kernarg, dynamic_lds))
 
 
@@ -117,10 +121,9 @@ def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[i
              kernarg: bytes, dynamic_lds: int) -> int:
     from cass_cc.emu import EmuFault, launch
     try:
-        info = image.kernel(name)
-        resident = blocks_per_cu(info, block[0] * block[1] * block[2], dynamic_lds) * PROPS.multiProcessorCount
         # a grid the device holds at once runs all together, as on a GPU: what cooperative
         # launches (grid-wide barriers) rely on
+        resident = resident_groups(image.kernel(name), block[0] * block[1] * block[2], dynamic_lds)
         stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
                        dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout,
                        resident_groups=resident)
@@ -182,6 +185,11 @@ def blocks_per_cu(info, block_size: int, dynamic_lds: int) -> int:
     by_lds = MAX_LDS // lds if lds else by_waves
     by_threads = PROPS.maxThreadsPerMultiProcessor // block_size
     return max(0, min(by_waves, by_lds, by_threads))
+
+
+def resident_groups(info, block_size: int, dynamic_lds: int) -> int:
+    """Workgroups the whole device holds at once."""
+    return blocks_per_cu(info, block_size, dynamic_lds) * PROPS.multiProcessorCount
 
 
 def best_block_size(info, dynamic_lds: int, limit: int) -> tuple[int, int]:

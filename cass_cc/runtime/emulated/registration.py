@@ -119,10 +119,10 @@ def host_function(address: int) -> tuple[Image, str]:
 
 
 def launch_by_address(function: int, grid: tuple, block: tuple, args: int, shared: int,
-                      stream: int) -> int:
+                      stream: int, cooperative: bool = False) -> int:
     image, name = host_function(function)
     kernarg = kernels.pack_from_pointers(image.kernel(name), args)
-    return kernels.run(image, name, grid, block, kernarg, shared, stream)
+    return kernels.run(image, name, grid, block, kernarg, shared, stream, cooperative)
 
 
 @hip_api
@@ -134,7 +134,7 @@ def hipLaunchKernel(function: int, gx: int, gy: int, gz: int, bx: int, by: int, 
 @hip_api
 def hipLaunchCooperativeKernel(function: int, gx: int, gy: int, gz: int, bx: int, by: int,
                                bz: int, args: int, shared: int, stream: int) -> int:
-    return launch_by_address(function, (gx, gy, gz), (bx, by, bz), args, shared, stream)
+    return launch_by_address(function, (gx, gy, gz), (bx, by, bz), args, shared, stream, cooperative=True)
 
 
 @hip_api
