@@ -15,6 +15,7 @@ from cass_cc.unit import KernelUnit
 from . import atomics, barrier, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
 from . import texture  # noqa: F401  (registers TEX/TLD)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
+from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text

@@ -26,7 +26,7 @@ def access_width(ctx: Lifter, ins) -> tuple[int, bool]:
     return sizes[0] if sizes else (4, False)
 
 
-def _index32(ctx: Lifter, mem: Mem) -> ir.Value:
+def index32(ctx: Lifter, mem: Mem) -> ir.Value:
     """A 32-bit address: base register (scaled by .X4/.X8/.X16), uniform register and offset."""
     b = ctx.b
     v = ir.Constant(I32, mem.offset & 0xFFFFFFFF)
@@ -73,8 +73,8 @@ def pointer(ctx: Lifter, ins, mem, space: str) -> ir.Value:
     if space == "generic":
         return b.inttoptr(address64(ctx, ins, mem), FLAT)
     if space == "shared":
-        return lds_pointer(ctx, _index32(ctx, mem))
-    return frame_pointer(ctx, _index32(ctx, mem))
+        return lds_pointer(ctx, index32(ctx, mem))
+    return frame_pointer(ctx, index32(ctx, mem))
 
 
 def load_value(ctx: Lifter, ins, ptr: ir.Value, size: int, signed: bool) -> list[ir.Value]:

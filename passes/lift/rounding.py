@@ -169,3 +169,12 @@ def to_bf16_bits(ctx: Lifter, hi: ir.Value, lo: ir.Value) -> ir.Value:
     f = b.fptrunc(d, F32)
     f = round_odd(ctx, f, b.fsub(d, b.fpext(f, F64)))
     return bf16_bits(ctx, f)
+
+
+def to_f16_bits(ctx: Lifter, d: ir.Value) -> ir.Value:
+    """f16 bits (in an i32) of a double rounded once to nearest even: a round-to-odd f32 step first,
+    so that the f32 -> f16 rounding is as if done from the double."""
+    b = ctx.b
+    f = b.fptrunc(d, F32)
+    f = round_odd(ctx, f, b.fsub(d, b.fpext(f, F64)))
+    return b.zext(b.bitcast(b.fptrunc(f, F16), ir.IntType(16)), I32)
