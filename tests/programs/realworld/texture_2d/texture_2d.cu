@@ -10,6 +10,9 @@
 const int W = 16, H = 8;              // texture size
 const int GX = 24, GY = 12;           // sample grid, reaching past every edge
 const int N = GX * GY;
+// mirror samples sit 1/64 texel right of the grid: at a texel's edge, mirroring the coordinate and
+// mirroring the texel index differ, and the texture units mirror the index
+const float MIRROR_SHIFT = 0.015625f;
 enum { PITCHED_POINT, ARRAY_LINEAR, WRAP_LINEAR, MIRROR_POINT, LINE_1D, OUTPUTS };
 
 __device__ __host__ float coord_x(int i) { return (i - 4) * 0.75f; }
@@ -25,7 +28,7 @@ __global__ void sample(cudaTextureObject_t pitched, cudaTextureObject_t array, c
     out[PITCHED_POINT * N + k] = tex2D<float>(pitched, x, y);
     out[ARRAY_LINEAR * N + k] = tex2D<float>(array, x, y);
     out[WRAP_LINEAR * N + k] = tex2D<float>(wrap, x / W, y / H);
-    out[MIRROR_POINT * N + k] = tex2D<float>(mirror, x / W, y / H);
+    out[MIRROR_POINT * N + k] = tex2D<float>(mirror, (x + MIRROR_SHIFT) / W, y / H);
     out[LINE_1D * N + k] = tex1D<float>(line, x + y);
     colours[k] = tex2D<float4>(bytes, x / W, y / H);
 }
@@ -141,7 +144,7 @@ int main()
                 model(x, y, H, false, cudaAddressModeClamp, false),
                 model(x, y, H, true, cudaAddressModeClamp, false),
                 model(x / W, y / H, H, true, cudaAddressModeWrap, true),
-                model(x / W, y / H, H, false, cudaAddressModeMirror, true),
+                model((x + MIRROR_SHIFT) / W, y / H, H, false, cudaAddressModeMirror, true),
                 model(x + y, 0.0f, 1, true, cudaAddressModeClamp, false)};
             for (int o = 0; o < OUTPUTS; ++o) {
                 float g = got[o * N + k];
