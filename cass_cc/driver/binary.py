@@ -235,7 +235,7 @@ def link_jobs(action: Link, settings: Settings, temp_dir: str) -> list[Job]:
     relocatable, archs = device_link.device_link_inputs(action.inputs, settings)
     if relocatable:
         linked = os.path.join(work, "cass-dlink.o")
-        jobs += device_link.device_link_jobs(relocatable, archs, linked, settings, work)
+        jobs += device_link.device_link_jobs(relocatable, archs, linked, settings, work, action.output)
         inputs.append(linked)
     for n, path in enumerate(action.inputs):
         if _nvidia_inputs(path):

@@ -109,12 +109,14 @@ def pick_arch(archs: set[str]) -> str:
                     f"translates SASS for {', '.join(ARCH_PREFERENCE)} (rebuild with -arch=sm_80)")
 
 
-def device_link_jobs(inputs: list[str], archs: set[str], output: str, settings: Settings, work: str) -> list[Job]:
+def device_link_jobs(inputs: list[str], archs: set[str], output: str, settings: Settings, work: str,
+                     program: str) -> list[Job]:
     """nvcc's device link of `inputs` into a host object, then its kernels translated and the
-    object written to `output` with the AMD code in place of the linked cubin."""
+    object written to `output` with the AMD code in place of the linked cubin; the report is
+    named after `program`, the link's product."""
     from .binary import _translate_object as translate_object
 
-    nvcc_out = os.path.join(work, "nvcc-dlink.o")
+    nvcc_out = os.path.join(work, f"{os.path.basename(program)}.dlink.o")
     arch = pick_arch(archs)
     dlink = Job(device_link_command(inputs, nvcc_out, arch), label="nvcc-dlink")
     translate = Job(["cass-cc", "translate", nvcc_out, "--cass-offload-arch=" + ",".join(settings.offload_archs),

@@ -138,22 +138,3 @@ def test_several_offload_archs_in_one_program(build_root):
                      data / "host.cpp", "-o", out / "prog", cwd=out)
     assert proc.returncode == 0, proc.stderr
     _passes(out / "prog", data)
-
-
-def test_relocatable_device_code_takes_the_source_route_in_auto(build_root):
-    """-rdc=true with a device function called across files: the binary route has no device link,
-    so the default route builds it through hipcc, separately compiled and linked as Makefiles do."""
-    folder = ROOT / "tests" / "programs" / "bench" / "crypto" / "xtea_ctr"
-    out = build_root / "rdc"
-    out.mkdir()
-    objects = []
-    for source in program_sources(folder):
-        obj = out / (source.stem + ".o")
-        proc = cass_nvcc("-O2", "-rdc=true", "-c", source, "-o", obj, cwd=out, env={"CASS_ROUTE": ""})
-        assert proc.returncode == 0, proc.stderr
-        objects.append(obj)
-    proc = cass_nvcc(*objects, "-o", out / "prog", cwd=out, env={"CASS_ROUTE": ""})
-    assert proc.returncode == 0, proc.stderr
-    _passes(out / "prog", folder)
-    proc = cass_nvcc("--cass-route=binary", "-rdc=true", "-c", program_sources(folder)[0], "-o", out / "x.o", cwd=out)
-    assert proc.returncode == 1 and "needs a device link" in proc.stderr and not (out / "x.o").exists()

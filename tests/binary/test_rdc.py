@@ -1,0 +1,158 @@
+"""Relocatable device code (-rdc=true, -dc) on the binary route: nvcc's device link at the
+program's link, kernels that call device functions of other translation units (CALL.ABS into
+other sections), device variables shared across translation units, static libraries of -rdc
+objects, an explicit `nvcc -dlink` step, and the calls that are refused."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from binroute import ROOT, cass_nvcc, cass_run, checksum, program_sources, reports
+
+from cass_cc import toolchain
+
+MULTI = ROOT / "tests" / "programs" / "binary" / "rdc_multi"
+XTEA = ROOT / "tests" / "programs" / "bench" / "crypto" / "xtea_ctr"
+
+pytestmark = pytest.mark.slow  # builds and emulates whole programs
+
+
+def _passes(exe: Path, folder: Path) -> None:
+    proc = cass_run(exe)
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("PASS"), proc.stdout + proc.stderr
+    reference = folder / "reference.txt"
+    if reference.is_file():
+        assert checksum(proc.stdout) == checksum(reference.read_text())
+
+
+def _all_lifted(folder: Path, kernels: set[str]) -> None:
+    found = [k for r in reports(folder) for k in r["kernels"]]
+    assert {k["name"] for k in found} == kernels, found
+    assert all(k["tier"] == "lift" and k["status"] == "ok" for k in found), found
+
+
+@pytest.fixture(scope="module")
+def rdc_objects(build_root) -> Path:
+    """rdc_multi's translation units compiled by cass-nvcc on the default route, one with -dc."""
+    out = build_root / "rdc-objects"
+    out.mkdir()
+    for source in program_sources(MULTI):
+        mode = ["-dc"] if source.stem == "lib" else ["-rdc=true", "-c"]
+        proc = cass_nvcc("-O2", *mode, source, "-o", out / f"{source.stem}.o", cwd=out,
+                         env={"CASS_ROUTE": "", "CASS_REPORT_DIR": str(out / "compile")})
+        assert proc.returncode == 0, proc.stderr
+    compiled = reports(out / "compile")
+    assert len(compiled) == 4 and all(r["route"] == "binary" and not r["kernels"] for r in compiled)
+    assert all("translated at the device link" in r["diagnostics"][0] for r in compiled)
+    return out
+
+
+def test_objects_link_through_the_device_link(rdc_objects):
+    out = rdc_objects / "objects"
+    objects = [rdc_objects / f"{s.stem}.o" for s in program_sources(MULTI)]
+    proc = cass_nvcc(*objects, "-o", out / "prog", cwd=rdc_objects,
+                     env={"CASS_ROUTE": "", "CASS_REPORT_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", MULTI)
+    _all_lifted(out, {"_Z10scale_rowsPKfPfii", "_Z8hash_allPji"})
+    assert [r["source"] for r in reports(out)][0].endswith("prog.dlink.o")
+
+
+def test_static_library_of_rdc_objects(rdc_objects):
+    """`ar rcs` of -rdc objects, named by path and by -L/-l: the device link reads its members."""
+    out = rdc_objects / "archive"
+    out.mkdir()
+    subprocess.run(["ar", "rcs", str(out / "libdev.a"), *(str(rdc_objects / f"{n}.o") for n in ("lib", "scale", "hash"))],
+                   check=True)
+    proc = cass_nvcc("--cass-route=binary", rdc_objects / "main.o", out / "libdev.a", "-o", out / "by_path",
+                     cwd=out, env={"CASS_REPORT_DIR": str(out / "by_path.reports")})
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "by_path", MULTI)
+    _all_lifted(out / "by_path.reports", {"_Z10scale_rowsPKfPfii", "_Z8hash_allPji"})
+    proc = cass_nvcc(rdc_objects / "main.o", f"-L{out}", "-ldev", "-lcudart", "-o", out / "by_name", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "by_name", MULTI)
+
+
+def test_explicit_device_link_step_is_not_repeated(rdc_objects):
+    """A device-link object from an explicit `nvcc -dlink` step stands for the device link: its
+    linked cubin is translated and no second device link runs (that would define the
+    registration functions twice)."""
+    out = rdc_objects / "explicit"
+    out.mkdir()
+    objects = [str(rdc_objects / f"{s.stem}.o") for s in program_sources(MULTI)]
+    subprocess.run([toolchain.path("nvcc"), "-dlink", "-arch=sm_80", *objects, "-o", str(out / "dlink.o")], check=True)
+    proc = cass_nvcc(*objects, out / "dlink.o", "-o", out / "prog", cwd=out, env={"CASS_REPORT_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", MULTI)
+    _all_lifted(out, {"_Z10scale_rowsPKfPfii", "_Z8hash_allPji"})
+
+
+def test_xtea_separately_compiled_on_the_default_route(build_root):
+    """The bench program xtea_ctr, compiled file by file with -rdc=true as Makefiles do; the
+    kernel reads a __constant__ key through the generic pointer it hands a device function."""
+    out = build_root / "rdc-xtea"
+    out.mkdir()
+    objects = []
+    for source in program_sources(XTEA):
+        objects.append(out / f"{source.stem}.o")
+        proc = cass_nvcc("-O2", "-rdc=true", "-c", source, "-o", objects[-1], cwd=out, env={"CASS_ROUTE": ""})
+        assert proc.returncode == 0, proc.stderr
+    proc = cass_nvcc(*objects, "-o", out / "prog", cwd=out, env={"CASS_ROUTE": "", "CASS_REPORT_DIR": str(out)})
+    assert proc.returncode == 0, proc.stderr
+    _passes(out / "prog", XTEA)
+    _all_lifted(out, {"_Z11ctr_encryptPKjPjij"})
+
+
+CALLER = """
+__device__ unsigned step(unsigned x);
+__global__ void apply(unsigned *v) { v[threadIdx.x] = step(v[threadIdx.x]); }
+int main() {
+  unsigned h[32], *d;
+  for (int i = 0; i < 32; i++) h[i] = i;
+  cudaMalloc(&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  apply<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  unsigned s = 0;
+  for (int i = 0; i < 32; i++) s += h[i];
+  printf("sum %u\\n", s);
+  return 0;
+}
+"""
+
+
+def test_edited_device_function_is_not_served_from_the_cache(build_root):
+    """The kernel's own SASS stays the same when only the device function it calls changes."""
+    out = build_root / "rdc-edit"
+    out.mkdir()
+    (out / "main.cu").write_text("#include <cstdio>\n" + CALLER)
+    sums = []
+    for addend in (1, 2):
+        (out / "step.cu").write_text(f"__device__ unsigned step(unsigned x) {{ return x + {addend}; }}\n")
+        proc = cass_nvcc("-rdc=true", out / "main.cu", out / "step.cu", "-o", out / "prog", cwd=out)
+        assert proc.returncode == 0, proc.stderr
+        sums.append(cass_run(out / "prog").stdout.strip())
+    assert sums == ["sum 528", "sum 560"]
+
+
+FUNCTION_POINTER = """
+__device__ unsigned twice(unsigned x) { return 2 * x; }
+__device__ unsigned square(unsigned x) { return x * x; }
+__device__ unsigned (*ops[2])(unsigned) = {twice, square};
+__global__ void k(unsigned *out, int which) { out[threadIdx.x] = ops[(threadIdx.x + which) & 1](threadIdx.x); }
+"""
+
+
+@pytest.mark.parametrize("mode", [["-c"], ["-rdc=true"]], ids=["whole-program", "rdc"])
+def test_calls_through_function_pointers_are_refused(build_root, mode):
+    out = build_root / f"fnptr-{mode[0].strip('-=')}"
+    out.mkdir()
+    (out / "k.cu").write_text(FUNCTION_POINTER + ("" if mode == ["-c"] else "int main() { return 0; }\n"))
+    product = out / ("k.o" if mode == ["-c"] else "prog")
+    proc = cass_nvcc("--cass-route=binary", *mode, out / "k.cu", "-o", product, cwd=out)
+    assert proc.returncode == 1, proc.stderr
+    assert "call through a function pointer" in proc.stderr and "Traceback" not in proc.stderr
+    assert not product.exists()
