@@ -146,3 +146,14 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str) -> list[Job
         jobs.append(Job(["cass-cc", "report", action.tu.source], lambda: report.write(settings.report_path),
                         label="report"))
     return jobs
+
+
+def explicit_jobs(inputs: list[str], output: str, settings: Settings, temp_dir: str) -> list[Job]:
+    """`cass-nvcc -dlink a.o b.o -o dlink.o`: the device link as a step of its own, its product a
+    host object with the translated kernels that the program's link takes with a.o and b.o."""
+    relocatable, archs = device_link_inputs(inputs, settings)
+    if not relocatable:
+        raise CassError("-dlink: no input holds relocatable device code (compile with -rdc=true or -dc)")
+    work = tempfile.mkdtemp(prefix="dlink-", dir=temp_dir)
+    tmp_out = os.path.join(work, os.path.basename(output))
+    return device_link_jobs(relocatable, archs, tmp_out, settings, work, output) + [place_job(tmp_out, output)]

@@ -12,6 +12,7 @@ import pytest
 from binroute import ROOT, cass_nvcc, cass_run, checksum, program_sources, reports
 
 from cass_cc import toolchain
+from cass_cc.errors import CassError
 
 MULTI = ROOT / "tests" / "programs" / "binary" / "rdc_multi"
 XTEA = ROOT / "tests" / "programs" / "bench" / "crypto" / "xtea_ctr"
@@ -156,3 +157,24 @@ def test_calls_through_function_pointers_are_refused(build_root, mode):
     assert proc.returncode == 1, proc.stderr
     assert "call through a function pointer" in proc.stderr and "Traceback" not in proc.stderr
     assert not product.exists()
+
+
+def test_device_link_as_a_step_of_its_own(rdc_objects, tmp_path):
+    """device_link.explicit_jobs (what `cass-nvcc -dlink` runs): its object, linked with the -rdc
+    objects, makes the program; no second device link runs at the link."""
+    from cass_cc.driver import device_link
+    from cass_cc.driver.jobs import Runner
+    from cass_cc.driver.settings import Settings
+
+    out = rdc_objects / "dlink-step"
+    out.mkdir()
+    objects = [str(rdc_objects / f"{s.stem}.o") for s in program_sources(MULTI)]
+    Runner().run(device_link.explicit_jobs(objects, str(out / "dlink.o"), Settings(), str(tmp_path)))
+    assert not device_link.relocatable_archs(str(out / "dlink.o"))
+    assert device_link.defines_linked_registration(str(out / "dlink.o"))
+    proc = cass_nvcc(*objects, out / "dlink.o", "-o", out / "prog", "--cass-verbose", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    assert "-dlink" not in proc.stderr
+    _passes(out / "prog", MULTI)
+    with pytest.raises(CassError, match="no input holds relocatable device code"):
+        device_link.explicit_jobs([str(out / "dlink.o")], str(out / "again.o"), Settings(), str(tmp_path))
