@@ -350,10 +350,11 @@ template <typename T> __device__ inline void __stwb(T* p, T v) { *p = v; }
 
 /* ---- miscellaneous -------------------------------------------------------------------------- */
 
-/* Sleeps for about `ns` shader clock ticks (CUDA only promises an approximate delay). */
+/* Sleeps for about `ns` nanoseconds (CUDA only promises an approximate delay), timed by the
+ * real-time counter: HIP 5.2's clock64() on gfx11 is a 20-bit cycle count that wraps. */
 __device__ inline void __nanosleep(unsigned ns) {
-  unsigned long long start = clock64();
-  while (clock64() - start < ns) __builtin_amdgcn_s_sleep(1);
+  unsigned long long start = cass_ptx::realtime(), ticks = (ns + 9ull) / 10ull;
+  while (cass_ptx::realtime() - start < ticks) __builtin_amdgcn_s_sleep(1);
 }
 
 __device__ inline void __trap() { __builtin_trap(); }

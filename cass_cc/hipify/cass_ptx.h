@@ -69,13 +69,13 @@ __device__ inline void put(L& lvalue, R r) { put_as(lvalue, r, kind_of<L>()); }
 /* A .shared address (an offset in the block's shared window) as a generic pointer. */
 template <typename T>
 __device__ inline T* shared(unsigned long long address) {
-  return (T*)(__attribute__((address_space(3))) T*)(unsigned)address;
+  return (T*)(__attribute__((address_space(3))) T*)(unsigned long long)(unsigned)address;
 }
 __device__ inline unsigned long long to_shared(unsigned long long generic) {
   return (unsigned)(unsigned long long)(__attribute__((address_space(3))) void*)(void*)generic;
 }
 __device__ inline unsigned long long from_shared(unsigned long long window) {
-  return (unsigned long long)(void*)(__attribute__((address_space(3))) void*)(unsigned)window;
+  return (unsigned long long)(void*)(__attribute__((address_space(3))) void*)(unsigned long long)(unsigned)window;
 }
 
 /* ---- special registers ------------------------------------------------------------------ */
@@ -89,14 +89,18 @@ __device__ inline unsigned lanemask_ge() { return ~lanemask_lt(); }
 __device__ inline unsigned warp_in_block() {
   return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
 }
-/* %globaltimer counts nanoseconds; gfx11's real-time counter ticks at 100 MHz (clang 15 has no
- * builtin for the message that reads it). */
-__device__ inline unsigned long long globaltimer() {
+/* gfx11's 64-bit real-time counter (100 MHz). clang 15 has no builtin for the message that
+ * reads it, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES register, which
+ * wraps within a millisecond: %clock64 and %clock count real-time ticks instead (monotonic, 64
+ * bits, as CUDA code that measures or waits expects). */
+__device__ inline unsigned long long realtime() {
   unsigned long long ticks;
   asm volatile("s_sendmsg_rtn_b64 %0, sendmsg(MSG_RTN_GET_REALTIME)\n\ts_waitcnt lgkmcnt(0)"
                : "=s"(ticks));
-  return 10ull * ticks;
+  return ticks;
 }
+/* %globaltimer counts nanoseconds. */
+__device__ inline unsigned long long globaltimer() { return 10ull * realtime(); }
 
 /* ---- integer and bit operations ---------------------------------------------------------- */
 
@@ -271,8 +275,8 @@ __device__ inline float round_f32(double s, double e, int mode) {
   bool above = (double)f > s || ((double)f == s && e < 0);
   bool below = (double)f < s || ((double)f == s && e > 0);
   bool up = mode == 3 || (mode == 1 && s < 0);      /* the direction that is allowed */
-  if (up && below) return __builtin_nextafterf(f, __builtin_inff());
-  if (!up && above) return __builtin_nextafterf(f, -__builtin_inff());
+  if (up && below) return nextafterf(f, __builtin_inff());
+  if (!up && above) return nextafterf(f, -__builtin_inff());
   return f;
 }
 __device__ inline void two_sum(double a, double b, double* s, double* e) {

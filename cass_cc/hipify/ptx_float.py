@@ -97,7 +97,7 @@ def compare(em: Emitter, cmp: str, t: str, a, b) -> str:
 # unary math: opcode -> (f32 function, f64 function or None)
 _MATH = {"ex2": ("__builtin_exp2f", None), "lg2": ("__builtin_log2f", None),
          "sin": ("__builtin_sinf", None), "cos": ("__builtin_cosf", None),
-         "tanh": ("tanhf", None), "sqrt": ("__builtin_sqrtf", "__builtin_sqrt"),
+         "tanh": ("tanhf", None), "sqrt": ("sqrtf", "sqrt"),
          "rsqrt": ("rsqrtf", "rsqrt"), "rcp": ("1.0f / ", "1.0 / ")}
 
 

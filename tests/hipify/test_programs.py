@@ -14,7 +14,7 @@ PROGRAMS = Path(__file__).resolve().parent.parent / "programs" / "hipify"
 FAMILY_OF = {  # what each program exercises, so a missing one is noticed
     "warp_shuffle_vote": "warp", "half_bf16": "half", "coop_groups_tiles": "coop_groups",
     "atomics_scopes": "device", "streams_events": "runtime", "graph_capture": "runtime",
-    "math_intrinsics": "device",
+    "math_intrinsics": "device", "inline_ptx": "inline_asm",
 }
 
 _built: dict[str, Path] = {}
