@@ -54,6 +54,10 @@ def _moved(op, base: int, starts: dict[str, int]):
 def place(instructions: list[Instruction], base: int, starts: dict[str, int]) -> list[Instruction]:
     out = []
     for ins in instructions:
+        if not base and "branch_targets" not in ins.extras and \
+                not any(isinstance(op, (Label, SymbolRef)) for op in ins.operands):
+            out.append(ins)   # nothing to move
+            continue
         operands = tuple(_moved(op, base, starts) for op in ins.operands)
         extras = dict(ins.extras)
         if "branch_targets" in extras:
