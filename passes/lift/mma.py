@@ -1,12 +1,12 @@
-"""Warp-level matrix multiply-accumulate (tensor cores, what nvcuda::wmma and mma.sync compile to):
-HMMA.16816.F32[.BF16] and HMMA.16816.F16 (m16n8k16, f16 or bf16 inputs), HMMA.1684.F32.TF32
-(m16n8k4), IMMA.16816.{S8,U8}.{S8,U8} (m16n8k16, 8-bit integers), and LDSM (ldmatrix: 8x8 tiles of
-16-bit elements from shared memory, .MT88 transposed).
+"""Warp-level matrix multiply-accumulate (tensor cores: what nvcuda::wmma and mma.sync compile to):
+HMMA.16816/.1688 (f16 or bf16 inputs, f32 or f16 accumulators), HMMA.1684/.1688.F32.TF32,
+IMMA.16816/.16832 (8-bit integers, s32 accumulators), DMMA.884 (double m8n8k4), and LDSM (ldmatrix:
+8x8 tiles of 16-bit elements from shared memory, .MT88 transposed).
 
 gfx1100's own WMMA instructions spread the matrices over the lanes differently, so each lane
 computes its fragment of D itself: it gathers the rows of A and the columns of B that its four
 outputs need from the lanes holding them (ds_bpermute, the layouts of the PTX ISA's "Matrix
-Fragments for mma.m16n8k16/m16n8k4"), and sums the products. Lane = groupID * 4 + threadID_in_group;
+Fragments for mma.mMnNkK" sections), and sums the products. Lane = groupID * 4 + threadID_in_group;
 an output c_i sits at row groupID + 8 * (i >= 2), column 2 * threadID_in_group + (i & 1).
 
 Rounding: 16-bit and tf32 products are exact in double; the products and C are summed in double
@@ -64,63 +64,85 @@ def _byte(ctx: Lifter, word: ir.Value, index: int, signed: bool) -> ir.Value:
 
 
 def _gather(ctx: Lifter, base: ir.Value, words: list[ir.Value]) -> list[list[ir.Value]]:
-    """words[r] as held by lanes base + 0..3: [lane offset][register]."""
+    """words as held by lanes base + 0..3: [lane offset][register]."""
     return [[_lane_fetch(ctx, ctx.b.add(base, ir.Constant(I32, t)), w) for w in words] for t in range(4)]
 
 
-def _columns(ctx: Lifter, t: ir.Value, words: list[ir.Value]) -> list[list[list[ir.Value]]]:
-    """B's columns 2t and 2t + 1: the registers of lanes 4n + 0..3 for each column n."""
+# shape -> (K, A registers, B registers, where A[row][k] is, where B[k][col] is): an element's
+# place is (lane offset within the group of four, register, element within the register); A's
+# lanes are those of the output's group (4g + 0..3), B's those of the column's (4n + 0..3).
+# `upper` is 1 for the rows groupID + 8. From the PTX ISA's mma fragment layouts.
+SHAPES = {
+    ("16816", 16): (16, 4, 2, lambda k, upper: ((k % 8) // 2, upper + 2 * (k >= 8), k & 1),
+                    lambda k: ((k % 8) // 2, int(k >= 8), k & 1)),
+    ("1688", 16): (8, 2, 1, lambda k, upper: (k // 2, upper, k & 1), lambda k: (k // 2, 0, k & 1)),
+    ("1684", 32): (4, 2, 1, lambda k, upper: (k, upper, 0), lambda k: (k, 0, 0)),
+    ("1688", 32): (8, 4, 2, lambda k, upper: (k % 4, upper + 2 * (k >= 4), 0), lambda k: (k % 4, int(k >= 4), 0)),
+    ("16816", 8): (16, 2, 1, lambda k, upper: (k // 4, upper, k % 4), lambda k: (k // 4, 0, k % 4)),
+    ("16832", 8): (32, 4, 2, lambda k, upper: ((k % 16) // 4, upper + 2 * (k >= 16), k % 4),
+                   lambda k: ((k % 16) // 4, int(k >= 16), k % 4)),
+}
+
+
+def _element(ctx: Lifter, word: ir.Value, index: int, kind: str) -> ir.Value:
+    if kind in ("F16", "BF16"):
+        return _half(ctx, word, index, kind)
+    if kind == "TF32":
+        return _tf32(ctx, word)
+    return _byte(ctx, word, index, kind == "S8")
+
+
+def _products(ctx: Lifter, ins, shape: str, kinds: tuple[str, str], a, bb) -> list[list[ir.Value]]:
+    """Per output c_i of this lane, the K products A[row][k] * B[k][col] (doubles, or i32)."""
+    bits = {"F16": 16, "BF16": 16, "TF32": 32, "S8": 8, "U8": 8}[kinds[0]]
+    if (shape, bits) not in SHAPES:
+        raise unsupported(ins, "matrix shape or type")
+    k_size, a_count, b_count, a_at, b_at = SHAPES[(shape, bits)]
     b = ctx.b
-    first = b.shl(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, 2))
-    return [_gather(ctx, b.add(first, ir.Constant(I32, 4 * j)), words) for j in range(2)]
-
-
-def _products_16816_float(ctx: Lifter, kind: str, a_words, b_words):
-    """Per output i, the 16 products A[row][k] * B[k][col] (doubles)."""
     g, t = _lane_parts(ctx)
-    rows = _gather(ctx, ctx.b.shl(g, ir.Constant(I32, 2)), a_words)     # lanes 4g + t'
-    cols = _columns(ctx, t, b_words)
+    rows = _gather(ctx, b.shl(g, ir.Constant(I32, 2)), _regs(ctx, ins, a, a_count))
+    b_words = _regs(ctx, ins, bb, b_count)
+    first = b.shl(t, ir.Constant(I32, 3))                    # lane 4 * (2t) of column 2t
+    cols = [_gather(ctx, b.add(first, ir.Constant(I32, 4 * j)), b_words) for j in range(2)]
+    mul = b.mul if bits == 8 else b.fmul
     out = []
     for i in range(4):
-        upper, col = i >= 2, i & 1
         terms = []
-        for k in range(16):
-            src, half = (k % 8) // 2, k & 1
-            a = _half(ctx, rows[src][int(upper) + 2 * (k >= 8)], half, kind)
-            bv = _half(ctx, cols[col][src][int(k >= 8)], half, kind)
-            terms.append(ctx.b.fmul(a, bv))
+        for k in range(k_size):
+            lane, reg, sub = a_at(k, int(i >= 2))
+            x = _element(ctx, rows[lane][reg], sub, kinds[0])
+            lane, reg, sub = b_at(k)
+            terms.append(mul(x, _element(ctx, cols[i & 1][lane][reg], sub, kinds[1])))
         out.append(terms)
     return out
-
-
-def _products_1684_tf32(ctx: Lifter, a_words, b_words):
-    g, t = _lane_parts(ctx)
-    rows = _gather(ctx, ctx.b.shl(g, ir.Constant(I32, 2)), a_words)
-    cols = _columns(ctx, t, b_words)
-    return [[ctx.b.fmul(_tf32(ctx, rows[k][int(i >= 2)]), _tf32(ctx, cols[i & 1][k][0])) for k in range(4)]
-            for i in range(4)]
 
 
 def _sum(ctx: Lifter, start: ir.Value, terms: list[ir.Value]) -> ir.Value:
     total = start
     for term in terms:
-        total = ctx.b.fadd(total, term)
+        total = ctx.b.add(total, term) if term.type == I32 else ctx.b.fadd(total, term)
     return total
+
+
+def _shape(ins) -> str:
+    shapes = [m for m in ins.modifiers if m.isdigit()]
+    if len(shapes) != 1:
+        raise unsupported(ins, "matrix shape")
+    return shapes[0]
 
 
 @handles("HMMA", kind="pure")
 def hmma(ctx: Lifter, ins) -> None:
-    """HMMA.16816.F32[.BF16] D, A, B, C / HMMA.16816.F16 / HMMA.1684.F32.TF32."""
+    """HMMA.{16816,1688}.{F32,F16}[.BF16] and HMMA.{1684,1688}.F32.TF32: D, A, B, C."""
     mods = set(ins.modifiers)
+    shape = _shape(ins)
+    inputs = (mods & {"BF16", "TF32"} or {"F16"}).pop()
+    if mods - {shape, "F32", "F16", "BF16", "TF32"} or len(mods & {"BF16", "TF32"}) > 1 or \
+            len(mods & {"F32", "F16"}) != 1 or ("F16" in mods and inputs != "F16"):
+        raise unsupported(ins, "matrix shape or type")
     d, a, bb, c = ctx.operands(ins, 4)
     b = ctx.b
-    if mods in ({"16816", "F32"}, {"16816", "F32", "BF16"}, {"16816", "F16"}):
-        kind = "BF16" if "BF16" in mods else "F16"
-        products = _products_16816_float(ctx, kind, _regs(ctx, ins, a, 4), _regs(ctx, ins, bb, 2))
-    elif mods == {"1684", "F32", "TF32"}:
-        products = _products_1684_tf32(ctx, _regs(ctx, ins, a, 2), _regs(ctx, ins, bb, 1))
-    else:
-        raise unsupported(ins, "matrix shape or type")
+    products = _products(ctx, ins, shape, (inputs, inputs), a, bb)
     if "F32" in mods:
         acc = [b.fpext(b.bitcast(w, F32), F64) for w in _regs(ctx, ins, c, 4)]
         ctx.set_regs(d, [b.bitcast(b.fptrunc(_sum(ctx, acc[i], products[i]), F32), I32) for i in range(4)])
@@ -134,35 +156,54 @@ def hmma(ctx: Lifter, ins) -> None:
 
 @handles("IMMA", kind="pure")
 def imma(ctx: Lifter, ins) -> None:
-    """IMMA.16816.{S8,U8}.{S8,U8} D, A.ROW, B.COL, C: 8-bit integer m16n8k16, s32 accumulators."""
+    """IMMA.{16816,16832}.{S8,U8}.{S8,U8} D, A.ROW, B.COL, C: 8-bit integers, s32 accumulators
+    (products and sums wrap in 32 bits)."""
+    shape = _shape(ins)
     types = [m for m in ins.modifiers if m in ("S8", "U8")]
-    if set(ins.modifiers) - {"16816", "S8", "U8"} or "16816" not in ins.modifiers or len(types) != 2:
+    if set(ins.modifiers) - {shape, "S8", "U8"} or len(types) != 2:
+        raise unsupported(ins, "matrix shape or type")
+    d, a, bb, c = ctx.operands(ins, 4)
+    products = _products(ctx, ins, shape, (types[0], types[1]), a, bb)
+    ctx.set_regs(d, [_sum(ctx, w, products[i]) for i, w in enumerate(_regs(ctx, ins, c, 4))])
+
+
+@handles("DMMA", kind="pure")
+def dmma(ctx: Lifter, ins) -> None:
+    """DMMA.884 (sm_90 writes DMMA.8x8x4) D, A, B, C: m8n8k4 in double. Lane l holds A[l/4][l%4]
+    and B[l%4][l/4]; its outputs are row l/4, columns 2 (l%4) and 2 (l%4) + 1. Each output is C
+    followed by the four products, fused one after another in k order."""
+    if set(ins.modifiers) not in ({"884"}, {"8x8x4"}):
         raise unsupported(ins, "matrix shape or type")
     d, a, bb, c = ctx.operands(ins, 4)
     b = ctx.b
     g, t = _lane_parts(ctx)
-    rows = _gather(ctx, b.shl(g, ir.Constant(I32, 2)), _regs(ctx, ins, a, 2))
-    cols = _columns(ctx, t, _regs(ctx, ins, bb, 1))
-    sa, sb = types[0] == "S8", types[1] == "S8"
-    out = []
-    for i, total in enumerate(_regs(ctx, ins, c, 4)):
-        for k in range(16):
-            x = _byte(ctx, rows[k // 4][int(i >= 2)], k % 4, sa)
-            y = _byte(ctx, cols[i & 1][k // 4][0], k % 4, sb)
-            total = b.add(total, b.mul(x, y))
-        out.append(total)
-    ctx.set_regs(d, out)
+    a_lo, a_hi = _regs(ctx, ins, a, 2)
+    b_lo, b_hi = _regs(ctx, ins, bb, 2)
+    acc = _regs(ctx, ins, c, 4)
+    fma = ctx.intrinsic("llvm.fma.f64", F64, [F64, F64, F64])
+    words = []
+    for i in range(2):
+        total = b.bitcast(ctx.join64(acc[2 * i], acc[2 * i + 1]), F64)
+        column = b.add(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, i))
+        for k in range(4):
+            a_lane = b.add(b.shl(g, ir.Constant(I32, 2)), ir.Constant(I32, k))
+            b_lane = b.add(b.shl(column, ir.Constant(I32, 2)), ir.Constant(I32, k))
+            x = ctx.join64(_lane_fetch(ctx, a_lane, a_lo), _lane_fetch(ctx, a_lane, a_hi))
+            y = ctx.join64(_lane_fetch(ctx, b_lane, b_lo), _lane_fetch(ctx, b_lane, b_hi))
+            total = b.call(fma, [b.bitcast(x, F64), b.bitcast(y, F64), total])
+        words.extend(ctx.split64(b.bitcast(total, ir.IntType(64))))
+    ctx.set_regs(d, words)
 
 
 @handles("LDSM", kind="effect")
 def ldsm(ctx: Lifter, ins) -> None:
-    """LDSM.16.M88.{1,2,4} D, [a] (ldmatrix .b16): lanes 8m .. 8m + 7 give the row addresses of
+    """LDSM.16.M88[.2|.4] D, [a] (ldmatrix .b16 .x1/.x2/.x4): lanes 8m .. 8m + 7 give the row addresses of
     matrix m; lane L receives row L / 4, elements 2 (L % 4) and 2 (L % 4) + 1 of each matrix in
     D + m. .MT88 (.trans) gives it column L / 4, rows 2 (L % 4) and 2 (L % 4) + 1 instead."""
     from .memory import index32
     counts = {"1": 1, "2": 2, "4": 4}
     mods = set(ins.modifiers)
-    count = [counts[m] for m in mods if m in counts]
+    count = [counts[m] for m in mods if m in counts] or [1]
     if len(count) != 1 or not ({"16", "M88"} <= mods or {"16", "MT88"} <= mods) or mods - {"16", "M88", "MT88", *counts}:
         raise unsupported(ins, "matrix load form")
     d, mem = ctx.operands(ins, 2)
