@@ -110,9 +110,10 @@ def barrier(em: Emitter, ins: Instruction, mods: list) -> None:
         return
     if mods not in (["sync"], ["sync", "aligned"], []) or ins.parts[0] == "barrier" and not mods:
         raise PtxRefusal(f"'{ins.opcode}' is not supported")
-    found = operands(ins, (0, 1))
-    if found and not (isinstance(found[0], Imm) and found[0].value == 0):
-        raise PtxRefusal(f"'{ins.opcode}': only barrier 0 (__syncthreads) is supported")
+    found = operands(ins, (0, 1, 2))
+    if len(found) == 2 or found and not (isinstance(found[0], Imm) and found[0].value == 0):
+        raise PtxRefusal(f"'{ins.opcode}': only barrier 0 of all threads (__syncthreads) is "
+                         f"supported, not named barriers or thread counts")
     em.emit("__syncthreads();")
 
 

@@ -102,15 +102,20 @@ class Emitter:
         handler = handlers.get(base)
         if handler is None:
             raise PtxRefusal(f"PTX instruction '{ins.opcode}' is not supported")
-        if ins.guard is not None:
-            reg, negated = ins.guard
-            self.emit(f"if ({'!' if negated else ''}{self.pred(reg)}) {{")
-            self.depth += 1
-            handler(self, ins, mods)
-            self.depth -= 1
-            self.emit("}")
-        else:
-            handler(self, ins, mods)
+        try:
+            if ins.guard is not None:
+                reg, negated = ins.guard
+                self.emit(f"if ({'!' if negated else ''}{self.pred(reg)}) {{")
+                self.depth += 1
+                handler(self, ins, mods)
+                self.depth -= 1
+                self.emit("}")
+            else:
+                handler(self, ins, mods)
+        except PtxRefusal as e:
+            if f"'{ins.opcode}'" in str(e):
+                raise
+            raise PtxRefusal(f"'{ins.opcode}': {e}") from None
 
     def label(self, name: str) -> str:
         return f"cass_L_{_ident(name)}"

@@ -168,7 +168,7 @@ DIAGNOSTICS = [
     ('__device__ void f() {\n asm volatile("tex.1d.v4.f32.s32 {%0,%1,%2,%3}, [t, {%4}];");\n}',
      "w.cu:2: warning: inline PTX is not translated: the PTX text cannot be read"),
     ('__device__ int f(int x) { int y;\n  __asm__("mov.u32 %0, %%nsmid;" : "=r"(y)); return y; }',
-     "w.cu:2: warning: inline PTX is not translated: register '%nsmid' is not declared"),
+     "w.cu:2: warning: inline PTX is not translated: 'mov.u32': register '%nsmid' is not declared"),
     ("x;\ncudaLaunchKernelEx(&cfg, k);", "w.cu:2: warning: 'cudaLaunchKernelEx' is not in the CUDA->HIP tables"),
     ("CUtensorMap m;", "'CUtensorMap' is not in the CUDA->HIP tables"),
     ("auto p = make_cudaSomething(1);", "'make_cudaSomething' is not in the CUDA->HIP tables"),
