@@ -1,7 +1,7 @@
 """Texture objects on the binary route: the SASS grammar's texture operands, the lifter's TEX/TLD
 (and its refusal of a handle in a register), and libcassrt's texture and array calls, checked
-under cass-run. The self-checking programs tests/programs/realworld/texture_1d and texture_2d
-run through both routes in the program tests (with H200 references)."""
+under cass-run; and the texture programs (tests/programs/realworld/texture_*) through both routes,
+which must agree with each other and with the H200 where its output is recorded."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import subprocess
 
 import pytest
 
-from binroute import cass_nvcc, cass_run
-from cass_cc import toolchain
+from binroute import PROGRAMS, cass_nvcc, cass_run, checksum
 from cass_cc.sass.parser import parse_sass
 
 LINES = """
@@ -106,3 +105,21 @@ def test_libcassrt_texture_and_array_calls(tmp_path):
     assert built.returncode == 0, built.stderr
     run = cass_run(tmp_path / "calls")
     assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["texture_1d", "texture_2d"])
+def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
+    folder = PROGRAMS / "realworld" / name
+    sums = []
+    for route in ("binary", "source"):
+        exe = tmp_path / f"{name}-{route}"
+        built = cass_nvcc("-O2", f"--cass-route={route}", "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
+        assert built.returncode == 0, built.stderr
+        run = cass_run(exe)
+        assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+        sums.append(checksum(run.stdout))
+    assert sums[0] == sums[1]
+    reference = folder / "reference.txt"
+    if reference.is_file():
+        assert sums[0] == checksum(reference.read_text())
