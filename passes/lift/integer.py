@@ -124,8 +124,9 @@ def viadd(ctx: Lifter, ins) -> None:
 
 
 def halves(ctx: Lifter, op) -> ir.Value:
-    """A 32-bit operand as two 16-bit lanes; a `-` negates each lane."""
-    if isinstance(op, Imm) and op.negate or getattr(op, "absolute", False) or getattr(op, "invert", False):
+    """A 32-bit operand as two 16-bit lanes; a `-` on a register negates each lane (an immediate's
+    sign is part of its 32-bit value: `-0x130014` is the lanes -20, -20)."""
+    if isinstance(op, Imm) and op.is_float or getattr(op, "absolute", False) or getattr(op, "invert", False):
         raise ctx.refuse("operand modifier on 16-bit lanes")
     negate = isinstance(op, (Reg, ConstRef)) and op.negate
     v = ctx.b.bitcast(ctx.u32(dataclasses.replace(op, negate=False) if negate else op), V2I16)
