@@ -1,17 +1,19 @@
 """Texture fetches: TLD (tex1Dfetch: an integer texel index) and TEX (tex1D/tex2D/tex3D and their
 Lod forms: floating-point coordinates, point or linear filtering), bindless through the texture
 object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5, R4, R8, 0x0, 0x58, 2D, 0x1`
-reads the object at c[0x0][0x58 * 4]).
+reads the object at c[0x0][0x58 * 4]), or on sm_90 through a uniform register loaded from the
+kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
 
 The object is the device address of libcassrt's 64-byte texture descriptor (cassrt/cuda_texture.c,
 struct cass_texture: the two layouts must agree). A fetch becomes loads of the descriptor and the
 texels plus CUDA's addressing and filtering rules (CUDA C++ Programming Guide, "Texture Fetching"):
 linear filtering weights are 9-bit fixed point with 8 fractional bits.
 
-Operands: two destinations (B, A), one or two coordinate registers (A, B), then the bank, the word
-index, the shape (parsed into extras) and a component mask (default 0xf). The n coordinate
-words (x, y, z, then the LOD of .LL) fill the A register(s) first: ceil(n/2) of them, the rest
-go to B. The masked components fill A, A+1, then B, B+1.
+Operands: two destinations (B, A), one or two coordinate registers (A, B), then the bank and the
+word index (sm_90: the uniform register and 0x0), the shape (parsed into extras) and a component
+mask (default 0xf). The n coordinate
+words (x, y, z, then the LOD of .LL) fill the A register(s) first: ceil(n/2) of them (sm_90: the
+coordinates), the rest go to B. The masked components fill A, A+1, then B, B+1.
 """
 
 from __future__ import annotations
@@ -38,29 +40,31 @@ MODIFIERS = {"SCR", "LZ", "LL", "NODEP"}
 @handles("TEX", "TLD", kind="effect")
 def texture(ctx: Lifter, ins) -> None:
     ctx.check(ins, MODIFIERS | {"B"})
-    if "B" in ins.modifiers or "SCR" not in ins.modifiers:
+    if "B" in ins.modifiers:
         raise unsupported(ins, "texture object in a register: only its low 32 bits are there")
     shape = ins.extras.get("texture_shape")
     if shape not in SHAPES or (ins.opcode == "TLD" and shape != "1D"):
         raise unsupported(ins, f"texture shape {shape}")
     if ins.opcode == "TLD" and "LZ" not in ins.modifiers:
         raise unsupported(ins, "texel fetch at a level of detail other than 0")
-    regs = [op for op in ins.operands if isinstance(op, Reg)]
-    imms = [op for op in ins.operands if isinstance(op, Imm)]
+    regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    uniform = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "UR"]
+    imms = [op.value for op in ins.operands if isinstance(op, Imm)]
     dims = SHAPES[shape]
     words = dims + ("LL" in ins.modifiers)
-    sources = 1 if words == 1 else 2
-    if len(regs) != 2 + sources or len(imms) not in (2, 3):
+    first = dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
+    sources = 1 if words == first else 2
+    scr = "SCR" in ins.modifiers
+    if len(regs) != 2 + sources or len(uniform) != (0 if scr else 1) or len(imms) not in (2, 3) if scr \
+            else len(imms) not in (1, 2):
         raise unsupported(ins, "texture operands")
     dst_b, dst_a, src_a = regs[0], regs[1], regs[2]
     src_b = regs[3] if sources == 2 else None
-    bank, index = imms[0].value, imms[1].value
-    mask = imms[2].value if len(imms) == 3 else 0xF
-    first = (words + 1) // 2
+    mask = imms[-1] if len(imms) == (3 if scr else 2) else 0xF
     coords = ctx.get_regs(src_a, first) + (ctx.get_regs(src_b, words - first) if src_b is not None else [])
     b = ctx.b
-    handle = const_load(ctx, ConstRef(bank, index * 4), I64)
-    desc = b.inttoptr(handle, GLOBAL)
+    source = ConstRef(imms[0], imms[1] * 4) if scr else _parameter_of(ctx, ins, uniform[0])
+    desc = b.inttoptr(const_load(ctx, source, I64), GLOBAL)
     if ins.opcode == "TLD":
         texel = b.call(_fetch_function(ctx), [desc, coords[0]])
     else:
@@ -70,6 +74,24 @@ def texture(ctx: Lifter, ins) -> None:
     for reg, part in ((dst_a, values[:2]), (dst_b, values[2:])):
         if part and reg.index is not None:
             ctx.set_regs(reg, part)
+
+
+def _parameter_of(ctx: Lifter, ins, ureg: Reg) -> ConstRef:
+    """sm_90 passes the object in a uniform register holding its low 32 bits (`ULDC UR4,
+    c[0x0][0x210]; UMOV UR5, URZ`): the constant-bank word that register was loaded from, found
+    in the same block, names the whole 64-bit object."""
+    leaders = ctx.state["cfg"].leaders
+    for prior in reversed([i for i in ctx.state["instructions"] if i.address < ins.address]):
+        writes = prior.operands[:1]
+        if writes and isinstance(writes[0], Reg) and writes[0].kind == "UR" and writes[0].index == ureg.index:
+            ref = prior.operands[1] if len(prior.operands) == 2 else None
+            if prior.opcode == "ULDC" and prior.modifiers in ((), ("64",)) and prior.guard is None \
+                    and isinstance(ref, ConstRef) and ref.bank == 0 and ref.reg is None and ref.bank_reg is None:
+                return ConstRef(0, ref.offset)
+            break
+        if prior.address in leaders:
+            break
+    raise unsupported(ins, f"texture object in {ureg.name}, not loaded from a kernel parameter in this block")
 
 
 # ---- the fetch functions, one per module and form -------------------------------------------
