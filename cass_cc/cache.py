@@ -141,6 +141,19 @@ class TranslationCache:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(str(path), json.dumps(entry))
 
+    def _source_mark(self, key: str) -> Path:
+        return self.root / "sources" / key[:2] / key
+
+    def built_before(self, source_key: str) -> bool:
+        """Whether a build of the input that `source_key` names (its path, its state and the
+        compile's options) translated its kernels into this cache: a hint that they are here."""
+        return self._source_mark(source_key).is_file()
+
+    def remember_build(self, source_key: str) -> None:
+        path = self._source_mark(source_key)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(str(path), "")
+
     def linked(self, units: list[KernelUnit], link) -> bytes:
         """`link(units)`, the translation unit's code object, from the cache when it holds it:
         on a warm build this spares the ld.lld run and the metadata rewriting."""

@@ -67,7 +67,7 @@ class Runner:
 
 
 # How often a tool that is being watched (run_tool's while_running) is looked at.
-POLL_SECONDS = 0.005
+POLL_SECONDS = 0.01
 
 
 def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:

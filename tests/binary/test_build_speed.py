@@ -1,0 +1,92 @@
+"""Compile time of the binary route against plain nvcc on the same files (issue 5 aims at
+cass-nvcc -c ≤ 1.5× nvcc -c with an empty translation cache, ≤ 1.1× with a warm one).
+
+Each round compiles every .cu of a program three ways, one after the other so that the machine's
+load weighs on all three alike: nvcc, cass-nvcc with a fresh cache (cold), cass-nvcc again on
+that cache (warm). The ratios of the medians, wall and CPU time (the processes' user + system),
+are the benchmark's extra_info and are printed (-s):
+
+    .venv/bin/python -m pytest tests/binary/test_build_speed.py --benchmark-enable -s
+
+`make test` runs with --benchmark-disable: one round, no timing, and the checks that the cold and
+warm builds embed the same code (a warm build that translated differently would be a cache bug).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from binroute import EXAMPLES, PROGRAMS, ROOT, program_flags
+from cass_cc import toolchain
+
+pytestmark = pytest.mark.slow
+
+FOLDERS = [EXAMPLES / "vector_add", PROGRAMS / "bench" / "linalg" / "matmul_tiled",
+           PROGRAMS / "realworld" / "warp_scan"]
+ROUNDS = 5
+
+
+def _timed(argv: list[str], env: dict | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds of one command (which must succeed)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    assert proc.returncode == 0, proc.stderr
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def _compile_all(compiler: list[str], sources: list[Path], flags: list[str], out: Path,
+                 env: dict | None = None) -> tuple[float, float]:
+    out.mkdir(parents=True, exist_ok=True)
+    wall = cpu = 0.0
+    for src in sources:
+        w, c = _timed([*compiler, "-O2", "-arch=sm_80", *flags, "-c", str(src), "-o", str(out / f"{src.stem}.o")], env)
+        wall, cpu = wall + w, cpu + c
+    return wall, cpu
+
+
+def _fatbin(obj: Path) -> bytes:
+    out = obj.with_suffix(".fatbin")
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.nv_fatbin", str(obj), str(out)], check=True)
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("folder", FOLDERS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_compile_time_against_nvcc(benchmark, folder, tmp_path):
+    sources = sorted(folder.glob("*.cu"))
+    flags = program_flags(folder)
+    nvcc = [toolchain.path("nvcc")]
+    cass = [sys.executable, str(ROOT / "bin" / "cass-nvcc"), "--cass-route=binary"]
+    times: dict[str, list[tuple[float, float]]] = {"nvcc": [], "cold": [], "warm": []}
+
+    def one_round() -> None:
+        n = len(times["nvcc"])
+        env = {**os.environ, "CASS_CACHE_DIR": str(tmp_path / f"cache{n}")}
+        times["nvcc"].append(_compile_all(nvcc, sources, flags, tmp_path / f"nvcc{n}"))
+        times["cold"].append(_compile_all(cass, sources, flags, tmp_path / f"cold{n}", env))
+        times["warm"].append(_compile_all(cass, sources, flags, tmp_path / f"warm{n}", env))
+        for src in sources:
+            assert _fatbin(tmp_path / f"warm{n}" / f"{src.stem}.o") == _fatbin(tmp_path / f"cold{n}" / f"{src.stem}.o")
+
+    benchmark.pedantic(one_round, rounds=ROUNDS, iterations=1)
+
+    def median(kind: str, which: int) -> float:
+        return statistics.median(t[which] for t in times[kind])
+    info = {}
+    for kind in ("cold", "warm"):
+        info[f"{kind}_ratio_wall"] = round(median(kind, 0) / median("nvcc", 0), 3)
+        info[f"{kind}_ratio_cpu"] = round(median(kind, 1) / median("nvcc", 1), 3)
+    for kind in times:
+        info[f"{kind}_wall_s"] = round(median(kind, 0), 3)
+    benchmark.extra_info.update(info)
+    print(f"\n{folder.name}: {info}")
