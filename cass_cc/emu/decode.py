@@ -1,18 +1,24 @@
 """Decoding: llvm-objdump-22's disassembly of a code object, parsed by the grammar in asm.lark,
-into Instr objects (one per instruction, keyed by device address). Decoded once per code object."""
+into Instr objects (one per instruction, keyed by device address). Decoded once per code object.
+Words llvm-objdump cannot print but the hardware runs (a permlane with stray modifier bits, as
+hipcc 5.2 emits it) go through a fallback first."""
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 import pickle
 import re
+import struct
 import subprocess
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
@@ -20,7 +26,7 @@ from .. import toolchain
 from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
 
-DECODE_FORMAT = 5      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 6      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
@@ -200,6 +206,67 @@ def disassemble(data: bytes) -> str:
     return proc.stdout
 
 
+# Words llvm-objdump prints as `.long` that the fallback reads: VOP3 v_permlane16_b32 and
+# v_permlanex16_b32 with ABS, NEG or OMOD bits set. The RDNA3 ISA guide says these fields "should
+# all be zeroed for this instruction" (its sources are lane selects, not floats); LLVM 15, hipcc
+# 5.2's compiler, sets them next to op_sel (fi, bound_ctrl; LLVM issue 59547), and LLVM 22's
+# disassembler refuses such words. With them cleared the words are exactly llvm-mc-22's encoding
+# of the instruction, which the emulator then runs with its op_sel.
+_VOP3 = 0b110101
+_PERMLANE_OPCODES = (0x25B, 0x25C)
+_ABS_BITS = 0x0000_0700          # first word, bits 10:8
+_NEG_OMOD_BITS = 0xF800_0000     # second word, bits 31:27
+SHF_EXECINSTR = 0x4
+_LONG = re.compile(r"^\s+\.long\s+0x([0-9a-fA-F]{8})\s*//\s*([0-9A-Fa-f]+):")
+
+
+def without_stray_modifiers(first: int, second: int) -> tuple[int, int] | None:
+    """The two words of a permlane with its ABS/NEG/OMOD fields cleared; None for other words."""
+    if first >> 26 != _VOP3 or (first >> 16) & 0x3FF not in _PERMLANE_OPCODES:
+        return None
+    return first & ~_ABS_BITS & 0xFFFF_FFFF, second & ~_NEG_OMOD_BITS & 0xFFFF_FFFF
+
+
+def _repaired(data: bytes, text: str) -> bytes | None:
+    """The code object with the stray modifier bits of every refused permlane cleared, or None
+    when its disassembly has no such word."""
+    patched = None
+    for line in text.splitlines():
+        m = _LONG.match(line)
+        if not m:
+            continue
+        offset = _file_offset(data, int(m.group(2), 16))
+        if offset is None or offset + 8 > len(data):
+            continue
+        first, second = struct.unpack_from("<II", data, offset)
+        fixed = without_stray_modifiers(first, second)
+        if fixed is not None:
+            patched = patched if patched is not None else bytearray(data)
+            struct.pack_into("<II", patched, offset, *fixed)
+    return bytes(patched) if patched is not None else None
+
+
+def _file_offset(data: bytes, address: int) -> int | None:
+    try:
+        elf = ELFFile(io.BytesIO(data))
+        for section in elf.iter_sections():
+            start, size = section["sh_addr"], section["sh_size"]
+            if section["sh_flags"] & SHF_EXECINSTR and start <= address < start + size:
+                return section["sh_offset"] + address - start
+    except ELFError:
+        return None
+    return None
+
+
+def disassemble_with_fallback(data: bytes) -> str:
+    """llvm-objdump's text, after the fallback has cleared what makes it refuse a permlane."""
+    text = disassemble(data)
+    if ".long" not in text:
+        return text
+    repaired = _repaired(data, text)
+    return disassemble(repaired) if repaired is not None else text
+
+
 def decode(data: bytes, base: int) -> dict[int, Instr]:
     """Every instruction of the code object's .text, keyed by device address (base + vaddr)."""
     return {base + vaddr: replace(i, pc=base + vaddr, target=None if i.target is None else base + i.target)
@@ -222,7 +289,7 @@ def _decoded(data: bytes) -> dict[int, Instr]:
         except Exception:       # a stale or damaged entry is rebuilt
             table = None
     if table is None:
-        table = _decode_text(disassemble(data))
+        table = _decode_text(disassemble_with_fallback(data))
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(str(path), pickle.dumps(table))
     _MEMORY_CACHE[key] = table
