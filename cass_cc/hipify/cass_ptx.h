@@ -182,6 +182,23 @@ __device__ inline T bfi(T f, T b, unsigned pos, unsigned len) {
   return r;
 }
 
+/* bmsk: `width` ones from bit `pos` (.clamp: both at most 32; .wrap: both modulo 32). */
+__device__ inline unsigned bmsk(unsigned pos, unsigned width, bool clamp) {
+  pos = clamp ? (pos < 32u ? pos : 32u) : (pos & 31u);
+  width = clamp ? (width < 32u ? width : 32u) : (width & 31u);
+  return (unsigned)((((1ull << width) - 1ull) << pos) & 0xffffffffull);
+}
+/* szext: the low n bits of a (.clamp: n at most 32; .wrap: n modulo 32), extended by T's sign. */
+template <typename T>
+__device__ inline T szext(unsigned a, unsigned n, bool clamp) {
+  n = clamp ? (n < 32u ? n : 32u) : (n & 31u);
+  if (n == 0) return 0;
+  if (n == 32) return (T)a;
+  unsigned low = a & ((1u << n) - 1u);
+  if (std::is_signed<T>::value && (low >> (n - 1)) & 1u) low |= ~((1u << n) - 1u);
+  return (T)low;
+}
+
 template <typename T> __device__ inline unsigned clz(T a) {
   return a == 0 ? 8 * sizeof(T) : sizeof(T) == 8 ? __builtin_clzll(a) : __builtin_clz(a);
 }

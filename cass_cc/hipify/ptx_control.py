@@ -103,7 +103,27 @@ def activemask(em: Emitter, ins: Instruction, mods: list) -> None:
     em.write(d, "b32", "__activemask()")
 
 
+_BAR_RED = {"popc": ("u32", "__syncthreads_count"), "and": ("pred", "__syncthreads_and"),
+            "or": ("pred", "__syncthreads_or")}
+
+
+def _block_barrier(ins: Instruction, barrier) -> None:
+    if not (isinstance(barrier, Imm) and barrier.value == 0):
+        raise PtxRefusal(f"'{ins.opcode}': only barrier 0 of all threads (__syncthreads) is "
+                         f"supported, not named barriers or thread counts")
+
+
 def barrier(em: Emitter, ins: Instruction, mods: list) -> None:
+    if mods[:1] == ["red"]:
+        # bar.red.popc.u32 d, 0, p / bar.red.{and,or}.pred d, 0, p: __syncthreads_count/and/or
+        op = mods[1] if len(mods) == 3 else None
+        if op not in _BAR_RED or mods[2] != _BAR_RED[op][0]:
+            raise PtxRefusal(f"'{ins.opcode}' is not supported")
+        d, barrier_id, p = operands(ins, 3)
+        _block_barrier(ins, barrier_id)
+        t, fn = _BAR_RED[op]
+        em.write(d, t, f"{fn}({em.pred(p)})" if t == "u32" else f"({fn}({em.pred(p)}) != 0)")
+        return
     if mods == ["warp", "sync"]:
         (m,) = operands(ins, 1)
         em.emit(f"__syncwarp({em.read(m, 'b32')});")
@@ -111,9 +131,10 @@ def barrier(em: Emitter, ins: Instruction, mods: list) -> None:
     if mods not in (["sync"], ["sync", "aligned"], []) or ins.parts[0] == "barrier" and not mods:
         raise PtxRefusal(f"'{ins.opcode}' is not supported")
     found = operands(ins, (0, 1, 2))
-    if len(found) == 2 or found and not (isinstance(found[0], Imm) and found[0].value == 0):
-        raise PtxRefusal(f"'{ins.opcode}': only barrier 0 of all threads (__syncthreads) is "
-                         f"supported, not named barriers or thread counts")
+    if len(found) == 2:
+        _block_barrier(ins, None)
+    if found:
+        _block_barrier(ins, found[0])
     em.emit("__syncthreads();")
 
 

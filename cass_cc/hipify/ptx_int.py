@@ -223,6 +223,28 @@ def bfi(em: Emitter, ins: Instruction, mods: list) -> None:
                    f"{em.read(c, 'u32')}, {em.read(n, 'u32')})")
 
 
+def bmsk(em: Emitter, ins: Instruction, mods: list) -> None:
+    """bmsk.{clamp,wrap}.b32 d, pos, width: `width` ones from bit `pos`."""
+    one_type(ins, mods, ("b32",))
+    refuse_modifiers(ins, mods, ("clamp", "wrap"))
+    if ("clamp" in mods) == ("wrap" in mods):
+        raise PtxRefusal(f"'{ins.opcode}' needs .clamp or .wrap")
+    d, a, b = operands(ins, 3)
+    em.write(d, "b32", f"cass_ptx::bmsk({em.read(a, 'u32')}, {em.read(b, 'u32')}, "
+                       f"{'true' if 'clamp' in mods else 'false'})")
+
+
+def szext(em: Emitter, ins: Instruction, mods: list) -> None:
+    """szext.{clamp,wrap}.{s32,u32} d, a, n: the low n bits of a, sign- or zero-extended."""
+    t = one_type(ins, mods, ("s32", "u32"))
+    refuse_modifiers(ins, mods, ("clamp", "wrap"))
+    if ("clamp" in mods) == ("wrap" in mods):
+        raise PtxRefusal(f"'{ins.opcode}' needs .clamp or .wrap")
+    d, a, b = operands(ins, 3)
+    em.write(d, t, f"cass_ptx::szext<{CTYPE[t]}>({em.read(a, 'u32')}, {em.read(b, 'u32')}, "
+                   f"{'true' if 'clamp' in mods else 'false'})")
+
+
 def bit_count(em: Emitter, ins: Instruction, mods: list) -> None:
     base = ins.parts[0]
     if base == "bfind":
@@ -310,6 +332,6 @@ HANDLERS = {
     "mul": mul_mad, "mad": mul_mad, "madc": mul_mad, "div": div_rem, "rem": div_rem,
     "not": unary, "neg": unary, "cnot": unary, "abs": unary, "min": min_max, "max": min_max,
     "and": logic, "or": logic, "xor": logic, "shl": shift, "shr": shift, "lop3": lop3,
-    "shf": shf, "prmt": prmt, "bfe": bfe, "bfi": bfi, "brev": bit_count, "popc": bit_count,
+    "shf": shf, "prmt": prmt, "bfe": bfe, "bfi": bfi, "bmsk": bmsk, "szext": szext, "brev": bit_count, "popc": bit_count,
     "clz": bit_count, "bfind": bit_count, "setp": setp, "selp": selp, "dp4a": dp4a,
 }

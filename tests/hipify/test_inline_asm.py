@@ -61,6 +61,10 @@ STATEMENTS = [
     'asm volatile("bar.warp.sync %0;" :: "r"(0xffffffffu));',
     'asm("match.any.sync.b32 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(0xffffffffu));',
     'asm("cvta.to.global.u64 %0, %1;" : "=l"(p) : "l"(p));',
+    'asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(c));',
+    'asm("szext.clamp.s32 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(c));',
+    'asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 50; bar.red.popc.u32 %0, 0, p; }" : "=r"(a) : "r"(b));',
+    'asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.or.pred p, 0, p; selp.u32 %0, 1, 0, p; }" : "=r"(a) : "r"(b));',
 ]
 
 
@@ -114,6 +118,7 @@ REFUSALS = [
     ('asm("add.rz.f64 %0, %0, %0;" : "+d"(*(double *)p));', "directed rounding of .f64"),
     ('asm("ld.local.u32 %0, [%1];" : "=r"(a) : "l"(p));', "the .local state space is not supported"),
     ('asm("bar.sync 1, 64;");', "only barrier 0"),
+    ('asm("bar.red.popc.u32 %0, 5, 64, 1;" : "=r"(a));', "only barrier 0"),
     ('asm("atom.global.and.f32 %0, [%1], %2;" : "=f"(x) : "l"(p), "f"(x));', ".and is not defined for .f32"),
 ]
 
