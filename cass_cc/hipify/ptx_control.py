@@ -119,8 +119,9 @@ def barrier(em: Emitter, ins: Instruction, mods: list) -> None:
         op = mods[1] if len(mods) == 3 else None
         if op not in _BAR_RED or mods[2] != _BAR_RED[op][0]:
             raise PtxRefusal(f"'{ins.opcode}' is not supported")
-        d, barrier_id, p = operands(ins, 3)
-        _block_barrier(ins, barrier_id)
+        found = operands(ins, (3, 4))
+        d, barrier_id, p = found[0], found[1], found[-1]
+        _block_barrier(ins, barrier_id if len(found) == 3 else None)
         t, fn = _BAR_RED[op]
         em.write(d, t, f"{fn}({em.pred(p)})" if t == "u32" else f"({fn}({em.pred(p)}) != 0)")
         return
