@@ -13,7 +13,7 @@ from llvmlite import ir
 from cass_cc.unit import KernelUnit
 
 from . import atomics, barrier, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
-from . import texture  # noqa: F401  (registers TEX/TLD)
+from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from .cfg import analyse, never_runs

@@ -315,3 +315,22 @@ cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject)
         return cudaSuccess;
     return cudaFree((void *)(uintptr_t)texObject);
 }
+
+/* A surface object is the same descriptor (the lifter's SULD/SUST read base, pitches, extents and
+ * the element size); CUDA binds surfaces to arrays only. */
+cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, const struct cudaResourceDesc *pResDesc)
+{
+    if (!pSurfObject || !pResDesc)
+        return fail(cudaErrorInvalidValue);
+    if (pResDesc->resType != cudaResourceTypeArray)
+        return fail(cudaErrorInvalidValue);
+    struct cudaTextureDesc point;
+    memset(&point, 0, sizeof point);
+    point.readMode = cudaReadModeElementType;
+    return cudaCreateTextureObject(pSurfObject, pResDesc, &point, NULL);
+}
+
+cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
+{
+    return cudaDestroyTextureObject(surfObject);
+}
