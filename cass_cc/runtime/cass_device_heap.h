@@ -7,9 +7,12 @@
  * (passes/lift/device_runtime.py): blocks of power-of-two sizes with a 16-byte header (its size
  * class, the next free block), one lock-free free list per class (64-bit compare-and-swap of a
  * block offset and an ABA tag), fed by a bump pointer; freed blocks are reused for requests of
- * the same class. The heap is a zero-initialised array of the code object (CUDA's default heap
- * size; no file space): each code object has its own, so memory must be freed by kernels of the
- * translation unit that allocated it (free ignores pointers of other heaps).
+ * the same class. The heap is the one libcassrt writes into __cass_device_heap = {base, size}
+ * (binary-route programs, whose hipify fallback code objects then share the translated kernels'
+ * heap); without it (the source route, on HIP's runtime) it is a zero-initialised array of the
+ * code object, CUDA's default heap size and no file space. Each code object then has its own,
+ * so memory must be freed by kernels of the translation unit that allocated it (free ignores
+ * pointers of other heaps).
  */
 #ifndef CASS_DEVICE_HEAP_H
 #define CASS_DEVICE_HEAP_H
@@ -22,6 +25,17 @@
 
 /* bump offset at [0], free-list heads from [2]; 16-byte aligned blocks after the header */
 __device__ __attribute__((weak, aligned(16))) unsigned long long __cass_heap[CASS_HEAP_BYTES / 8];
+__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_device_heap[2];
+
+struct __cass_heap_span { char *base; unsigned long long size; };
+
+static __device__ inline __cass_heap_span __cass_heap_get(void)
+{
+    unsigned long long base = __cass_device_heap[0];
+    if (base)
+        return {(char *)base, __cass_device_heap[1]};
+    return {(char *)__cass_heap, CASS_HEAP_BYTES};
+}
 
 static __device__ inline unsigned long long __cass_heap_load(unsigned long long *p)
 {
@@ -37,7 +51,8 @@ static __device__ inline bool __cass_heap_cas(unsigned long long *p, unsigned lo
 
 extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size)
 {
-    char *base = (char *)__cass_heap;
+    __cass_heap_span heap = __cass_heap_get();
+    char *base = heap.base;
     if (size >= (1ull << 44))
         return 0;
     unsigned long long need = size + 16 + (1ull << CASS_HEAP_MIN_SHIFT) - 1;
@@ -46,7 +61,8 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
     unsigned long long bytes = 1ull << (shift - 1);
     if (cls >= CASS_HEAP_CLASSES)
         return 0;
-    unsigned long long *head = &__cass_heap[2 + cls];
+    unsigned long long *words = (unsigned long long *)base;
+    unsigned long long *head = &words[2 + cls];
     for (;;) {                                                  /* pop a freed block */
         unsigned long long h = __cass_heap_load(head), first = h & 0xFFFFFFFFull;
         if (!first)
@@ -55,10 +71,10 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
         if (__cass_heap_cas(head, h, (next & 0xFFFFFFFFull) | (((h >> 32) + 1) << 32)))
             return (unsigned long long)(base + (first << 4) + 16);
     }
-    unsigned long long start = __hip_atomic_fetch_add(&__cass_heap[0], bytes, __ATOMIC_RELAXED,
+    unsigned long long start = __hip_atomic_fetch_add(&words[0], bytes, __ATOMIC_RELAXED,
                                                       __HIP_MEMORY_SCOPE_AGENT);
     unsigned long long offset = (start + CASS_HEAP_HEAD + 15) & ~15ull;
-    if (offset + bytes > CASS_HEAP_BYTES)
+    if (offset + bytes > heap.size)
         return 0;
     *(unsigned long long *)(base + offset) = cls;
     return (unsigned long long)(base + offset + 16);
@@ -66,12 +82,13 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
 
 extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
 {
-    char *base = (char *)__cass_heap;
+    __cass_heap_span heap = __cass_heap_get();
+    char *base = heap.base;
     if (address < (unsigned long long)base + CASS_HEAP_HEAD + 16 ||
-        address >= (unsigned long long)base + CASS_HEAP_BYTES)
+        address >= (unsigned long long)base + heap.size)
         return;                                                 /* NULL, or not from this heap */
     unsigned long long offset = address - 16 - (unsigned long long)base;
-    unsigned long long *head = &__cass_heap[2 + *(unsigned long long *)(base + offset)];
+    unsigned long long *head = &((unsigned long long *)base)[2 + *(unsigned long long *)(base + offset)];
     for (;;) {                                                  /* push it on its class's list */
         unsigned long long h = __cass_heap_load(head);
         __hip_atomic_store((unsigned long long *)(base + offset + 8), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,
