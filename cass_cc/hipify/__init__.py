@@ -19,6 +19,9 @@ from .source import Source
 __all__ = ["translate", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
 
 COMPAT_HEADER = str(Path(__file__).resolve().parent / "cass_hip_compat.h")
+# Device malloc/free/new/delete for gfx11 (ROCm 5.2's own allocator cannot be compiled for it).
+DEVICE_HEAP_HEADER = str(Path(__file__).resolve().parent.parent / "runtime" / "cass_device_heap.h")
+_ALLOCATING = frozenset(("malloc", "free", "new", "delete"))
 
 
 def translate(text: str, filename: str) -> HipifyResult:
@@ -31,6 +34,9 @@ def translate(text: str, filename: str) -> HipifyResult:
     changed = rewrite.apply(src)
     asm = inline_asm.rewrite(src, changed)
     new_text = rewrite.render(src, changed, asm.replacements)
+    if _allocates_in_device_code(src):
+        # At the end, so no line moves: it defines the functions HIP's device malloc/free call.
+        new_text += ("" if new_text.endswith("\n") else "\n") + f'#include "{DEVICE_HEAP_HEADER}"\n'
     compat = COMPAT_HEADER if asm.replacements or _needs_compat(src, changed) else None
     return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels())
 
@@ -46,6 +52,17 @@ def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnosti
                 seen.add((tok.line, message))
                 found.append(Diagnostic(src.filename, tok.line, tok.column, "warning", message))
     return sorted(found, key=lambda d: (d.line, d.column))
+
+
+def _allocates_in_device_code(src: Source) -> bool:
+    for first, last in src.device_bodies():
+        for pos in range(first, last + 1):
+            index = src.code[pos]
+            tok = src.tokens[index]
+            if tok.kind == IDENT and tok.text in _ALLOCATING and not src.is_member(index) \
+                    and src.qualifier(index) in (None, ""):
+                return True
+    return False
 
 
 def _needs_compat(src: Source, changed: dict[int, str]) -> bool:

@@ -234,3 +234,18 @@ def test_unterminated_comment_is_reported_not_raised():
     assert res.text == "int a; /* never closed\n"
     assert [str(d) for d in res.diagnostics] == [
         "bad.cu:1: warning: unterminated /* comment; the file is left untranslated"]
+
+
+@pytest.mark.parametrize("text, heap", [
+    ("__global__ void k(int **p) { *p = (int *)malloc(64); }", True),
+    ("__device__ void f(int *p) { delete[] p; }", True),
+    ("__global__ void k(float *p) { p[0] = 1; }\nint main() { void *h = malloc(4); free(h); }", False),
+    ("__device__ void f(Pool &pool) { pool.free(0); }", False),
+])
+def test_device_allocation_brings_the_device_heap(text, heap):
+    """gfx11 cannot compile ROCm 5.2's device allocator: a TU whose device code allocates gets
+    cass-cc's, included at the end so no line moves."""
+    from cass_cc.hipify import DEVICE_HEAP_HEADER
+    res = translate(text, "k.cu")
+    assert res.text.endswith(f'#include "{DEVICE_HEAP_HEADER}"\n') == heap
+    assert res.text.startswith(text)
