@@ -28,7 +28,7 @@ from .memory import Memory
 from .printf import PrintfService
 from .program import Program
 from .salu import TrapError
-from .state import (AT_BARRIER, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
                     write_scalar_bits)
 
 DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
@@ -149,6 +149,19 @@ def _dispatch_packet(mem, info: KernelInfo, grid, block, kernarg_addr, dynamic_l
     return addr
 
 
+def _release_barriers(st: Waves) -> None:
+    """Moves past s_barrier the waves of every workgroup whose live waves have all arrived."""
+    waiting = st.status == AT_BARRIER
+    if not waiting.any():
+        return
+    groups = st.lds.shape[0]
+    arrived = np.bincount(st.wg[waiting], minlength=groups)
+    live = np.bincount(st.wg[st.status != DONE], minlength=groups)
+    release = waiting & (arrived == live)[st.wg]
+    st.pc[release] += 4
+    st.status[release] = RUNNING
+
+
 class _Run:
     """The waves of one launch, run batch by batch of whole workgroups."""
 
@@ -227,16 +240,11 @@ class _Run:
         while True:
             if w is None:
                 if runnable is None:
+                    _release_barriers(st)
                     runnable = np.nonzero(status == RUNNING)[0]
                     if len(runnable) == 0:
-                        waiting = np.nonzero(status == AT_BARRIER)[0]
-                        if len(waiting) == 0:
-                            self._check_gws(st)
-                            return
-                        pcs[waiting] += 4
-                        status[waiting] = RUNNING
-                        runnable = None
-                        continue
+                        self._check_gws(st)
+                        return
                 at = pcs[runnable]
                 if turn is None and tick >= next_turn:
                     turn, turn_pc = self._next_turn(runnable, at, turn_pc)

@@ -103,3 +103,37 @@ def test_spinning_wave_does_not_starve_the_wave_it_waits_for():
     stats = launch(dev.co, "spin", (2, 1, 1), (32, 1, 1), struct.pack("<Q", out), memory=dev.mem)
     assert dev.download(out, 2, np.uint32).tolist() == [41, 42]
     assert stats.wave_instructions < 10 * launch_module.TURN_PERIOD
+
+
+# Workgroup 0's first wave spins until out[0] != 0; workgroup 1's two waves meet at s_barrier,
+# then its first wave sets out[0]. The barrier must release workgroup 1 while workgroup 0 spins.
+BARRIER_BODY = """  s_load_b64 s[4:5], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_readfirstlane_b32 s8, v0
+  s_lshr_b32 s8, s8, 5
+  v_mov_b32 v1, 0
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 .Lgroup1
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc0 .Lend
+.Lspin:
+  global_load_b32 v2, v1, s[4:5] glc
+  s_waitcnt vmcnt(0)
+  v_cmp_eq_u32 vcc_lo, 0, v2
+  s_cbranch_vccnz .Lspin
+  s_branch .Lend
+.Lgroup1:
+  s_barrier
+  s_cmp_eq_u32 s8, 0
+  s_cbranch_scc0 .Lend
+  v_mov_b32 v2, 5
+  global_store_b32 v1, v2, s[4:5]
+.Lend:"""
+
+
+def test_barrier_releases_a_workgroup_while_another_spins(monkeypatch):
+    monkeypatch.setenv("CASS_EMU_MAX_INSTRUCTIONS", "100000")
+    dev = Device(assemble(asm_kernel("bar", BARRIER_BODY, ARGS, vgprs=8, sgprs=16)))
+    out = dev.zeros(1, np.uint32)
+    launch(dev.co, "bar", (2, 1, 1), (64, 1, 1), struct.pack("<Q", out), memory=dev.mem)
+    assert dev.download(out, 1, np.uint32).tolist() == [5]
