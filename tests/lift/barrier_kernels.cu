@@ -55,3 +55,14 @@ extern "C" __global__ void cluster(const int *in, int *out) {
 #endif
   out[blockIdx.x * 128 + t] = s[(t + 1) % 128];
 }
+
+// One register operand: the count (`BAR.SYNC 0x1, R0`) for warps 0-1, the id (`BAR.SYNC R6, 0x40`)
+// for warps 2-3; each pair swaps values through shared memory behind its barrier.
+extern "C" __global__ void one_register(const int *in, int *out, int id, int count) {
+  __shared__ int s[128];
+  int t = threadIdx.x;
+  s[t] = in[blockIdx.x * 128 + t];
+  if (t < 64) asm volatile("bar.sync 1, %0;" :: "r"(count) : "memory");
+  else asm volatile("bar.sync %0, 64;" :: "r"(id) : "memory");
+  out[blockIdx.x * 128 + t] = s[(t & 64) + 63 - (t & 63)];
+}

@@ -96,3 +96,12 @@ def test_arrive_without_a_count_is_refused():
 """).instructions
     with pytest.raises(Refusal, match=r"BAR\.ARV at 0x0: .*arrive without a thread count"):
         lift.run(unit)
+
+
+def test_barriers_with_one_register_operand(lifted):
+    dev = Device(lifted["one_register"])
+    a = np.arange(256, dtype=np.int32) * 5 + 1
+    po = dev.put(np.zeros(256, np.int32))
+    dev.launch("one_register", 2, 128, "<QQii", dev.put(a), po, 2, 64)
+    got = dev.get(po, np.zeros(256, np.int32)).tolist()
+    assert got == [int(a[b * 128 + (t & 64) + 63 - (t & 63)]) for b in range(2) for t in range(128)]
