@@ -334,3 +334,18 @@ cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
 {
     return cudaDestroyTextureObject(surfObject);
 }
+
+/* An array's memory as cudaMemcpy3D needs it (cuda_memory.c): base, row pitch in bytes, rows
+ * per slice and element size (a copy's positions and extent count elements of the array).
+ * Returns cudaErrorInvalidValue for a null array. */
+int cassrt_array_memory(const void *array, void **ptr, size_t *pitch, size_t *rows, size_t *element)
+{
+    cudaArray_const_t a = array;
+    if (!a)
+        return cudaErrorInvalidValue;
+    *ptr = a->data;
+    *pitch = a->pitch;
+    *rows = a->height;
+    *element = element_size(&a->desc);
+    return cudaSuccess;
+}

@@ -130,6 +130,16 @@ def _geometry(array: Array) -> tuple[int, int]:
     return array.width * fmt[0] * fmt[1] // 8, max(array.height, 1) * max(array.depth, 1)
 
 
+def array_memory(address: int) -> tuple[int, int, int, int] | None:
+    """(base, row pitch in bytes, rows per slice, element size) of a live hipArray, for
+    hipMemcpy3D with an array (whose positions and extent count the array's elements)."""
+    array = ARRAYS.get(address)
+    if array is None:
+        return None
+    fmt = _format(array.desc)
+    return array.data, _geometry(array)[0], max(array.height, 1), fmt[0] * fmt[1] // 8
+
+
 def _array_at(address: int, x: int, y: int, width: int, height: int) -> tuple[int, int] | None:
     array = ARRAYS.get(address)
     if array is None:
