@@ -155,11 +155,21 @@ def f2f(ctx: Lifter, ins) -> None:
 
 @handles("FRND")
 def frnd(ctx: Lifter, ins) -> None:
-    """FRND[.F64][.FLOOR|.CEIL|.TRUNC]: round to an integral value (to nearest even by default)."""
-    ctx.check(ins, {"F64", "F32", "FTZ", "FLOOR", "CEIL", "TRUNC", "RN", "RZ", "RM", "RP", "RNI"})
+    """FRND[.F64|.F16][.FLOOR|.CEIL|.TRUNC]: round to an integral value (to nearest even by default).
+    .F16 (hfloor, hceil, htrunc, hrint) rounds the half in the low 16 bits; nvcc reads only that
+    half of the result (.H0_H0), the high half is written as zero."""
+    ctx.check(ins, {"F64", "F32", "F16", "FTZ", "FLOOR", "CEIL", "TRUNC", "RN", "RZ", "RM", "RP", "RNI"})
     d, a = ctx.operands(ins, 2)
-    ty = F64 if "F64" in ins.modifiers else F32
     mode = next((m for m in ins.modifiers if m in TO_INT), "RNI")
+    if "F16" in ins.modifiers:
+        if "FTZ" in ins.modifiers or not isinstance(a, Reg) or a.suffixes or a.negate or a.absolute:
+            raise unsupported(ins, "half operand form")
+        b = ctx.b
+        x = b.bitcast(b.trunc(ctx.u32(a), I16), F16)
+        r = ctx.call(f"{TO_INT[mode]}.f16", F16, [x])
+        ctx.set32(d, b.zext(b.bitcast(r, I16), I32))
+        return
+    ty = F64 if "F64" in ins.modifiers else F32
     x = read_float(ctx, a, ty, "FTZ" in ins.modifiers)
     write_float(ctx, d, ctx.call(f"{TO_INT[mode]}.{_sfx(ty)}", ty, [x]))
 

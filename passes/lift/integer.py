@@ -214,15 +214,30 @@ def imnmx(ctx: Lifter, ins) -> None:
     .RELU then clamps a negative result to 0; .S16x2/.U16x2 work on the 16-bit halves apart."""
     ctx.check(ins, {"U32", "S32", "RELU", "S16x2", "U16x2"})
     b = ctx.b
-    d, *values, p = ctx.operands(ins, 5 if ins.opcode == "VIMNMX3" else 4)
+    dests, values, tail = split(ins)
+    d, selected = dests[0], dests[1:]
+    if len(tail) != 1 or len(values) != (3 if ins.opcode == "VIMNMX3" else 2):
+        raise unsupported(ins, f"{len(ins.operands)} operands")
+    p = tail[0]
     pair = {"S16x2", "U16x2"} & set(ins.modifiers)
-    if pair:
-        if "RELU" in ins.modifiers or len(values) != 2 or not isinstance(p, Reg):
+    if selected:                    # __vibmax_s16x2(a, b, &hi, &lo): which lanes kept a
+        if not pair or len(selected) != 2 or len(values) != 2 or "RELU" in ins.modifiers:
+            raise unsupported(ins, "predicate results")
+        _lanes_kept(ctx, ins, selected, values, p, pair)
+    if pair:                        # DPX __vimin_s16x2, __vimax3_s16x2_relu ...: per 16-bit lane
+        if "RELU" in ins.modifiers and "U16x2" in pair:
             raise unsupported(ins, "16-bit lane form")
-        x, y = halves(ctx, values[0]), halves(ctx, values[1])
-        lt = (b.icmp_signed if "S16x2" in pair else b.icmp_unsigned)("<", x, y)
+        cmp = b.icmp_signed if "S16x2" in pair else b.icmp_unsigned
         take_min = ctx.pred(p)
-        ctx.set32(d, b.bitcast(b.select(take_min, b.select(lt, x, y), b.select(lt, y, x)), I32))
+        r = halves(ctx, values[0])
+        for op in values[1:]:
+            y = halves(ctx, op)
+            lt = cmp("<", r, y)
+            r = b.select(take_min, b.select(lt, r, y), b.select(lt, y, r))
+        if "RELU" in ins.modifiers:
+            zero = ir.Constant(V2I16, None)
+            r = b.select(b.icmp_signed("<", r, zero), zero, r)
+        ctx.set32(d, b.bitcast(r, I32))
         return
     cmp = b.icmp_unsigned if "U32" in ins.modifiers else b.icmp_signed
     take_min = ctx.pred(p)
@@ -236,15 +251,36 @@ def imnmx(ctx: Lifter, ins) -> None:
     ctx.set32(d, r)
 
 
+def _lanes_kept(ctx: Lifter, ins, selected: list, values: list, p, pair: set) -> None:
+    """VIMNMX.S16x2 d, Plo, Phi, a, b, P: Plo/Phi say whether lane 0/1 of the result is a's
+    (a >= b for a max, a <= b for a min; CUDA's __vibmax_s16x2/__vibmin_u16x2)."""
+    b = ctx.b
+    x, y = halves(ctx, values[0]), halves(ctx, values[1])
+    cmp = b.icmp_signed if "S16x2" in pair else b.icmp_unsigned
+    take_min = ctx.pred(p)
+    kept = b.select(take_min, cmp("<=", x, y), cmp(">=", x, y))
+    for lane, pd in enumerate(selected):
+        ctx.setp(pd, b.extract_element(kept, ir.Constant(I32, lane)))
+
+
 @handles("VIADDMNMX")
 def viaddmnmx(ctx: Lifter, ins) -> None:
-    """sm_90: VIADDMNMX d, a, b, c, P = min/max(a + b, c) (min when P)."""
-    ctx.check(ins, {"U32", "S32"})
+    """sm_90: VIADDMNMX d, a, b, c, P = min/max(a + b, c) (min when P); .RELU then clamps a
+    negative result to 0; .S16x2/.U16x2 work on the 16-bit halves apart (DPX __viaddmax_s16x2)."""
+    ctx.check(ins, {"U32", "S32", "RELU", "S16x2", "U16x2"})
     d, a, bb, c, p = ctx.operands(ins, 5)
-    s = ctx.b.add(ctx.u32(a), ctx.u32(bb))
-    y = ctx.u32(c)
-    lt = (ctx.b.icmp_unsigned if "U32" in ins.modifiers else ctx.b.icmp_signed)("<", s, y)
-    ctx.set32(d, ctx.b.select(ctx.pred(p), ctx.b.select(lt, s, y), ctx.b.select(lt, y, s)))
+    b = ctx.b
+    pair = {"S16x2", "U16x2"} & set(ins.modifiers)
+    if "RELU" in ins.modifiers and ({"U32", "U16x2"} & set(ins.modifiers)):
+        raise unsupported(ins, "RELU of an unsigned result")
+    read = (lambda op: halves(ctx, op)) if pair else ctx.u32
+    s, y = b.add(read(a), read(bb)), read(c)
+    lt = (b.icmp_unsigned if {"U32", "U16x2"} & set(ins.modifiers) else b.icmp_signed)("<", s, y)
+    r = b.select(ctx.pred(p), b.select(lt, s, y), b.select(lt, y, s))
+    if "RELU" in ins.modifiers:
+        zero = ir.Constant(r.type, None if pair else 0)
+        r = b.select(b.icmp_signed("<", r, zero), zero, r)
+    ctx.set32(d, b.bitcast(r, I32) if pair else r)
 
 
 @handles("IABS", "UIABS")

@@ -35,6 +35,8 @@ def _lift(*lines: str) -> KernelUnit:
     ("QSPC.E.S P0, R5, [R2]", r"register result"),
     ("ARRIVES.LDGSTSBAR.64 [URZ+0x200]", r"unsupported SASS: ARRIVES\.LDGSTSBAR\.64 at 0x0"),
     ("ATOM.E.ADD.F16x2.RN.64 P0, RZ, [R2.64], R5", r"packed 16-bit atomic"),
+    ("VIADDMNMX.U16x2.RELU R0, R0, R7, R6, !PT", r"RELU of an unsigned result"),
+    ("VIMNMX R8, P2, R0, R5, !PT", r"predicate results"),
 ])
 def test_refused_with_the_reason(line, reason):
     with pytest.raises(Refusal, match=reason):
@@ -56,6 +58,10 @@ def test_refused_with_the_reason(line, reason):
     "ATOM.E.CAST.SPIN PT, R5, [R2+0x64], R4, R5",
     "ATOMS.CAST.SPIN.64 R6, [R15], R4, R6",
     "LDGSTS.E [R15], [R10.64+0xc], !PT",
+    "VIADDMNMX.S16x2.RELU R0, R0, R7, R6, !PT",
+    "VIMNMX3.S16x2.RELU R9, R0, R7, R6, !PT",
+    "VIMNMX.S16x2 R8, P2, P0, R0, R5, !PT",
+    "FRND.F16.FLOOR R2, R5",
 ])
 def test_lifts(line):
     assert "define" in _lift(line).llvm_ir
