@@ -3,7 +3,8 @@ sm_80 and PTX), every kernel's SASS is translated to the offload arch (cass_cc.p
 objects replace the device code in nvcc's object (binary_embed), and the link step links the
 unmodified host code against libcassrt, the CUDA runtime implemented on HIP, instead of cudart.
 
-Stages of a compile, each a job: nvcc -> translate kernels (+ hipify fallback) -> embed.
+Stages of a compile, each a job: nvcc -> translate kernels (+ hipify fallback) -> embed; the compile
+step's jobs come from binary_compile.py (which starts the translation while nvcc runs).
 """
 
 from __future__ import annotations
@@ -16,67 +17,22 @@ import tempfile
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from .. import toolchain
 from ..errors import CassError, ToolMissing
 from ..fsutil import atomic_copy
 from ..report import Report
 from ..runtime import cassrt
 from .binary_embed import BUNDLE_MAGIC, bundle, embed
-from .binary_early import EarlyTranslation, nvcc_job
+from .binary_compile import (NO_FALLBACK_ROUTE, SASS_TARGET, EarlyTranslation,  # noqa: F401 -- the route's
+                             compile_jobs, nvcc_command)                        # compile step, re-exported
 from . import device_link, hip_fatbin, host
 from .binary_kernels import TranslatedTU, code_for_tu
 from .frontend import place_job
 from .jobs import Job
-from .plan import Compile, Link, TranslationUnit
+from .plan import Link, TranslationUnit
 from .settings import Settings
 
-# What cass-nvcc asks nvcc for, whatever -arch/-gencode the user gave (recorded in the report):
-# the SASS the lifter reads, and PTX beside it.
-SASS_TARGET = ["-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
 # Runtime libraries a CUDA build names; libcassrt takes their place.
 CUDART_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
-# clang HIP device options (Settings.device_flags) back to the nvcc options they came from.
-NVCC_DEVICE_OPTIONS = {
-    "-fgpu-flush-denormals-to-zero": ["-ftz=true"],
-    "-fno-hip-fp32-correctly-rounded-divide-sqrt": ["-prec-div=false", "-prec-sqrt=false"],
-    "-ffp-contract=off": ["-fmad=false"],
-    "-ffp-contract=fast": ["-fmad=true"],
-    "-fgpu-default-stream=per-thread": ["-default-stream=per-thread"],
-}
-
-
-def nvcc_command(source: str, language: str, output: str, settings: Settings,
-                 deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[str]:
-    """The real nvcc's command line for one translation unit."""
-    cmd = [toolchain.path("nvcc"), "-c", source, "-o", output]
-    if language != "cu":
-        cmd += ["-x", language]
-    cmd += SASS_TARGET + settings.nvcc_front_end
-    cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]
-    cmd += [f"-include={h}" for h in settings.pre_includes]
-    cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
-    if settings.std:
-        cmd.append(f"-std={settings.std}")
-    if settings.opt_level is not None:
-        cmd.append(f"-O{settings.opt_level}")
-    if settings.rdc:
-        cmd.append("-rdc=true")
-    if settings.debug:
-        cmd.append("-g")
-    if settings.lineinfo:
-        cmd.append("-lineinfo")
-    if settings.no_warnings:
-        cmd.append("-w")
-    for flag in settings.device_flags:
-        cmd += NVCC_DEVICE_OPTIONS.get(flag, [])
-    host = settings.warning_flags + settings.host_options
-    if host:
-        cmd.append("-Xcompiler=" + ",".join(host))
-    if settings.ccbin:
-        cmd.append(f"-ccbin={settings.ccbin}")
-    if deps_file:
-        cmd += ["-MD", "-MF", deps_file] + [f"-MT={t}" for t in deps_targets or []]
-    return cmd
 
 
 def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, settings: Settings, work: str,
@@ -114,37 +70,7 @@ def _save_temps(tu: TranslationUnit, host_obj: str, code: TranslatedTU, settings
         atomic_copy(host_obj, os.path.join(out, f"{tu.stem}.nvcc.o"))
 
 
-NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
 NO_FALLBACK_OBJECT = "the object was made by nvcc: without its source there is no hipify fallback"
-
-
-def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
-    """Jobs that compile one translation unit into an object with AMD code inside; kernels the
-    translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
-    --cass-route=binary turns off (the route asked for is the route taken)."""
-    if settings.rdc:
-        return device_link.compile_jobs(action, settings, temp_dir)
-    allow_fallback = allow_fallback and settings.route != "binary"
-    work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
-    host_obj = os.path.join(work, "nvcc.o")
-    argv = nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
-                        action.deps_targets)
-    if action.tu.language != "cu":
-        return [nvcc_job(argv, None), place_job(host_obj, action.output)]
-
-    no_fallback = None if allow_fallback else NO_FALLBACK_ROUTE
-    early = None
-    if not settings.dump_after:  # dumps come out in the order of the build's steps
-        keep = os.path.join(work, "nvcc-keep")
-        os.mkdir(keep)
-        argv += ["-keep", f"-keep-dir={keep}"]
-        early = EarlyTranslation(keep, action.tu, settings, work, no_fallback)
-    translate = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
-                     "--embed-into", action.output],
-                    lambda: _translate_object(host_obj, action.output, action.tu, settings, work, no_fallback,
-                                              action.product_dir, early),
-                    label="translate")
-    return [nvcc_job(argv, early), translate]
 
 
 def _is_cudart(path: str) -> bool:

@@ -1,31 +1,119 @@
-"""Translation that starts while nvcc is still compiling: the binary route needs only the cubin,
-which ptxas writes well before nvcc's last step (the host compiler on the .cudafe1.cpp, a fifth of
-nvcc's time or more). nvcc keeps its intermediate files in a private folder (-keep); as soon as
-the cubin there is complete, a thread translates its kernels while the host compiler runs.
+"""The binary route's compile step: nvcc compiles the translation unit (x86 host code, SASS for
+sm_80 and PTX) and the kernels' SASS is translated to the offload arch, then embedded in nvcc's
+object in place of the NVIDIA code (binary._translate_object).
 
-The thread's work is used only if the cubins it read are the ones nvcc embedded in the object;
-otherwise (or when the cubin never showed up) the translation runs from the object afterwards,
-as it would without this.
+The translation does not wait for nvcc to finish. It needs only the cubin, which ptxas writes well
+before nvcc's last step (the host compiler on the .cudafe1.cpp, a fifth of nvcc's time or more):
+nvcc keeps its intermediate files in a private folder (-keep), and as soon as the cubin there is
+complete a thread translates its kernels while the host compiler runs. That work is used only if
+the cubins it read are the ones nvcc embedded in the object; otherwise (or when the cubin never
+showed up) the translation runs from the object afterwards, as it would without this.
 
-Before that, while nvcc's front end runs (most of its time, on one core), a translation that is
-likely to miss the cache gets its slow preparations out of the way on another thread: importing
-the passes (llvmlite, lark) and building the SASS parser. Likely means: the translation cache has
-no record of a build of this source, as it is now, with these options. A warm rebuild does neither.
+Before that, while nvcc's front end runs (most of its time, on one core), another thread imports
+what the rest of the compile needs, so nvcc starts as soon as the command line is read (this
+module imports little), and, when the translation is likely to miss the cache, also the passes
+(llvmlite, lark) and builds the SASS parser. Likely means: the translation cache has no record of
+a build of this source, as it is now, with these options; a warm rebuild imports no pass.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .. import toolchain
 from ..errors import CassError
-from ..fatbin import read_fatbins
-from .binary_kernels import TranslatedTU, code_for_tu
 from .jobs import Job, run_tool
-from .plan import TranslationUnit
+from .plan import Compile, TranslationUnit
 from .settings import Settings
+
+if TYPE_CHECKING:
+    from .binary_kernels import TranslatedTU
+
+# What cass-nvcc asks nvcc for, whatever -arch/-gencode the user gave (recorded in the report):
+# the SASS the lifter reads, and PTX beside it.
+SASS_TARGET = ["-gencode", "arch=compute_80,code=[sm_80,compute_80]"]
+# clang HIP device options (Settings.device_flags) back to the nvcc options they came from.
+NVCC_DEVICE_OPTIONS = {
+    "-fgpu-flush-denormals-to-zero": ["-ftz=true"],
+    "-fno-hip-fp32-correctly-rounded-divide-sqrt": ["-prec-div=false", "-prec-sqrt=false"],
+    "-ffp-contract=off": ["-fmad=false"],
+    "-ffp-contract=fast": ["-fmad=true"],
+    "-fgpu-default-stream=per-thread": ["-default-stream=per-thread"],
+}
+
+
+def nvcc_command(source: str, language: str, output: str, settings: Settings,
+                 deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[str]:
+    """The real nvcc's command line for one translation unit."""
+    cmd = [toolchain.path("nvcc"), "-c", source, "-o", output]
+    if language != "cu":
+        cmd += ["-x", language]
+    cmd += SASS_TARGET + settings.nvcc_front_end
+    cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]
+    cmd += [f"-include={h}" for h in settings.pre_includes]
+    cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
+    if settings.std:
+        cmd.append(f"-std={settings.std}")
+    if settings.opt_level is not None:
+        cmd.append(f"-O{settings.opt_level}")
+    if settings.rdc:
+        cmd.append("-rdc=true")
+    if settings.debug:
+        cmd.append("-g")
+    if settings.lineinfo:
+        cmd.append("-lineinfo")
+    if settings.no_warnings:
+        cmd.append("-w")
+    for flag in settings.device_flags:
+        cmd += NVCC_DEVICE_OPTIONS.get(flag, [])
+    host = settings.warning_flags + settings.host_options
+    if host:
+        cmd.append("-Xcompiler=" + ",".join(host))
+    if settings.ccbin:
+        cmd.append(f"-ccbin={settings.ccbin}")
+    if deps_file:
+        cmd += ["-MD", "-MF", deps_file] + [f"-MT={t}" for t in deps_targets or []]
+    return cmd
+
+
+NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
+
+
+def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
+    """Jobs that compile one translation unit into an object with AMD code inside; kernels the
+    translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
+    --cass-route=binary turns off (the route asked for is the route taken)."""
+    if settings.rdc:
+        from .device_link import compile_jobs as relocatable_compile_jobs
+        return relocatable_compile_jobs(action, settings, temp_dir)
+    allow_fallback = allow_fallback and settings.route != "binary"
+    work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
+    host_obj = os.path.join(work, "nvcc.o")
+    argv = nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
+                        action.deps_targets)
+    if action.tu.language != "cu":
+        from .frontend import place_job
+        return [nvcc_job(argv, None), place_job(host_obj, action.output)]
+
+    no_fallback = None if allow_fallback else NO_FALLBACK_ROUTE
+    early = None
+    if not settings.dump_after:  # dumps come out in the order of the build's steps
+        keep = os.path.join(work, "nvcc-keep")
+        os.mkdir(keep)
+        argv += ["-keep", f"-keep-dir={keep}"]
+        early = EarlyTranslation(keep, action.tu, settings, work, no_fallback)
+
+    def translate() -> None:
+        from .binary import _translate_object
+        _translate_object(host_obj, action.output, action.tu, settings, work, no_fallback, action.product_dir, early)
+    job = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
+               "--embed-into", action.output], translate, label="translate")
+    return [nvcc_job(argv, early), job]
 
 
 class EarlyTranslation:
@@ -41,19 +129,24 @@ class EarlyTranslation:
         self.source_key = ""
 
     def start(self, argv: list[str]) -> None:
-        """nvcc is about to run `argv`: prepare for a cold translation when one is likely."""
-        from cass_cc.cache import TranslationCache
+        """nvcc is about to run `argv`: get ready for the translation on another thread."""
+        self.preparing = threading.Thread(target=self._prepare, args=(argv,), name="prepare", daemon=True)
+        self.preparing.start()
 
+    def _prepare(self, argv: list[str]) -> None:
         try:
+            from . import binary  # noqa: F401 -- the translate job's modules (fatbin, cache, embedding)
+            from cass_cc.cache import TranslationCache
+
             st = os.stat(self.tu.source)
-        except OSError:
-            return  # nvcc reports it
-        h = hashlib.sha256(repr((os.path.abspath(self.tu.source), st.st_mtime_ns, st.st_size)).encode())
-        h.update(repr([a for a in argv if self.work not in a]).encode())  # not the build's own folders
-        self.source_key = h.hexdigest()
-        if not TranslationCache().built_before(self.source_key):
-            self.preparing = threading.Thread(target=_prepare_passes, name="prepare-passes", daemon=True)
-            self.preparing.start()
+            h = hashlib.sha256(repr((os.path.abspath(self.tu.source), st.st_mtime_ns, st.st_size)).encode())
+            h.update(repr([a for a in argv if self.work not in a]).encode())  # not the build's own folders
+            self.source_key = h.hexdigest()
+            if not TranslationCache().built_before(self.source_key):
+                from cass_cc.passes import LIFT_PIPELINE, parse  # noqa: F401 -- imports every pass
+                parse.prepare()
+        except Exception:  # noqa: BLE001 -- the translation meets the problem again and reports it
+            pass
 
     def poll(self) -> None:
         """Start the thread once ptxas is done: fatbinary, the step after it, has begun writing."""
@@ -66,6 +159,7 @@ class EarlyTranslation:
             self.preparing.join()
         from cass_cc.passes import units_from_file  # the passes' front end: binary route only
 
+        from .binary_kernels import code_for_tu
         try:
             paths = sorted(os.path.join(self.keep, n) for n in os.listdir(self.keep) if n.endswith(".cubin"))
             self.cubins = [Path(p).read_bytes() for p in paths]
@@ -85,6 +179,7 @@ class EarlyTranslation:
         self.wait()
         if self.thread is None or not self.cubins:
             return None
+        from ..fatbin import read_fatbins
         embedded = [entry.payload() for fb in read_fatbins(host_obj) for entry in fb.cubins()]
         if sorted(embedded) != sorted(self.cubins):
             return None
@@ -94,15 +189,6 @@ class EarlyTranslation:
             from cass_cc.cache import TranslationCache
             TranslationCache().remember_build(self.source_key)
         return self.code
-
-
-def _prepare_passes() -> None:
-    """What a cold translation first waits for: the passes imported, the SASS parser built."""
-    try:
-        from cass_cc.passes import LIFT_PIPELINE, parse  # noqa: F401 -- imports every pass
-        parse.prepare()
-    except Exception:  # noqa: BLE001 -- the translation meets the problem again and reports it
-        pass
 
 
 def nvcc_job(argv: list[str], early: EarlyTranslation | None) -> Job:

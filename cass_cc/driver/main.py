@@ -13,9 +13,7 @@ import tempfile
 
 from .. import toolchain
 from ..errors import CassError, ToolMissing
-from . import help as help_texts
-from . import hip_fatbin, host, routes, source_route
-from .frontend import place_job
+from . import routes
 from .jobs import Job, Runner
 from .parse import UsageError, parse
 from .plan import Action, Archive, Compile, Dependencies, Link, Preprocess, make_plan
@@ -48,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(argv: list[str]) -> int:
     args = parse(argv)
+    from . import help as help_texts
     if args.flag("help"):
         sys.stdout.write(help_texts.help_text())
         return 0
@@ -81,8 +80,15 @@ def run(argv: list[str]) -> int:
 
 def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
     if isinstance(action, Compile):
-        return routes.route_module(settings.route, settings.rdc).compile_jobs(
-            action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
+        # The binary route's compile step is binary_compile, which imports little before nvcc
+        # starts (binary.py, the whole route, is imported while nvcc runs).
+        if routes.resolve(settings.route) == "binary":
+            from . import binary_compile as route
+        else:
+            route = routes.route_module(settings.route, settings.rdc)
+        return route.compile_jobs(action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
+    from . import hip_fatbin, host, source_route  # imported when needed: a compile's nvcc starts sooner
+
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
     front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
         else source_route
@@ -100,6 +106,8 @@ def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
 
 def archive_jobs(action: Archive, settings: Settings, work: str) -> list[Job]:
     """-lib: add the objects to the library (nvcc adds to an existing one, like `ar r`)."""
+    from .frontend import place_job
+
     ar = settings.arbin or shutil.which("ar")
     if not ar:
         raise ToolMissing("no archiver (ar) found: apt-get install binutils, or give -arbin")
@@ -121,6 +129,8 @@ def environment_lines(settings: Settings) -> list[str]:
     arch = targets[0].split("_", 1)[1] if targets else "75"
     lines = [f"TOP={top}", f"NVVMIR_LIBRARY_DIR={os.path.join(top, 'nvvm', 'libdevice')}",
              f"PATH={os.environ.get('PATH', '')}"]
+    from . import source_route
+
     try:
         lines.append(f'INCLUDES="-I{toolchain.hip_include_dir()}"')
         lines.append("LIBRARIES=" + " ".join(source_route.implicit_link_args()))
