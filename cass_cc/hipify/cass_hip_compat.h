@@ -382,6 +382,15 @@ __device__ inline unsigned __dp4a(unsigned a, unsigned b, unsigned c) {
   return c;
 }
 
+/* Address conversions that CUDA code computes for inline PTX (a .shared address is the offset
+ * in the block's shared window; global addresses are generic ones). */
+__device__ inline size_t __cvta_generic_to_shared(const void* p) {
+  return (size_t)cass_ptx::to_shared((unsigned long long)p);
+}
+__device__ inline void* __cvta_shared_to_generic(size_t a) { return (void*)cass_ptx::from_shared(a); }
+__device__ inline size_t __cvta_generic_to_global(const void* p) { return (size_t)p; }
+__device__ inline void* __cvta_global_to_generic(size_t a) { return (void*)a; }
+
 /* ---- half and bfloat16 ---------------------------------------------------------------------- */
 
 /* CUDA returns the other operand when one is NaN. */

@@ -78,6 +78,12 @@ __device__ inline unsigned long long from_shared(unsigned long long window) {
   return (unsigned long long)(void*)(__attribute__((address_space(3))) void*)(unsigned long long)(unsigned)window;
 }
 
+/* cp.async: `n` bytes, of which those past `from_source` are zeros. */
+__device__ inline void copy_zero_fill(unsigned char* dst, const unsigned char* src, unsigned n,
+                                      unsigned from_source) {
+  for (unsigned i = 0; i < n; ++i) dst[i] = i < from_source ? src[i] : 0;
+}
+
 /* ---- special registers ------------------------------------------------------------------ */
 
 __device__ inline unsigned lane() { return __lane_id(); }

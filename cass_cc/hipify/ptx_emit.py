@@ -194,7 +194,7 @@ class Emitter:
         if var.ctype in ("float", "double", "bool"):
             raise PtxRefusal(f"address register {op.base} is not an integer")
         addr = f"({base} + {op.offset}ll)" if op.offset else base
-        if space == "shared":
+        if space in ("shared", "shared::cta"):
             return f"cass_ptx::shared<{ctype}>({addr})"
         if space in ("global", "", "generic"):
             return f"(({ctype}*){addr})"

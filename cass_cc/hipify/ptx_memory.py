@@ -5,7 +5,7 @@ data is cached, not what is read: loads stay loads (streaming ones non-temporal)
 from __future__ import annotations
 
 from .ptx_emit import CTYPE, Emitter, operands, types_of
-from .ptx_parse import Instruction, PtxRefusal, Vector
+from .ptx_parse import Imm, Instruction, PtxRefusal, Vector
 
 SPACES = ("global", "shared", "generic")
 CACHE = ("ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt")
@@ -204,5 +204,26 @@ def cvta(em: Emitter, ins: Instruction, mods: list) -> None:
     em.write(d, t[0], f"({CTYPE[t[0]]}){expr}")
 
 
-HANDLERS = {"ld": ld, "ldu": ld, "st": st, "atom": atom, "red": atom, "membar": fence,
+def cp(em: Emitter, ins: Instruction, mods: list) -> None:
+    """cp.async: the copy is made at once, so commit_group and wait_group/wait_all have nothing
+    left to wait for (a schedule the asynchronous copy allows)."""
+    if mods[:1] != ["async"] or "bulk" in mods:
+        raise PtxRefusal(f"'{ins.opcode}' is not supported")
+    if mods[1:] in (["commit_group"], ["wait_all"], ["wait_group"]):
+        operands(ins, 1 if mods[1] == "wait_group" else 0)
+        return
+    rest = [m for m in mods[1:] if m not in _HINTS]
+    if rest not in (["ca", "shared", "global"], ["cg", "shared", "global"],
+                    ["ca", "shared::cta", "global"], ["cg", "shared::cta", "global"]):
+        raise PtxRefusal(f"'{ins.opcode}' is not supported")
+    found = operands(ins, (3, 4))
+    dst, src, size = found[:3]
+    if not isinstance(size, Imm) or size.value not in (4, 8, 16):
+        raise PtxRefusal(f"'{ins.opcode}': the copy size must be 4, 8 or 16")
+    src_size = em.read(found[3], "u32") if len(found) == 4 else str(size.value)
+    em.emit(f"cass_ptx::copy_zero_fill({em.address(dst, 'shared', 'unsigned char')}, "
+            f"{em.address(src, 'global', 'const unsigned char')}, {size.value}u, {src_size});")
+
+
+HANDLERS = {"cp": cp, "ld": ld, "ldu": ld, "st": st, "atom": atom, "red": atom, "membar": fence,
             "fence": fence, "prefetch": prefetch, "prefetchu": prefetch, "cvta": cvta}

@@ -65,6 +65,8 @@ STATEMENTS = [
     'asm("szext.clamp.s32 %0, %1, %2;" : "=r"(a) : "r"(b), "r"(c));',
     'asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 50; bar.red.popc.u32 %0, 0, p; }" : "=r"(a) : "r"(b));',
     'asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.or.pred p, 0, p; selp.u32 %0, 1, 0, p; }" : "=r"(a) : "r"(b));',
+    'asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" :: "r"((unsigned)__cvta_generic_to_shared(p)), "l"(p), "r"(c));',
+    'asm volatile("cp.async.commit_group;\\n\\tcp.async.wait_group 0;\\n\\tcp.async.wait_all;" ::: "memory");',
 ]
 
 
@@ -73,6 +75,14 @@ def test_instruction_families_translate(statement):
     text, diagnostics = translated(statement)
     assert diagnostics == []
     assert "asm" not in text.split("{", 1)[1] and "do {" in text
+
+
+def test_translations_compile_for_gfx1100(hip_compiler):
+    """Every statement above, translated, is C++ that hipcc accepts for gfx1100."""
+    functions = "".join(f"__device__ void f{n}(unsigned a, unsigned b, unsigned c, unsigned *p, "
+                        f"float x) {{\n  {statement}\n}}\n" for n, statement in enumerate(STATEMENTS))
+    result, proc = hip_compiler.compile_cuda("inline_asm_families", functions)
+    assert result.diagnostics == [] and proc.returncode == 0, proc.stderr[-3000:]
 
 
 def test_operands_are_bound_and_written_back():

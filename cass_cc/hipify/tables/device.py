@@ -32,6 +32,7 @@ frexpf ldexpf scalbnf truncf roundf rintf lrintf llrintf floorf ceilf
 
 COMPAT = """
 __nanosleep __trap __stcs __stcg __stwt __stwb __ldcg __ldca __ldcs __ldlu __ldcv __dp4a
+__cvta_generic_to_shared __cvta_shared_to_generic __cvta_generic_to_global __cvta_global_to_generic
 umin umax llmin llmax ullmin ullmax
 """
 
