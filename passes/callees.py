@@ -51,7 +51,10 @@ def _moved(op, base: int, starts: dict[str, int]):
     return op
 
 
-def place(instructions: list[Instruction], base: int, starts: dict[str, int]) -> list[Instruction]:
+def place(instructions: list[Instruction], base: int, starts: dict[str, int],
+          indirect_branches: dict[int, list[int]] | None = None) -> list[Instruction]:
+    """The instructions of one function moved to `base`; a BRX's targets (from the parser's
+    annotation, else from the function's .nv.info) move with it."""
     out = []
     for ins in instructions:
         if not base and "branch_targets" not in ins.extras and \
@@ -60,6 +63,8 @@ def place(instructions: list[Instruction], base: int, starts: dict[str, int]) ->
             continue
         operands = tuple(_moved(op, base, starts) for op in ins.operands)
         extras = dict(ins.extras)
+        if ins.opcode == "BRX" and "branch_targets" not in extras and ins.address in (indirect_branches or {}):
+            extras["branch_targets"] = [Label(t) for t in indirect_branches[ins.address]]
         if "branch_targets" in extras:
             extras["branch_targets"] = [_moved(t, base, starts) for t in extras["branch_targets"]]
         out.append(dataclasses.replace(ins, address=ins.address + base, operands=operands, extras=extras))
@@ -85,7 +90,7 @@ def run(unit: KernelUnit) -> KernelUnit:
             parsed = parse_sass(sections[f.name], f.name)
         except SassSyntaxError as e:
             raise Refusal(e.message) from None
-        instructions += place(parsed.instructions, starts[f.name], starts)
+        instructions += place(parsed.instructions, starts[f.name], starts, f.indirect_branches)
         labels.update({name: a + starts[f.name] for name, a in parsed.labels.items()})
         labels[f.name] = starts[f.name]
     unit.instructions = instructions

@@ -90,8 +90,9 @@ def is_subroutine_call(ins: Instruction) -> bool:
     return not any(isinstance(op, Label) and op.name.startswith(".L_") for op in ins.operands)
 
 
-def label_address(ins: Instruction) -> int:
-    for op in ins.operands:
+def label_address(ins: Instruction, label: Label | None = None) -> int:
+    """The address of `label`, or of the instruction's (first) label operand."""
+    for op in [label] if label is not None else ins.operands:
         if isinstance(op, Label):
             if op.address is None:
                 raise unsupported(ins, f"unresolved label {op.name}")
@@ -145,7 +146,7 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
     cfg.brx_targets = {a: list(t) for a, t in indirect_branches.items()}
     for ins in instructions:
         if ins.opcode == "BRX" and ins.address not in cfg.brx_targets and ins.extras.get("branch_targets"):
-            cfg.brx_targets[ins.address] = list(ins.extras["branch_targets"])
+            cfg.brx_targets[ins.address] = [label_address(ins, t) for t in ins.extras["branch_targets"]]
         if is_subroutine_call(ins):
             cfg.return_sites.append(ins.address + 16)
     if not instructions:
