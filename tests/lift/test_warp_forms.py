@@ -96,3 +96,44 @@ def test_half_compares_joined_over_both_halves(lifted):
         gt = (x > y).all(axis=1)
         ltu = (~(x >= y)).any(axis=1)
     assert got == (gt.astype(int) + 2 * ltu.astype(int)).tolist()
+
+
+def _bf16_halves(words: np.ndarray) -> np.ndarray:
+    pairs = words.astype(np.uint32).view(np.uint16).reshape(-1, 2).astype(np.uint32)
+    return (pairs << 16).view(np.float32).astype(np.float64)
+
+
+COMPARISONS = [lambda x, y: x == y, lambda x, y: (x != y) & ~np.isnan(x) & ~np.isnan(y),
+               lambda x, y: x < y, lambda x, y: x <= y, lambda x, y: x > y, lambda x, y: x >= y,
+               lambda x, y: (x == y) | np.isnan(x) | np.isnan(y), lambda x, y: x != y, lambda x, y: ~(x >= y),
+               lambda x, y: ~(x > y), lambda x, y: ~(x <= y), lambda x, y: ~(x < y),
+               lambda x, y: ~np.isnan(x) & ~np.isnan(y), lambda x, y: np.isnan(x) | np.isnan(y)]
+
+
+def test_every_half_comparison_on_both_halves(lifted, request):
+    """HSETP2.{EQ,NE,LT,LE,GT,GE,EQU,NEU,LTU,LEU,GTU,GEU,NUM,NAN}.AND P, Q on f16 pairs, and on
+    bf16 pairs (.BF16_V2, sm_90): P from the low halves, Q from the high ones; NaNs, equal values,
+    signed zeros."""
+    dev = Device(lifted["halfcompares"])
+    rng = np.random.default_rng(9)
+    n = 64
+    a = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    b = rng.integers(0, 1 << 32, n, dtype=np.uint64).astype(np.uint32)
+    b[:8] = a[:8]
+    a[8:12] = [0x7E000000, 0x00007E00, 0x7FC00000, 0x00007FC0]   # f16 and bf16 NaNs in one half
+    a[12], b[12] = 0x80000000, 0x00008000                        # -0 against +0
+    po = dev.put(np.zeros(2 * n, np.uint32))
+    dev.launch("halfcompares", 1, n, "<QQQ", dev.put(a), dev.put(b), po)
+    got = dev.get(po, np.zeros(2 * n, np.uint32))
+    kinds = [(_halves, got[:n])]
+    if request.node.callspec.params["lifted"] == "sm_90":
+        kinds.append((_bf16_halves, got[n:]))
+    for halves, words in kinds:
+        x, y = halves(a), halves(b)
+        want = np.zeros(n, np.uint64)
+        with np.errstate(invalid="ignore"):
+            for k, compare in enumerate(COMPARISONS):
+                r = compare(x, y)
+                want += r[:, 0].astype(np.uint64) << (2 * k)
+                want += r[:, 1].astype(np.uint64) << (2 * k + 1)
+        assert words.tolist() == want.tolist(), halves.__name__
