@@ -235,7 +235,8 @@ GPU = [
     _o("generate-code", "gencode", LIST, RECORDED, "NVIDIA arch/code pairs.", "<specification>,...",
        reason="NVIDIA target, recorded in the report; the AMD target is --cass-offload-arch"),
     _o("relocatable-device-code", "rdc", VALUE, IMPLEMENTED,
-       "Relocatable device code: device functions and variables may be used across .cu files.",
+       "Relocatable device code: device functions and variables may be used across .cu files "
+       "(binary route: the kernels are translated at the link, after nvcc's device link).",
        "{true|false}", TF),
     _o("entries", "e", LIST, RECORDED, "Device entry functions to generate.", "entry,...",
        reason="all kernels are generated; the program behaves the same"),
@@ -337,7 +338,8 @@ def _cass(long: str, kind: str, help: str, env: str, metavar: str = "",
 
 CASS = [
     _cass("cass-route", VALUE, "How .cu files become AMD code: binary (SASS translation), source "
-          "(hipify + hipcc) or auto (the default: the route cass-cc recommends).", "CASS_ROUTE", "{auto|binary|source}", ("auto", "binary", "source")),
+          "(hipify + hipcc) or auto (the default: binary, kernels the translators refuse taken from "
+          "hipify + hipcc; -rdc kernels, translated after the device link, have no such fallback).", "CASS_ROUTE", "{auto|binary|source}", ("auto", "binary", "source")),
     _cass("cass-offload-arch", LIST, "AMD targets (default gfx1100).", "CASS_OFFLOAD_ARCH", "<gfx>,..."),
     _cass("cass-translators", LIST, "Kernel translators of the binary route, in order.",
           "CASS_TRANSLATORS", "{lift|model},...", ("lift", "model")),
