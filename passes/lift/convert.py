@@ -156,16 +156,26 @@ def f2f(ctx: Lifter, ins) -> None:
 @handles("FRND")
 def frnd(ctx: Lifter, ins) -> None:
     """FRND[.F64|.F16][.FLOOR|.CEIL|.TRUNC]: round to an integral value (to nearest even by default).
-    .F16 (hfloor, hceil, htrunc, hrint) rounds the half in the low 16 bits; nvcc reads only that
-    half of the result (.H0_H0), the high half is written as zero."""
-    ctx.check(ins, {"F64", "F32", "F16", "FTZ", "FLOOR", "CEIL", "TRUNC", "RN", "RZ", "RM", "RP", "RNI"})
+    .F16/.BF16 (hfloor, hceil, htrunc, hrint) round the half in the low 16 bits (.H1: the high ones);
+    the result is the low half (nvcc reads it as .H0_H0 or packs it with PRMT 0x5410), the high
+    half is written as zero."""
+    ctx.check(ins, {"F64", "F32", "F16", "BF16", "FTZ", "FLOOR", "CEIL", "TRUNC", "RN", "RZ", "RM", "RP", "RNI"})
     d, a = ctx.operands(ins, 2)
     mode = next((m for m in ins.modifiers if m in TO_INT), "RNI")
-    if "F16" in ins.modifiers:
-        if "FTZ" in ins.modifiers or not isinstance(a, Reg) or a.suffixes or a.negate or a.absolute:
+    if "F16" in ins.modifiers or "BF16" in ins.modifiers:
+        if "FTZ" in ins.modifiers or not isinstance(a, Reg) or set(a.suffixes) - {"H0", "H1"} \
+                or len(a.suffixes) > 1 or a.negate or a.absolute:
             raise unsupported(ins, "half operand form")
         b = ctx.b
-        x = b.bitcast(b.trunc(ctx.u32(a), I16), F16)
+        word = ctx.u32(Reg(a.kind, a.index, a.name), ("H0", "H1"))
+        if "H1" in a.suffixes:
+            word = b.lshr(word, ir.Constant(I32, 16))
+        if "BF16" in ins.modifiers:     # widened to f32 exactly; an integral bf16 value is exact in bf16
+            x = b.bitcast(b.shl(b.and_(word, ir.Constant(I32, 0xFFFF)), ir.Constant(I32, 16)), F32)
+            r = b.bitcast(ctx.call(f"{TO_INT[mode]}.f32", F32, [x]), I32)
+            ctx.set32(d, b.lshr(r, ir.Constant(I32, 16)))
+            return
+        x = b.bitcast(b.trunc(word, I16), F16)
         r = ctx.call(f"{TO_INT[mode]}.f16", F16, [x])
         ctx.set32(d, b.zext(b.bitcast(r, I16), I32))
         return
@@ -207,12 +217,28 @@ def bf16_bits(ctx: Lifter, x: ir.Value) -> ir.Value:
     return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), rounded)
 
 
+def bf16_bits_directed(ctx: Lifter, x: ir.Value, mode: str) -> ir.Value:
+    """f32 -> bf16 bits rounded towards zero (RZ), -inf (RM) or +inf (RP): the top half of the
+    sign-magnitude word, its magnitude one higher when bits were dropped on the rounding side;
+    NaN stays a quiet NaN as in bf16_bits."""
+    b = ctx.b
+    bits = b.bitcast(x, I32)
+    top = b.lshr(bits, ir.Constant(I32, 16))
+    if mode != "RZ":
+        inexact = b.icmp_unsigned("!=", b.and_(bits, ir.Constant(I32, 0xFFFF)), ir.Constant(I32, 0))
+        negative = b.icmp_signed("<", bits, ir.Constant(I32, 0))
+        away = b.and_(inexact, negative if mode == "RM" else b.not_(negative))
+        top = b.add(top, b.zext(away, I32))
+    nan = b.fcmp_unordered("uno", x, x)
+    return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), top)
+
+
 @handles("F2FP")
 def f2fp(ctx: Lifter, ins) -> None:
     """F2FP[.BF16][.F16][.F32].PACK_AB[.RZ|.RM|.RP] d, a, b: d.hi = convert(a), d.lo = convert(b)."""
     ctx.check(ins, {"PACK_AB", "BF16", "F16", "F32"} | ROUND)
     mode = next((m for m in ins.modifiers if m in ROUND), "RN")
-    if "PACK_AB" not in ins.modifiers or ("BF16" in ins.modifiers and mode != "RN"):
+    if "PACK_AB" not in ins.modifiers:
         raise unsupported(ins, "packing form")
     d, a, bb = ctx.operands(ins, 3)
     b = ctx.b
@@ -220,7 +246,8 @@ def f2fp(ctx: Lifter, ins) -> None:
     for op in (a, bb):
         x = ctx.f32(op)
         if "BF16" in ins.modifiers:
-            parts.append(b.and_(bf16_bits(ctx, x), ir.Constant(I32, 0xFFFF)))
+            word = bf16_bits(ctx, x) if mode == "RN" else bf16_bits_directed(ctx, x, mode)
+            parts.append(b.and_(word, ir.Constant(I32, 0xFFFF)))
         else:
             parts.append(b.zext(b.bitcast(round_to_f16(ctx, x, mode), I16), I32))
     ctx.set32(d, b.or_(b.shl(parts[0], ir.Constant(I32, 16)), parts[1]))

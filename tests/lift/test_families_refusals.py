@@ -62,6 +62,10 @@ def test_refused_with_the_reason(line, reason):
     "VIMNMX3.S16x2.RELU R9, R0, R7, R6, !PT",
     "VIMNMX.S16x2 R8, P2, P0, R0, R5, !PT",
     "FRND.F16.FLOOR R2, R5",
+    "FRND.F16 R27, R29.H1",
+    "FRND.BF16.FLOOR R7, R5",
+    "F2FP.BF16.PACK_AB.RZ R2, RZ, R4",
+    "F2FP.BF16.PACK_AB.RM R2, R3, R4",
 ])
 def test_lifts(line):
     assert "define" in _lift(line).llvm_ir
