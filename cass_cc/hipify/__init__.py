@@ -4,7 +4,8 @@
     res.text, res.diagnostics, res.compat_header, res.kernels
 
 It rewrites tokens, never text inside strings or comments, from data tables by API family
-(hipify/tables); what it cannot translate becomes a `file:line: warning: ...` diagnostic.
+(hipify/tables), and inline PTX asm statements into HIP C++ (inline_asm); what it cannot
+translate becomes a `file:line: warning: ...` diagnostic.
 """
 
 from __future__ import annotations

@@ -348,6 +348,7 @@ __device__ inline F round_integral(F x, int mode) {
 __device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bool* in_range) {
   unsigned lane_id = lane();
   unsigned clamp = c & 0x1fu, segmask = (c >> 8) & 0x1fu;
+  b &= 0x1fu;   /* PTX reads the lane operand's low 5 bits */
   unsigned max_lane = (lane_id & segmask) | (clamp & ~segmask);
   unsigned min_lane = lane_id & segmask;
   int j;
@@ -356,7 +357,7 @@ __device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bo
     case 0: j = (int)lane_id - (int)b; ok = j >= (int)max_lane; break;
     case 1: j = (int)(lane_id + b); ok = j <= (int)max_lane; break;
     case 2: j = (int)(lane_id ^ b); ok = j <= (int)max_lane; break;
-    default: j = (int)(min_lane | (b & ~segmask)); ok = j <= (int)max_lane; break;
+    default: j = (int)(min_lane | (b & ~segmask & 0x1fu)); ok = j <= (int)max_lane; break;
   }
   if (!ok) j = (int)lane_id;
   if (in_range) *in_range = ok;

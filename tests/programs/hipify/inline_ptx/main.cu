@@ -3,8 +3,8 @@
 // mad.lo.cc/madc.hi), mul.hi/mul.wide/mad, warp operations (vote, shfl.sync with its predicate,
 // activemask, %laneid, %lanemask_*), loads and stores with cache operators and vectors, shared
 // memory through cvta, red/atom, fences and prefetch, conversions and float operations with
-// their rounding modes, setp/selp with predicates declared in the asm block, dp4a, and the
-// clock/timer/id registers. Every exact result is checked against a CPU model of the PTX
+// their rounding modes, setp/selp with predicates declared in the asm block, dp4a, 64-bit forms,
+// division, block reductions (bar.red) and match, and the clock/timer/id registers. Every exact result is checked against a CPU model of the PTX
 // semantics and hashed into the checksum; approximate functions are checked with a tolerance.
 #include <cfenv>
 #include <cmath>
@@ -18,6 +18,7 @@
 #define MEM_OUT 8
 #define FLT_OUT 16
 #define APPROX_OUT 5
+#define WIDE_OUT 20
 
 // ---------------------------------------------------------------- integer and bit operations
 __device__ unsigned lop3_xor3(unsigned a, unsigned b, unsigned c)
@@ -259,6 +260,43 @@ __global__ void float_ops(const float *in, unsigned *out, float *approx)
     asm("sqrt.rn.f32 %0, %1;" : "=f"(f) : "f"(ax)); ap[2] = f;
     asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(f) : "f"(ax)); ap[3] = f;
     asm("rsqrt.approx.f32 %0, %1;" : "=f"(f) : "f"(ax)); ap[4] = f;
+}
+
+// ---------------------------------------------------------------- 64-bit, division, block votes
+__global__ void wide_ops(const unsigned *in, unsigned *out)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2], d;
+    unsigned *o = out + t * WIDE_OUT;
+    unsigned long long x = (unsigned long long)a << 32 | b, y = (unsigned long long)c << 32 | a;
+    unsigned long long lo, hi, r;
+    asm("add.cc.u64 %0, %2, %3;\n\taddc.u64 %1, %2, %3;" : "=l"(lo), "=l"(hi) : "l"(x), "l"(y));
+    o[0] = (unsigned)lo ^ (unsigned)(hi >> 32); o[1] = (unsigned)(lo >> 32) ^ (unsigned)hi;
+    asm("mul.hi.u64 %0, %1, %2;" : "=l"(r) : "l"(x), "l"(y)); o[2] = (unsigned)r; o[3] = (unsigned)(r >> 32);
+    asm("mul.lo.u64 %0, %1, %2;" : "=l"(r) : "l"(x), "l"(y)); o[4] = (unsigned)r ^ (unsigned)(r >> 32);
+    asm("popc.b64 %0, %1;" : "=r"(d) : "l"(x)); o[5] = d;
+    asm("clz.b64 %0, %1;" : "=r"(d) : "l"(y >> (c & 63))); o[6] = d;
+    asm("brev.b64 %0, %1;" : "=l"(r) : "l"(x)); o[7] = (unsigned)r; o[8] = (unsigned)(r >> 32);
+    asm("bfe.u64 %0, %1, %2, %3;" : "=l"(r) : "l"(x), "r"(c & 63), "r"(b & 31)); o[9] = (unsigned)r;
+    long long sr;
+    asm("bfe.s64 %0, %1, %2, %3;" : "=l"(sr) : "l"(x), "r"(c & 63), "r"(b & 31)); o[10] = (unsigned)(sr >> 32);
+    int q;
+    asm("rem.s32 %0, %1, %2;" : "=r"(q) : "r"(a), "r"(b | 1)); o[11] = q;
+    asm("div.u32 %0, %1, %2;" : "=r"(d) : "r"(a), "r"(c | 1)); o[12] = d;
+    unsigned m1, m2;
+    asm("min.s32 %0, %2, %3;\n\tmax.u32 %1, %2, %4;" : "=r"(m1), "=r"(m2) : "r"(a), "r"(b), "r"(c));
+    o[13] = m1 ^ m2;
+    long long ce;
+    asm("cvt.rpi.s64.f64 %0, %1;" : "=l"(ce) : "d"((double)(int)a / 7.0)); o[14] = (unsigned)ce;
+    asm volatile("{ .reg .pred p; setp.eq.u32 p, %1, 0; bar.red.popc.u32 %0, 0, p; }" : "=r"(d) : "r"(a & 3));
+    o[15] = d;
+    asm volatile("match.any.sync.b32 %0, %1, 0xffffffff;" : "=r"(d) : "r"(a & 3)); o[16] = d;
+    asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1807, 0xffffffff;" : "=r"(d) : "r"(a), "r"(c)); o[17] = d;
+    unsigned uni;
+    asm volatile("{ .reg .pred p, u; setp.lt.u32 p, %1, 64; vote.sync.uni.pred u, p, 0xffffffff; selp.u32 %0, 1, 0, u; }"
+                 : "=r"(uni) : "r"((unsigned)t));
+    o[18] = uni;
+    asm("{ .reg .u32 n; neg.s32 n, %1; abs.s32 %0, n; }" : "=r"(d) : "r"(a)); o[19] = d;
 }
 
 // ---------------------------------------------------------------- clocks, ids, sleep
@@ -510,6 +548,57 @@ static void ref_float(const float *in, unsigned *o, int t)
     o[15] = fbits(std::isnan(y7) ? x : fmaxf(x, y7));
 }
 
+static unsigned long long bfe64(unsigned long long v, unsigned pos, unsigned len, bool sign)
+{
+    unsigned long long r = 0;
+    unsigned top = pos + len - 1 > 63 ? 63 : pos + len - 1;
+    unsigned long long sbit = len == 0 ? 0 : (v >> top) & 1;
+    for (unsigned i = 0; i < 64; i++)
+        r |= (i < len && pos + i < 64 ? (v >> (pos + i)) & 1 : (sign ? sbit : 0)) << i;
+    return r;
+}
+
+static void ref_wide(const unsigned *in, unsigned *out, int total)
+{
+    for (int t = 0; t < total; t++) {
+        unsigned a = in[3 * t], b = in[3 * t + 1], c = in[3 * t + 2];
+        unsigned *o = out + t * WIDE_OUT;
+        unsigned long long x = (unsigned long long)a << 32 | b, y = (unsigned long long)c << 32 | a;
+        unsigned __int128 sum = (((unsigned __int128)x << 64) | x) + (((unsigned __int128)y << 64) | y);
+        unsigned long long lo = (unsigned long long)sum, hi = (unsigned long long)(sum >> 64);
+        o[0] = (unsigned)lo ^ (unsigned)(hi >> 32); o[1] = (unsigned)(lo >> 32) ^ (unsigned)hi;
+        unsigned __int128 p = (unsigned __int128)x * y;
+        unsigned long long ph = (unsigned long long)(p >> 64), pl = (unsigned long long)p;
+        o[2] = (unsigned)ph; o[3] = (unsigned)(ph >> 32); o[4] = (unsigned)pl ^ (unsigned)(pl >> 32);
+        unsigned pc = 0;
+        for (int i = 0; i < 64; i++) pc += (x >> i) & 1;
+        o[5] = pc;
+        unsigned long long ys = y >> (c & 63);
+        unsigned lz = 0;
+        for (int i = 63; i >= 0 && !((ys >> i) & 1); i--) lz++;
+        o[6] = lz;
+        unsigned long long rv = 0;
+        for (int i = 0; i < 64; i++) rv |= ((x >> i) & 1) << (63 - i);
+        o[7] = (unsigned)rv; o[8] = (unsigned)(rv >> 32);
+        o[9] = (unsigned)bfe64(x, c & 63, b & 31, false);
+        o[10] = (unsigned)(bfe64(x, c & 63, b & 31, true) >> 32);
+        o[11] = (unsigned)((int)a % (int)(b | 1));
+        o[12] = a / (c | 1);
+        o[13] = (unsigned)((int)a < (int)b ? (int)a : (int)b) ^ (a > c ? a : c);
+        o[14] = (unsigned)(long long)ceil((double)(int)a / 7.0);
+        int block = t / THREADS, warp = t / 32, lane = t % 32, zeros = 0;
+        for (int k = block * THREADS; k < (block + 1) * THREADS; k++) zeros += (in[3 * k] & 3) == 0;
+        o[15] = zeros;
+        unsigned match = 0;
+        for (int l = 0; l < 32; l++) match |= (unsigned)((in[3 * (warp * 32 + l)] & 3) == (a & 3)) << l;
+        o[16] = match;
+        int src = (lane & ~7) | (c & 7);
+        o[17] = in[3 * (warp * 32 + src)];
+        o[18] = 1;   // every lane of a warp agrees whether t < 64
+        o[19] = (int)a == (int)0x80000000 ? a : (unsigned)abs((int)a);
+    }
+}
+
 static bool close_to(float got, double want, double rel)
 {
     return fabs(got - want) <= rel * fabs(want) + 1e-30;
@@ -527,7 +616,7 @@ int main()
     }
     h_in[5] = 0;                                      // zero and all-ones edge cases
     h_in[8] = 0xffffffffu;
-    unsigned *d_in, *d_int, *d_warp, *d_mem, *d_buf, *d_cnt, *d_flt, *d_clock;
+    unsigned *d_in, *d_int, *d_warp, *d_mem, *d_buf, *d_cnt, *d_flt, *d_clock, *d_wide;
     float *d_fin, *d_approx;
     cudaMalloc(&d_in, 3 * total * 4);
     cudaMalloc(&d_fin, 3 * total * 4);
@@ -539,6 +628,7 @@ int main()
     cudaMalloc(&d_flt, total * FLT_OUT * 4);
     cudaMalloc(&d_approx, total * APPROX_OUT * 4);
     cudaMalloc(&d_clock, THREADS * 4);
+    cudaMalloc(&d_wide, total * WIDE_OUT * 4);
     cudaMemcpy(d_in, h_in, 3 * total * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(d_fin, h_fin, 3 * total * 4, cudaMemcpyHostToDevice);
     unsigned h_cnt0[8] = {0, 0, 0x7fffffff, 0, 0, 0, 0, 0};
@@ -549,6 +639,7 @@ int main()
     memory_ops<<<blocks, THREADS>>>(d_in, d_buf, d_mem, d_cnt);
     float_ops<<<blocks, THREADS>>>(d_fin, d_flt, d_approx);
     clock_ops<<<1, THREADS>>>(d_clock);
+    wide_ops<<<blocks, THREADS>>>(d_in, d_wide);
     cudaError_t err = cudaDeviceSynchronize();
     if (err != cudaSuccess) {
         printf("CUDA error: %s\nFAIL\n", cudaGetErrorString(err));
@@ -558,7 +649,8 @@ int main()
     unsigned *g_int = (unsigned *)malloc(total * INT_OUT * 4), *g_warp = (unsigned *)malloc(total * WARP_OUT * 4);
     unsigned *g_mem = (unsigned *)malloc(total * MEM_OUT * 4), *g_flt = (unsigned *)malloc(total * FLT_OUT * 4);
     float *g_approx = (float *)malloc(total * APPROX_OUT * 4);
-    unsigned g_cnt[8], g_clock[THREADS];
+    unsigned g_cnt[8], g_clock[THREADS], *g_wide = (unsigned *)malloc(total * WIDE_OUT * 4);
+    cudaMemcpy(g_wide, d_wide, total * WIDE_OUT * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(g_int, d_int, total * INT_OUT * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(g_warp, d_warp, total * WARP_OUT * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(g_mem, d_mem, total * MEM_OUT * 4, cudaMemcpyDeviceToHost);
@@ -574,13 +666,15 @@ int main()
         if (got != want && errors++ < 10)
             printf("mismatch %s[%d] thread %d: got 0x%08x want 0x%08x\n", what, k, t, got, want);
     };
-    unsigned want_warp[total * WARP_OUT];
+    unsigned want_warp[total * WARP_OUT], want_wide[total * WIDE_OUT];
     ref_warp(h_in, want_warp, total);
+    ref_wide(h_in, want_wide, total);
     for (int t = 0; t < total; t++) {
         unsigned want[INT_OUT > FLT_OUT ? INT_OUT : FLT_OUT];
         ref_integer(h_in, want, t);
         for (int k = 0; k < INT_OUT; k++) check("integer", t, k, g_int[t * INT_OUT + k], want[k]);
         for (int k = 0; k < WARP_OUT; k++) check("warp", t, k, g_warp[t * WARP_OUT + k], want_warp[t * WARP_OUT + k]);
+        for (int k = 0; k < WIDE_OUT; k++) check("wide", t, k, g_wide[t * WIDE_OUT + k], want_wide[t * WIDE_OUT + k]);
         ref_memory(h_in, want, t);
         for (int k = 0; k < MEM_OUT; k++) check("memory", t, k, g_mem[t * MEM_OUT + k], want[k]);
         ref_float(h_fin, want, t);
@@ -614,7 +708,7 @@ int main()
     check("counters", 0, 7, (unsigned)(got_big >> 32), (unsigned)(big >> 32));
     for (int t = 0; t < THREADS; t++) check("clock", t, 0, g_clock[t], 31);
 
-    printf("checked %d threads, %d exact results\n", total, total * (INT_OUT + WARP_OUT + MEM_OUT + FLT_OUT) + 7 + THREADS);
+    printf("checked %d threads, %d exact results\n", total, total * (INT_OUT + WARP_OUT + MEM_OUT + FLT_OUT + WIDE_OUT) + 7 + THREADS);
     printf("checksum: %llu\n", hash % 1000000007ull);
     bool pass = errors == 0;
     printf("%s\n", pass ? "PASS" : "FAIL");
