@@ -97,8 +97,15 @@ def device_link_inputs(inputs: list[str], settings: Settings) -> tuple[list[str]
     return found, archs
 
 
-def device_link_command(inputs: list[str], output: str, arch: str) -> list[str]:
-    return [toolchain.path("nvcc"), "-dlink", f"-arch={arch}", *inputs, "-o", output]
+def device_link_command(inputs: list[str], output: str, arch: str, settings: Settings) -> list[str]:
+    """nvcc's device link; its host stub is compiled with the user's host options (-fPIC for a
+    shared library) and host compiler, as nvcc's own link step does."""
+    cmd = [toolchain.path("nvcc"), "-dlink", f"-arch={arch}", *inputs, "-o", output]
+    if settings.host_options:
+        cmd.append("-Xcompiler=" + ",".join(settings.host_options))
+    if settings.ccbin:
+        cmd.append(f"-ccbin={settings.ccbin}")
+    return cmd
 
 
 def pick_arch(archs: set[str]) -> str:
@@ -118,7 +125,7 @@ def device_link_jobs(inputs: list[str], archs: set[str], output: str, settings: 
 
     nvcc_out = os.path.join(work, f"{os.path.basename(program)}.dlink.o")
     arch = pick_arch(archs)
-    dlink = Job(device_link_command(inputs, nvcc_out, arch), label="nvcc-dlink")
+    dlink = Job(device_link_command(inputs, nvcc_out, arch, settings), label="nvcc-dlink")
     translate = Job(["cass-cc", "translate", nvcc_out, "--cass-offload-arch=" + ",".join(settings.offload_archs),
                      "--embed-into", output],
                     lambda: translate_object(nvcc_out, output, None, settings, work, NO_FALLBACK),

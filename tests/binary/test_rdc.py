@@ -178,3 +178,42 @@ def test_device_link_as_a_step_of_its_own(rdc_objects, tmp_path):
     _passes(out / "prog", MULTI)
     with pytest.raises(CassError, match="no input holds relocatable device code"):
         device_link.explicit_jobs([str(out / "dlink.o")], str(out / "again.o"), Settings(), str(tmp_path))
+
+
+STEP = "__device__ unsigned step(unsigned x) { return 3 * x + 1; }\n"
+API = """
+#include <cstdio>
+__device__ unsigned step(unsigned x);
+__global__ void steps(unsigned *v) { v[threadIdx.x] = step(step(v[threadIdx.x])); }
+extern "C" unsigned api_sum(void)
+{
+    unsigned h[32], *d, s = 0;
+    for (int i = 0; i < 32; i++) h[i] = i;
+    cudaMalloc(&d, sizeof h);
+    cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    steps<<<1, 32>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 32; i++) s += h[i];
+    return s;
+}
+"""
+HOST = """
+#include <cstdio>
+extern "C" unsigned api_sum(void);
+int main() { unsigned s = api_sum(); printf("sum %u\\n", s); return s == 4592 ? 0 : 1; }
+"""
+
+
+def test_shared_library_of_rdc_code(build_root):
+    """-shared -Xcompiler -fPIC with -rdc=true: the device link's host stub is position independent."""
+    out = build_root / "rdc-shared"
+    out.mkdir()
+    for name, text in (("step.cu", STEP), ("api.cu", API), ("host.cpp", HOST)):
+        (out / name).write_text(text)
+    proc = cass_nvcc("-rdc=true", "-shared", "-Xcompiler", "-fPIC", out / "step.cu", out / "api.cu",
+                     "-o", out / "libapi.so", cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    subprocess.run(["g++", str(out / "host.cpp"), "-o", str(out / "host"), f"-L{out}", "-lapi",
+                    "-Wl,-rpath,$ORIGIN"], check=True)
+    proc = cass_run(out / "host")
+    assert proc.returncode == 0 and proc.stdout.strip() == "sum 4592", proc.stdout + proc.stderr
