@@ -54,7 +54,7 @@ def rewrite(src: Source, changed: dict[int, str]) -> Outcome:
     outcome = Outcome()
     in_device = _device_positions(src)
     for pos, index in enumerate(src.code):
-        if not src.tokens[index].is_ident("asm", "__asm__", "__asm") or src.tokens[index].directive:
+        if not src.tokens[index].is_ident("asm", "__asm__", "__asm"):
             continue
         try:
             stmt = _statement(src, pos, changed)
@@ -64,8 +64,10 @@ def rewrite(src: Source, changed: dict[int, str]) -> Outcome:
                 outcome.refusals.append((index, f"inline PTX is not translated: {e}; the asm "
                                                 f"statement is left unchanged"))
             continue
+        # The same line breaks after it, so no later line moves (continuations in a #define).
         newlines = "".join(src.tokens[i].text for i in range(stmt.first, stmt.last + 1)).count("\n")
-        outcome.replacements[stmt.first] = (stmt.last, text + "\n" * newlines)
+        brk = " \\\n" if src.tokens[index].directive else "\n"
+        outcome.replacements[stmt.first] = (stmt.last, text + brk * newlines)
     return outcome
 
 

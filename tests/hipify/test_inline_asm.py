@@ -155,3 +155,23 @@ def test_parse_gives_small_objects():
     assert setp == Instruction("setp.lt.u32", [Pair(Reg("p0"), Reg("p1")), Reg("%1", 1), Imm(-4)],
                                (Reg("p1"), True))
     assert ld.operands[1] == Address(Reg("%2", 2), -8)
+
+
+def test_asm_in_a_macro_keeps_the_macro_whole():
+    source = ('#define ROTL(x, r) ({ unsigned y_; \\\n'
+              '  asm("shf.l.wrap.b32 %0, %1, %1, %2;" \\\n'
+              '      : "=r"(y_) : "r"(x), "r"(r)); y_; })\n'
+              '__device__ unsigned f(unsigned a) { return ROTL(a, 7); }\n')
+    res = translate(source, "k.cu")
+    assert res.diagnostics == []
+    lines = res.text.split("\n")
+    assert len(lines) == len(source.split("\n")) and "cass_ptx::shf_l" in lines[1]
+    assert all(line.endswith("\\") for line in lines[:2]) and lines[3].startswith("__device__")
+
+
+def test_macro_asm_compiles(hip_compiler):
+    source = ('#define ROTL(x, r) ({ unsigned y_; \\\n'
+              '  asm("shf.l.wrap.b32 %0, %1, %1, %2;" : "=r"(y_) : "r"(x), "r"(r)); y_; })\n'
+              '__global__ void k(unsigned *p) { p[0] = ROTL(p[0], 7); }\n')
+    result, proc = hip_compiler.compile_cuda("macro_asm", source)
+    assert result.diagnostics == [] and proc.returncode == 0, proc.stderr[-3000:]
