@@ -67,6 +67,9 @@ def call(ctx: Lifter, ins) -> None:
         copied = bool(ctx.state["cfg"].contexts) and is_subroutine_call(ins)
         _goto(ctx, ins, ctx.block_at(label_address(ins), ctx.context + (ins.address,) if copied else None))
         return
+    missing = [op.name for op in ins.operands if isinstance(op, Label) and op.address is None]
+    if missing:   # e.g. a CUDA device runtime function (dynamic parallelism) nvlink left to the driver
+        raise unsupported(ins, f"call to '{missing[0]}', which is not defined in the cubin")
     from .printf import call_abs
     call_abs(ctx, ins)
 
