@@ -49,14 +49,14 @@ def test_unknown_modifier_is_refused():
     from cass_cc.unit import KernelUnit
     import passes.lift as lift
     unit = KernelUnit(name="k", sm_arch="sm_80")
-    unit.instructions = parse_sass("""        /*0000*/                   HSETP2.GT.H_AND P0, PT, R1, R2, PT ;
-        /*0010*/                   BAR.ARV 0x1, 0x40 ;
+    unit.instructions = parse_sass("""        /*0000*/                   HSETP2.GT.H_XOR P0, PT, R1, R2, PT ;
+        /*0010*/                   BAR.ARV R4 ;
         /*0020*/                   EXIT ;
 """).instructions
-    with pytest.raises(Refusal, match=r"unsupported SASS: HSETP2\.GT\.H_AND at 0x0: HSETP2\.GT\.H_AND P0, PT, R1, R2, PT ;.*modifier \.H_AND"):
+    with pytest.raises(Refusal, match=r"unsupported SASS: HSETP2\.GT\.H_XOR at 0x0: HSETP2\.GT\.H_XOR P0, PT, R1, R2, PT ;.*modifier \.H_XOR"):
         lift.run(unit)
     unit.instructions = unit.instructions[1:]
-    with pytest.raises(Refusal, match=r"BAR\.ARV at 0x10: .*named barrier"):
+    with pytest.raises(Refusal, match=r"BAR\.ARV at 0x10: .*arrive without a thread count"):
         lift.run(unit)
 
 
