@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import FLAT, GLOBAL, I1, I32, I64, I8, Lifter, Reg, handles, HANDLERS, unsupported
+from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifter, Reg, handles, unsupported
 from .launch import opaque
 
 GRID_WORKSPACE = "__cass_grid_workspace"
@@ -31,6 +31,7 @@ GRID_WORKSPACE_WORDS = {0x8c: 1, 0x90: 0}      # c[0x0] offset -> which half of 
 HEAP = "__cass_device_heap"                    # {u64 base, u64 size}, written by libcassrt
 FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its tag
 TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
+STORES = {"ST", "STG", "STS", "STL", "RED", "ATOM", "ATOMG", "ATOMS"}   # operand 0 is no destination
 
 # Heap layout: a header of HEAD_BYTES (the bump offset, then one free-list head per size class),
 # then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the user's bytes.
@@ -71,16 +72,22 @@ _lift_call = HANDLERS["CALL"][0]       # control.py's CALL (CALL.REL subroutines
 
 @handles("CALL", kind="control")
 def call(ctx: Lifter, ins) -> None:
-    """CALL.ABS to malloc/free: a switch on the tag the callee register holds; anything else (and
-    every other CALL) is control.py's."""
+    """CALL.ABS through a register in a kernel that calls malloc/free: a switch on the tag the
+    register holds, whose other targets (vprintf, ...) are control.py's; every other CALL is
+    control.py's."""
     facts = ctx.state["facts"]
-    called = {sym for sym, _t, _a in facts.relocations.values() if sym in FUNCTIONS}
-    if "ABS" not in ins.modifiers or not called:
+    symbols = {sym for sym, _t, _a in facts.relocations.values()}
+    called = symbols & FUNCTIONS.keys()
+    ops = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if "ABS" not in ins.modifiers or not called or len(ops) != 1 or len(ins.operands) != 1:
         _lift_call(ctx, ins)
         return
-    ops = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
-    if len(ops) != 1 or "NOINC" not in ins.modifiers:
+    if "NOINC" not in ins.modifiers:
         raise unsupported(ins, "absolute call form")
+    target = callee(ctx, ins, ops[0])
+    if target is not None and target not in FUNCTIONS:
+        _lift_call(ctx, ins)            # vprintf (or another function control.py knows)
+        return
     b = ctx.b
     guard, ctx.guard_value = ctx.guard_value, None
     after = ctx.new_block("call_done")
@@ -88,10 +95,9 @@ def call(ctx: Lifter, ins) -> None:
         run = ctx.new_block("call")
         b.cbranch(guard, run, after)
         b.position_at_end(run)
-    target = ctx.u64(ops[0])
     other = ctx.new_block("call_other")
-    switch = b.switch(target, other)
-    for name in sorted(called):
+    switch = b.switch(ctx.u64(ops[0]), other)
+    for name in sorted(called if target is None else {target}):
         block = ctx.new_block(f"call_{name}")
         switch.add_case(ir.Constant(I64, TAG_BASE | FUNCTIONS[name]), block)
         b.position_at_end(block)
@@ -102,13 +108,62 @@ def call(ctx: Lifter, ins) -> None:
             b.call(heap_functions(ctx)[1], [b.inttoptr(ctx.u64(r4), FLAT)])
         b.branch(after)
     b.position_at_end(other)
-    if any(sym == "vprintf" for sym, _t, _a in facts.relocations.values()):
-        _lift_call(ctx, ins)                # vprintf's word lifts to 0, no tag
+    if target is None and symbols - called - {v.name for v in facts.variables}:   # vprintf may be called here
+        _lift_call(ctx, ins)
         if not b.block.is_terminated:
             b.branch(after)
     else:
         b.unreachable()
     b.position_at_end(after)
+
+
+def callee(ctx: Lifter, call, reg: Reg) -> str | None:
+    """The symbol whose relocated c[0x4] word the call's register was loaded from within its block
+    (`LDC.64 R2, c[0x4][R0]` with `MOV R0, 0x8` before it, or `c[0x4][0x8]`), or None."""
+    load = _last_write(ctx, call, reg.index)
+    if load is None or load.opcode != "LDC" or len(load.operands) != 2:
+        return None
+    dest, ref = load.operands
+    if not isinstance(ref, ConstRef) or ref.bank != 4 or not isinstance(dest, Reg) or dest.index != reg.index:
+        return None
+    offset = ref.offset
+    if ref.reg is not None and ref.reg.index is not None:
+        index = _last_write(ctx, load, ref.reg.index)
+        moves = index is not None and (index.opcode == "MOV" or (index.opcode == "IMAD" and "MOV" in index.modifiers))
+        if not moves or not isinstance(index.operands[-1], Imm):
+            return None
+        offset += int(index.operands[-1].value)
+    hit = ctx.state["facts"].relocations.get((4, offset))
+    return hit[0] if hit else None
+
+
+def _last_write(ctx: Lifter, before, index: int):
+    """The unguarded instruction that last wrote R<index> before `before` in its basic block (None
+    when there is none, it is guarded, it may write a register range around it, or a call is in
+    between)."""
+    leaders = ctx.state["cfg"].leaders
+    if before.address in leaders:
+        return None
+    for ins in reversed([i for i in ctx.state["instructions"] if i.address < before.address]):
+        if ins.opcode == "CALL":
+            return None
+        dest = ins.operands[0] if ins.operands else None
+        if isinstance(dest, Reg) and dest.kind == "R" and dest.index is not None and \
+                dest.index <= index < dest.index + _written(ins) and ins.opcode not in STORES:
+            return ins if ins.guard is None and dest.index == index else None
+        if ins.address in leaders:
+            return None
+    return None
+
+
+def _written(ins) -> int:
+    """How many registers from its destination an instruction writes (an upper bound)."""
+    mods = set(ins.modifiers)
+    if "128" in mods:
+        return 4
+    if mods & {"64", "WIDE", "F64", "S64", "U64"} or ins.opcode.startswith("D") or ins.opcode == "LEPC":
+        return 2
+    return 1
 
 
 def heap_functions(ctx: Lifter) -> tuple[ir.Function, ir.Function]:

@@ -84,3 +84,21 @@ def test_heap_limit_and_cooperative_launch_attribute(tmp_path):
     assert built.returncode == 0, built.stderr
     run = cass_run(exe)
     assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
+def test_malloc_printf_and_free_in_one_kernel(tmp_path):
+    """Each CALL.ABS site is lowered to the function its register was loaded for (malloc, vprintf,
+    free: three c[0x4] words of one cubin)."""
+    (tmp_path / "mixed.cu").write_text("""#include <cstdio>
+__global__ void k(int *o) {
+  int *p = (int *)malloc(8); p[0] = threadIdx.x * 3;
+  printf("t %d %d\\n", threadIdx.x, p[0]);
+  o[threadIdx.x] = p[0]; free(p);
+}
+int main() { int *d, h[4]; cudaMalloc(&d, sizeof h); k<<<1, 4>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost); printf("%d %d\\n", h[1], h[3]); return 0; }
+""")
+    built = cass_nvcc("-O2", "--cass-route=binary", "-o", tmp_path / "mixed", tmp_path / "mixed.cu", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(tmp_path / "mixed")
+    assert run.returncode == 0 and run.stdout.splitlines() == ["t 0 0", "t 1 3", "t 2 6", "t 3 9", "3 9"], run.stdout + run.stderr
