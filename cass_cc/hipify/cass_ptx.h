@@ -16,12 +16,17 @@
 namespace cass_ptx {
 
 template <typename T, typename V>
-__device__ inline T as(V v) {
-  if (std::is_same<T, V>::value || (std::is_integral<T>::value && std::is_integral<V>::value))
-    return static_cast<T>(v);
+__device__ inline T as_bits(V v, std::false_type) {
   T t{};  /* bits: the low bytes of a wider register, a narrower one zero-extended */
   __builtin_memcpy(&t, &v, sizeof(T) < sizeof(V) ? sizeof(T) : sizeof(V));
   return t;
+}
+template <typename T, typename V>
+__device__ inline T as_bits(V v, std::true_type) { return static_cast<T>(v); }
+template <typename T, typename V>
+__device__ inline T as(V v) {
+  return as_bits<T>(v, std::integral_constant<bool, std::is_same<T, V>::value ||
+                                                        (std::is_integral<T>::value && std::is_integral<V>::value)>());
 }
 
 /* How an asm operand's C++ value maps to its register: 0 a pointer (its address), 1 a number
@@ -288,6 +293,32 @@ __device__ inline double sat(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 
 template <typename F> __device__ inline F add(F a, F b) { CASS_PTX_UNFUSED return a + b; }
 template <typename F> __device__ inline F sub(F a, F b) { CASS_PTX_UNFUSED return a - b; }
 template <typename F> __device__ inline F mul(F a, F b) { CASS_PTX_UNFUSED return a * b; }
+
+/* .f16 and .f16x2 arithmetic on the registers' bits. */
+__device__ inline unsigned short h_add(unsigned short a, unsigned short b) {
+  return __half_as_ushort(__hadd(__ushort_as_half(a), __ushort_as_half(b)));
+}
+__device__ inline unsigned short h_sub(unsigned short a, unsigned short b) {
+  return __half_as_ushort(__hsub(__ushort_as_half(a), __ushort_as_half(b)));
+}
+__device__ inline unsigned short h_mul(unsigned short a, unsigned short b) {
+  return __half_as_ushort(__hmul(__ushort_as_half(a), __ushort_as_half(b)));
+}
+__device__ inline unsigned short h_fma(unsigned short a, unsigned short b, unsigned short c) {
+  return __half_as_ushort(__hfma(__ushort_as_half(a), __ushort_as_half(b), __ushort_as_half(c)));
+}
+__device__ inline unsigned h2_add(unsigned a, unsigned b) {
+  return as<unsigned>(__hadd2(as<__half2>(a), as<__half2>(b)));
+}
+__device__ inline unsigned h2_sub(unsigned a, unsigned b) {
+  return as<unsigned>(__hsub2(as<__half2>(a), as<__half2>(b)));
+}
+__device__ inline unsigned h2_mul(unsigned a, unsigned b) {
+  return as<unsigned>(__hmul2(as<__half2>(a), as<__half2>(b)));
+}
+__device__ inline unsigned h2_fma(unsigned a, unsigned b, unsigned c) {
+  return as<unsigned>(__hfma2(as<__half2>(a), as<__half2>(b), as<__half2>(c)));
+}
 
 /* Rounding modes of PTX: 0 rn, 1 rz, 2 rm, 3 rp. */
 /* The float nearest to s + e (|e| far below s's last place) in rounding `mode`; exact for a

@@ -15,14 +15,14 @@ from .ptx_parse import (Address, Block, FloatImm, Imm, Instruction, Label, Not, 
 CTYPE = {
     "b8": "unsigned char", "u8": "unsigned char", "s8": "signed char",
     "b16": "unsigned short", "u16": "unsigned short", "s16": "short", "f16": "unsigned short",
-    "bf16": "unsigned short",
+    "bf16": "unsigned short", "f16x2": "unsigned int", "bf16x2": "unsigned int",
     "b32": "unsigned int", "u32": "unsigned int", "s32": "int", "f32": "float",
     "b64": "unsigned long long", "u64": "unsigned long long", "s64": "long long", "f64": "double",
     "pred": "bool",
 }
-INTEGER = frozenset(t for t in CTYPE if t[0] in "bus") - {"bf16"}
+INTEGER = frozenset(t for t in CTYPE if t[0] in "bus") - {"bf16", "bf16x2"}
 FLOAT = frozenset(("f32", "f64"))
-BITS = {t: int(re.sub(r"\D", "", t) or 1) for t in CTYPE if t != "pred"}
+BITS = {t: 32 if t.endswith("x2") else int(re.sub(r"\D", "", t)) for t in CTYPE if t != "pred"}
 
 # Special registers: PTX name -> (C++ expression, C++ type).
 _U32, _U64 = "unsigned int", "unsigned long long"

@@ -32,9 +32,25 @@ def _input(em: Emitter, op, t: str, mods: list) -> str:
     return f"cass_ptx::ftz({x})" if "ftz" in mods and t == "f32" else x
 
 
-def arith(em: Emitter, ins: Instruction, mods: list, t: str) -> None:
-    """add sub mul mad fma div min max neg abs on f32/f64."""
+HALF = ("f16", "f16x2")
+
+
+def _half_arith(em: Emitter, ins: Instruction, mods: list, t: str) -> None:
+    """add sub mul fma on .f16 and .f16x2 (rounded to nearest, as HIP's half operations)."""
     base = ins.parts[0]
+    refuse_modifiers(ins, mods, ("rn",))
+    if base not in ("add", "sub", "mul", "fma"):
+        raise PtxRefusal(f"'{ins.opcode}' is not supported")
+    found = operands(ins, 4 if base == "fma" else 3)
+    args = ", ".join(em.read(o, t) for o in found[1:])
+    em.write(found[0], t, f"cass_ptx::{'h2' if t == 'f16x2' else 'h'}_{base}({args})")
+
+
+def arith(em: Emitter, ins: Instruction, mods: list, t: str) -> None:
+    """add sub mul mad fma div min max neg abs on f32/f64 (and f16/f16x2: _half_arith)."""
+    base = ins.parts[0]
+    if t in HALF:
+        return _half_arith(em, ins, mods, t)
     if t not in FLOAT:
         raise PtxRefusal(f"'{ins.opcode}': .{t} arithmetic is not supported")
     refuse_modifiers(ins, mods, (*ROUNDING, "ftz", "sat", "approx", "full"))
@@ -128,6 +144,11 @@ def copysign(em: Emitter, ins: Instruction, mods: list) -> None:
 
 def cvt(em: Emitter, ins: Instruction, mods: list) -> None:
     ts = types_of(mods)
+    if ts == ["f16x2", "f32"] and [m for m in mods if m not in ts] == ["rn"]:
+        d, a, b = operands(ins, 3)     # a to the upper half, b to the lower
+        em.write(d, "b32", f"((unsigned int)__half_as_ushort(__float2half_rn({em.read(b, 'f32')})) | "
+                           f"(unsigned int)__half_as_ushort(__float2half_rn({em.read(a, 'f32')})) << 16)")
+        return
     if len(ts) != 2:
         raise PtxRefusal(f"'{ins.opcode}' needs a destination and a source type")
     dt, st = ts

@@ -66,7 +66,7 @@ def _carry_op(em: Emitter, ins: Instruction, t: str, a: str, b: str, base: str, 
 def add_sub(em: Emitter, ins: Instruction, mods: list) -> None:
     base = ins.parts[0]
     t = one_type(ins, mods)
-    if t in FLOAT or t == "f16":
+    if t in FLOAT or t in ptx_float.HALF:
         return ptx_float.arith(em, ins, mods, t)
     if t not in INTEGER:
         raise PtxRefusal(f"'{ins.opcode}' is not supported")
@@ -87,7 +87,7 @@ def add_sub(em: Emitter, ins: Instruction, mods: list) -> None:
 def mul_mad(em: Emitter, ins: Instruction, mods: list) -> None:
     base = ins.parts[0]
     t = one_type(ins, mods)
-    if t in FLOAT or t == "f16":
+    if t in FLOAT or t in ptx_float.HALF:
         return ptx_float.arith(em, ins, mods, t)
     if t not in INTEGER or BITS[t] < 16:
         raise PtxRefusal(f"'{ins.opcode}' is not supported")

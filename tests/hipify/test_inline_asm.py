@@ -66,6 +66,9 @@ STATEMENTS = [
     'asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 50; bar.red.popc.u32 %0, 0, p; }" : "=r"(a) : "r"(b));',
     'asm volatile("{ .reg .pred p; setp.ne.s32 p, %1, 0; bar.red.or.pred p, 0, p; selp.u32 %0, 1, 0, p; }" : "=r"(a) : "r"(b));',
     'asm volatile("cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;" :: "r"((unsigned)__cvta_generic_to_shared(p)), "l"(p), "r"(c));',
+    'asm("cvt.rn.f16x2.f32 %0, %1, %1;" : "=r"(a) : "f"(x));',
+    'asm("fma.rn.f16x2 %0, %1, %2, %0;" : "+r"(a) : "r"(b), "r"(c));',
+    'asm("{ .reg .f16 h; mov.b32 {h, _}, %1; sub.f16 h, h, h; mov.b32 %0, {h, h}; }" : "=r"(a) : "r"(b));',
     'asm volatile("cp.async.commit_group;\\n\\tcp.async.wait_group 0;\\n\\tcp.async.wait_all;" ::: "memory");',
 ]
 

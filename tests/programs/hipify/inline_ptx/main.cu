@@ -16,7 +16,7 @@
 #define INT_OUT 40
 #define WARP_OUT 14
 #define MEM_OUT 8
-#define FLT_OUT 16
+#define FLT_OUT 20
 #define APPROX_OUT 5
 #define WIDE_OUT 20
 
@@ -253,6 +253,22 @@ __global__ void float_ops(const float *in, unsigned *out, float *approx)
     asm("{ .reg .pred p; setp.ne.f32 p, %1, %2; selp.u32 %0, 1, 2, p; }" : "=r"(sel) : "f"(x), "f"(t == 6 ? nanf("") : y));
     o[14] = sel;
     asm("max.f32 %0, %1, %2;" : "=f"(f) : "f"(x), "f"(t == 7 ? nanf("") : y)); o[15] = __float_as_uint(f);
+    // half precision: values k/64 (exact in half), packed in pairs
+    float h1 = ((int)(x * 16.0f) % 1000) / 64.0f, h2 = ((int)(y * 16.0f) % 1000) / 64.0f,
+          h3 = ((int)(z * 16.0f) % 1000) / 64.0f;
+    unsigned short s1, s2, s3, hs;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(s1) : "f"(h1));
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(s2) : "f"(h2));
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(s3) : "f"(h3));
+    unsigned p12, p33, hw;
+    asm("mov.b32 %0, {%1, %2};" : "=r"(p12) : "h"(s1), "h"(s2));
+    asm("mov.b32 %0, {%1, %1};" : "=r"(p33) : "h"(s3));
+    asm("fma.rn.f16x2 %0, %1, %1, %2;" : "=r"(hw) : "r"(p12), "r"(p33)); o[16] = hw;
+    asm("add.f16 %0, %1, %2;" : "=h"(hs) : "h"(s1), "h"(s3)); o[17] = hs;
+    asm("{ .reg .b16 lo, hi; cvt.rn.f16.f32 lo, %1; cvt.rn.f16.f32 hi, %2; mov.b32 %0, {lo, hi}; }"
+        : "=r"(hw) : "f"(y), "f"(x));
+    o[18] = hw;
+    asm("mul.f16x2 %0, %1, %2;" : "=r"(hw) : "r"(p12), "r"(p33)); o[19] = hw;
     float *ap = approx + t * APPROX_OUT;
     float ax = fabsf(x) + 0.5f;
     asm("ex2.approx.f32 %0, %1;" : "=f"(f) : "f"(y)); ap[0] = f;
@@ -485,6 +501,28 @@ static void ref_memory(const unsigned *in, unsigned *o, int t)
 
 static unsigned fbits(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 
+// float -> half (round to nearest even) and back, by bits
+static unsigned short to_half(float f)
+{
+    unsigned sign = (fbits(f) >> 16) & 0x8000;
+    float af = fabsf(f);
+    if (af >= 65520.0f) return sign | 0x7c00;
+    if (af < 6.103515625e-05f) return sign | (unsigned short)nearbyintf(af / 5.9604644775390625e-08f);
+    int e;
+    float m = frexpf(af, &e);                // af = m * 2^e, m in [0.5, 1)
+    float scaled = nearbyintf(m * 2048.0f);  // 11 significant bits
+    if (scaled == 2048.0f) { scaled = 1024.0f; e++; }
+    if (e + 14 >= 31) return sign | 0x7c00;
+    return sign | (unsigned short)(((e + 14) << 10) | ((unsigned)scaled - 1024));
+}
+
+static float from_half(unsigned short h)
+{
+    unsigned hexp = (h >> 10) & 31, hman = h & 1023;
+    float v = hexp == 0 ? ldexpf((float)hman, -24) : hexp == 31 ? INFINITY : ldexpf((float)(hman | 1024), (int)hexp - 25);
+    return (h & 0x8000) ? -v : v;
+}
+
 static float with_rounding(int mode, float a, float b, float c, int op)
 {
     fesetround(mode);
@@ -518,23 +556,8 @@ static void ref_float(const float *in, unsigned *o, int t)
     fesetround(FE_TONEAREST);
     o[9] = fbits(fu);
     o[10] = fbits((float)(int)u);
-    // float -> half (round to nearest even) and back, by bits
-    unsigned fb = fbits(y), sign = (fb >> 16) & 0x8000;
-    float ay = fabsf(y);
-    unsigned short h;
-    if (ay >= 65520.0f) h = sign | 0x7c00;
-    else if (ay < 6.103515625e-05f) {
-        h = sign | (unsigned short)nearbyintf(ay / 5.9604644775390625e-08f);
-    } else {
-        int e;
-        float m = frexpf(ay, &e);               // ay = m * 2^e, m in [0.5, 1)
-        float scaled = nearbyintf(m * 2048.0f);  // 11 significant bits
-        if (scaled == 2048.0f) { scaled = 1024.0f; e++; }
-        h = sign | (unsigned short)(((e + 14) << 10) | ((unsigned)scaled - 1024));
-    }
-    unsigned hexp = (h >> 10) & 31, hman = h & 1023;
-    float back = hexp == 0 ? ldexpf((float)hman, -24) : hexp == 31 ? INFINITY : ldexpf((float)(hman | 1024), (int)hexp - 25);
-    if (h & 0x8000) back = -back;
+    unsigned short h = to_half(y);
+    float back = from_half(h);
     o[11] = h ^ (fbits(back) << 3);
     double g = (double)x * 0.1;
     fesetround(FE_UPWARD);
@@ -546,6 +569,12 @@ static void ref_float(const float *in, unsigned *o, int t)
     o[13] = (std::isnan(x) || std::isnan(y5) || x < y5) ? 1 : 2;
     o[14] = (!std::isnan(x) && !std::isnan(y6) && x != y6) ? 1 : 2;
     o[15] = fbits(std::isnan(y7) ? x : fmaxf(x, y7));
+    float h1 = ((int)(x * 16.0f) % 1000) / 64.0f, h2 = ((int)(y * 16.0f) % 1000) / 64.0f,
+          h3 = ((int)(z * 16.0f) % 1000) / 64.0f;
+    o[16] = to_half(h1 * h1 + h3) | (unsigned)to_half(h2 * h2 + h3) << 16;   // exact in float
+    o[17] = to_half(h1 + h3);
+    o[18] = to_half(y) | (unsigned)to_half(x) << 16;
+    o[19] = to_half(h1 * h3) | (unsigned)to_half(h2 * h3) << 16;
 }
 
 static unsigned long long bfe64(unsigned long long v, unsigned pos, unsigned len, bool sign)
