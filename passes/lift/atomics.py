@@ -3,8 +3,9 @@ and type -> atomicrmw / cmpxchg, monotonic, at the scope the modifier names (.GP
 .CTA -> workgroup, .SYS -> system). INC/DEC have CUDA's wrap semantics: LLVM's uinc_wrap and
 udec_wrap are exactly atomicInc/atomicDec. Packed ADD.F16x2/.BF16x2 (atomicAdd on __half2 and
 __nv_bfloat162) is a compare-and-swap loop over the 32-bit word, each half rounded to nearest.
-A generic ATOM's predicate result says "done" (nvcc branches to a shared/local slow path when it
-is false): flat atomics reach every window on AMD GPUs, so it is always true here."""
+.F32x2/.F32x4 (sm_90 atomicAdd on float2/float4) add each element atomically. A generic ATOM's
+predicate result says "done" (nvcc branches to a shared/local slow path when it is false): flat
+atomics reach every window on AMD GPUs, so it is always true here."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ OPS = {"ADD": "add", "MIN": "min", "MAX": "max", "INC": "uinc_wrap", "DEC": "ude
 TYPES = {"U32": (I32, False), "S32": (I32, True), "32": (I32, False), "64": (I64, False),
          "U64": (I64, False), "S64": (I64, True), "F32": (F32, False), "F64": (F64, False)}
 PAIRS = {"F16x2", "BF16x2"}
+VECTORS = {"F32x2": 2, "F32x4": 4}     # sm_90 atomicAdd(float2*/float4*): one atomic per element
 IGNORED = {"E", "STRONG", "GPU", "CTA", "SM", "SYS", "VC", "FTZ", "RN", "WEAK", "MMIO", "EF",
            "EL", "LU", "NA", "PRIVATE"}
 
@@ -112,6 +114,20 @@ def _pair_add(ctx: Lifter, ins, ptr: ir.Value, add: ir.Value, scope: str | None)
     return seen
 
 
+def _vector_add(ctx: Lifter, ins, dest, ptr: ir.Value, values, count: int, scope: str | None) -> None:
+    """.F32x2/.F32x4: consecutive floats, each added atomically on its own (PTX's vector atomics
+    are atomic per element), old values into consecutive registers."""
+    b = ctx.b
+    olds = []
+    for i, word in enumerate(ctx.get_regs(values, count)):
+        element = b.gep(ptr, [ir.Constant(I64, 4 * i)], source_etype=ir.IntType(8))
+        rmw = ScopedRMW(b.block, "fadd", element, b.bitcast(word, F32), scope)
+        b._insert(rmw)
+        olds.append(b.bitcast(rmw, I32))
+    if dest is not None and not (isinstance(dest, Reg) and dest.index is None):
+        ctx.set_regs(dest, olds)
+
+
 @handles("ATOMG", "ATOM", "ATOMS", "RED", "REDG", kind="effect")
 def atomic(ctx: Lifter, ins) -> None:
     b = ctx.b
@@ -126,7 +142,7 @@ def atomic(ctx: Lifter, ins) -> None:
         _result(ctx, dest, rmw)
         return
     op = [m for m in mods if m in OPS or m in ("CAS", "CAST")]
-    ctx.check(ins, IGNORED | set(OPS) | set(TYPES) | PAIRS | {"CAS", "CAST", "SPIN"})
+    ctx.check(ins, IGNORED | set(OPS) | set(TYPES) | PAIRS | set(VECTORS) | {"CAS", "CAST", "SPIN"})
     if len(op) != 1:
         raise unsupported(ins, "atomic operation")
     op = op[0]
@@ -141,6 +157,12 @@ def atomic(ctx: Lifter, ins) -> None:
     ptr = pointer(ctx, ins, mem, space)
     if pdest is not None and op != "CAST":
         ctx.setp(pdest, ir.Constant(I1, 1))
+    vector = [VECTORS[m] for m in mods if m in VECTORS]
+    if vector:
+        if op != "ADD" or len(values) != 1 or len(vector) != 1 or set(mods) & (set(TYPES) | PAIRS):
+            raise unsupported(ins, "vector atomic")
+        _vector_add(ctx, ins, dest, ptr, values[0], vector[0], scope)
+        return
     if PAIRS & set(mods):
         if op != "ADD" or len(values) != 1 or set(mods) & set(TYPES):
             raise unsupported(ins, "packed 16-bit atomic")
