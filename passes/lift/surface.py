@@ -1,5 +1,5 @@
-"""Surface loads and stores: SULD/SUST.D.BA (surf1D/2D/3D read and write: raw element data at a
-byte x coordinate and row/slice indices) through the surface object in the constant bank
+"""Surface loads and stores: SULD/SUST.D.BA (surf1D/2D/3D and layered 1D/2D read and write: raw
+element data at a byte x coordinate and row/slice/layer indices) through the surface object in the constant bank
 (`SUST.D.BA.2D.STRONG.SM.TRAP [R4], R0, 0x0, 0x58`) or, on sm_90, in a uniform register.
 
 A cudaSurfaceObject_t is the device address of the same descriptor as a texture object
@@ -14,16 +14,18 @@ from llvmlite import ir
 
 from .core import GLOBAL, I1, I8, I16, I32, I64, ConstRef, Imm, Lifter, Mem, Reg, handles, unsupported
 from .launch import const_load
-from .texture import FIELDS, SHAPES, _parameter_of
+from .texture import FIELDS, _parameter_of
 
 WIDTHS = {"U8": (1, False), "S8": (1, True), "U16": (2, False), "S16": (2, True), "32": (4, False),
           "64": (8, False), "128": (16, False)}
 BOUNDARY = {"TRAP", "IGN"}
+# shape -> (dimensions, layered): coordinates x (bytes), y, z, then the layer of a layered array
+SHAPES = {"1D": (1, False), "2D": (2, False), "3D": (3, False), "1D_ARRAY": (1, True), "2D_ARRAY": (2, True)}
 HINTS = {"D", "BA", "STRONG", "WEAK", "SM", "CTA", "GPU", "SYS", "EF", "EL", "LU", "EU", "NA"}
 
 
 def _decode(ctx: Lifter, ins):
-    """(memory operand, data register, descriptor pointer, dims, (size, signed), boundary)."""
+    """(memory operand, data register, descriptor pointer, shape, (size, signed), boundary)."""
     mods = set(ins.modifiers)
     shapes = [m for m in ins.modifiers if m in SHAPES]
     widths = [WIDTHS[m] for m in ins.modifiers if m in WIDTHS]
@@ -49,7 +51,7 @@ def _decode(ctx: Lifter, ins):
         raise unsupported(ins, "surface operands")
     desc = ctx.b.inttoptr(const_load(ctx, source, I64), GLOBAL)
     boundary = next((m for m in ins.modifiers if m in BOUNDARY), "CLAMP")
-    return mem, regs[0], desc, SHAPES[shapes[0]], widths[0] if widths else (4, False), boundary
+    return mem, regs[0], desc, shapes[0], widths[0] if widths else (4, False), boundary
 
 
 def _field(ctx: Lifter, desc, name: str) -> ir.Value:
@@ -59,15 +61,20 @@ def _field(ctx: Lifter, desc, name: str) -> ir.Value:
     return b.zext(v, I32) if ty == I8 else v
 
 
-def _address(ctx: Lifter, mem: Mem, desc, dims: int, size: int, boundary: str) -> tuple[ir.Value, ir.Value]:
+def _address(ctx: Lifter, mem: Mem, desc, shape: str, size: int, boundary: str) -> tuple[ir.Value, ir.Value]:
     """(pointer, inside): the element's address after the boundary mode, and whether the
     coordinates were inside the surface."""
     b = ctx.b
     k = lambda v: ir.Constant(I32, v)
-    coords = ctx.get_regs(Reg("R", mem.base.index, mem.base.name), dims)
+    dims, layered = SHAPES[shape]
+    coords = ctx.get_regs(Reg("R", mem.base.index, mem.base.name), dims + layered)
     element = b.udiv(b.mul(_field(ctx, desc, "channels"), _field(ctx, desc, "bits")), k(8))
     limits = [b.sub(b.mul(_field(ctx, desc, "width"), element), k(size - 1)),
               _field(ctx, desc, "height"), _field(ctx, desc, "depth")][:dims]
+    strides = ["pitch", "slice_pitch"][:dims - 1]
+    if layered:                          # the layers are the slices
+        limits.append(_field(ctx, desc, "depth"))
+        strides.append("slice_pitch")
     inside = ir.Constant(I1, 1)
     clamped = []
     for c, limit in zip(coords, limits):
@@ -77,7 +84,7 @@ def _address(ctx: Lifter, mem: Mem, desc, dims: int, size: int, boundary: str) -
     if boundary == "CLAMP":
         coords = clamped
     offset = b.zext(coords[0], I64)
-    for c, stride in zip(coords[1:], ("pitch", "slice_pitch")):
+    for c, stride in zip(coords[1:], strides):
         offset = b.add(offset, b.mul(b.zext(c, I64), b.zext(_field(ctx, desc, stride), I64)))
     return b.inttoptr(b.add(_field(ctx, desc, "base"), offset), GLOBAL), inside
 
@@ -118,9 +125,9 @@ def _value_type(size: int) -> ir.Type:
 
 @handles("SULD", kind="effect")
 def suld(ctx: Lifter, ins) -> None:
-    mem, dst, desc, dims, (size, signed), boundary = _decode(ctx, ins)
+    mem, dst, desc, shape, (size, signed), boundary = _decode(ctx, ins)
     b = ctx.b
-    ptr, inside = _address(ctx, mem, desc, dims, size, boundary)
+    ptr, inside = _address(ctx, mem, desc, shape, size, boundary)
 
     def load():
         v = b.load(ptr, typ=_value_type(size), align=1)
@@ -138,9 +145,9 @@ def suld(ctx: Lifter, ins) -> None:
 
 @handles("SUST", kind="effect")
 def sust(ctx: Lifter, ins) -> None:
-    mem, src, desc, dims, (size, _), boundary = _decode(ctx, ins)
+    mem, src, desc, shape, (size, _), boundary = _decode(ctx, ins)
     b = ctx.b
-    ptr, inside = _address(ctx, mem, desc, dims, size, boundary)
+    ptr, inside = _address(ctx, mem, desc, shape, size, boundary)
     words = ctx.get_regs(src, max(size // 4, 1))
 
     def store():

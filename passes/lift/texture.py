@@ -1,8 +1,8 @@
-"""Texture fetches: TLD (tex1Dfetch: an integer texel index) and TEX (tex1D/tex2D/tex3D and their
-Lod forms: floating-point coordinates, point or linear filtering), bindless through the texture
-object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5, R4, R8, 0x0, 0x58, 2D, 0x1`
-reads the object at c[0x0][0x58 * 4]), or on sm_90 through a uniform register loaded from the
-kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
+"""Texture fetches: TLD (tex1Dfetch: an integer texel index) and TEX (tex1D/tex2D/tex3D, their Lod
+forms and tex1DLayered/tex2DLayered: floating-point coordinates, point or linear filtering),
+bindless through the texture object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5,
+R4, R8, 0x0, 0x58, 2D, 0x1` reads the object at c[0x0][0x58 * 4]) or, on sm_90, a uniform register
+loaded from the kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
 
 The object is the device address of libcassrt's 64-byte texture descriptor (cassrt/cuda_texture.c,
 struct cass_texture: the two layouts must agree). A fetch becomes loads of the descriptor and the
@@ -11,9 +11,9 @@ linear filtering weights are 9-bit fixed point with 8 fractional bits.
 
 Operands: two destinations (B, A), one or two coordinate registers (A, B), then the bank and the
 word index (sm_90: the uniform register and 0x0), the shape (parsed into extras) and a component
-mask (default 0xf). The n coordinate
-words (x, y, z, then the LOD of .LL) fill the A register(s) first: ceil(n/2) of them (sm_90: the
-coordinates), the rest go to B. The masked components fill A, A+1, then B, B+1.
+mask (default 0xf). The n coordinate words (the layer of ARRAY_1D/ARRAY_2D, x, y, z, then the LOD
+of .LL) fill the A register(s) first: ceil(n/2) of them (sm_90: all but the LOD), the rest go to
+B. The masked components fill A, A+1, then B, B+1.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ FIELDS = {"base": (0, I64), "pitch": (8, I32), "width": (12, I32), "height": (16
 KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT = 0, 1, 2
 WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
 SHAPES = {"1D": 1, "2D": 2, "3D": 3}
+LAYERED = {"ARRAY_1D": 1, "ARRAY_2D": 2}      # an integer layer index, then the coordinates
 MODIFIERS = {"SCR", "LZ", "LL", "NODEP"}
 
 
@@ -43,16 +44,18 @@ def texture(ctx: Lifter, ins) -> None:
     if "B" in ins.modifiers:
         raise unsupported(ins, "texture object in a register: only its low 32 bits are there")
     shape = ins.extras.get("texture_shape")
-    if shape not in SHAPES or (ins.opcode == "TLD" and shape != "1D"):
+    if shape not in SHAPES and (shape not in LAYERED or ins.opcode != "TEX") or \
+            (ins.opcode == "TLD" and shape != "1D"):
         raise unsupported(ins, f"texture shape {shape}")
     if ins.opcode == "TLD" and "LZ" not in ins.modifiers:
         raise unsupported(ins, "texel fetch at a level of detail other than 0")
     regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     uniform = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "UR"]
     imms = [op.value for op in ins.operands if isinstance(op, Imm)]
-    dims = SHAPES[shape]
-    words = dims + ("LL" in ins.modifiers)
-    first = dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
+    layered = shape in LAYERED
+    dims = LAYERED[shape] if layered else SHAPES[shape]
+    words = layered + dims + ("LL" in ins.modifiers)
+    first = layered + dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
     sources = 1 if words == first else 2
     scr = "SCR" in ins.modifiers
     if len(regs) != 2 + sources or len(uniform) != (0 if scr else 1) or len(imms) not in (2, 3) if scr \
@@ -67,6 +70,9 @@ def texture(ctx: Lifter, ins) -> None:
     desc = b.inttoptr(const_load(ctx, source, I64), GLOBAL)
     if ins.opcode == "TLD":
         texel = b.call(_fetch_function(ctx), [desc, coords[0]])
+    elif layered:
+        xy = [b.bitcast(coords[1 + d], F32) for d in range(dims)]
+        texel = b.call(_layered_function(ctx, dims), [desc, coords[0], *xy])
     else:
         xyz = [b.bitcast(coords[d], F32) if d < dims else ir.Constant(F32, 0.0) for d in range(3)]
         texel = b.call(_sample_function(ctx, dims), [desc, *xyz])
@@ -122,6 +128,15 @@ def _sample_function(ctx: Lifter, dims: int) -> ir.Function:
     if tb is not None:
         desc, *coords = fn.args
         tb.sample(desc, coords[:dims])
+    return fn
+
+
+def _layered_function(ctx: Lifter, dims: int) -> ir.Function:
+    """tex1DLayered/tex2DLayered: the layer (clamped to the array's layers) is a fixed slice."""
+    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d_layered", [GLOBAL, I32] + [F32] * dims)
+    if tb is not None:
+        desc, layer, *coords = fn.args
+        tb.sample(desc, coords, layer)
     return fn
 
 
@@ -248,9 +263,16 @@ class _Builder:
         return b.select(normalized, norm, value)
 
     # ---- sampling ---------------------------------------------------------------------------------
-    def sample(self, desc, coords: list[ir.Value]) -> None:
-        """Point or linear filtering over the instruction's axes; axes the resource lacks read index 0."""
+    def sample(self, desc, coords: list[ir.Value], layer: ir.Value | None = None) -> None:
+        """Point or linear filtering over the instruction's axes; axes the resource lacks read index 0.
+        A layer index selects the slice of a layered array (the third axis of its texels)."""
         b = self.b
+        fixed = []
+        if layer is not None:
+            last = b.sub(self.field(desc, "depth"), self.k(1))
+            low = b.select(b.icmp_signed("<", layer, self.k(0)), self.k(0), layer)
+            fixed = [(self.k(0), ir.Constant(ir.IntType(1), 1))] * (2 - len(coords)) + \
+                [(b.select(b.icmp_signed(">", low, last), last, low), ir.Constant(ir.IntType(1), 1))]
         linear_block, point_block = self.fn.append_basic_block("linear"), self.fn.append_basic_block("point")
         sizes = [self.field(desc, n) for n in ("width", "height", "depth")[:len(coords)]]
         res_dims = self.field(desc, "dims")
@@ -266,7 +288,7 @@ class _Builder:
         for axis, (u, n) in enumerate(zip(scaled, sizes)):
             i = b.select(active[axis], self._floor_int(u), self.k(0))
             axes.append(self.address(desc, i, n, axis))
-        self.ret(self.texel(desc, axes))
+        self.ret(self.texel(desc, axes + fixed))
 
         b.position_at_end(linear_block)
         corners = []        # per axis: ((index, exists, weight) for the low and the high texel)
@@ -289,7 +311,7 @@ class _Builder:
                 axes.append(at1 if high else at0)
                 w = w1 if high else w0
                 weight = w if weight is None else b.fmul(weight, w)
-            words = [b.bitcast(w, F32) for w in self.texel(desc, axes)]
+            words = [b.bitcast(w, F32) for w in self.texel(desc, axes + fixed)]
             term = [b.fmul(weight, w) for w in words]
             total = term if total is None else [b.fadd(t, x) for t, x in zip(total, term)]
         self.ret([b.bitcast(t, I32) for t in total])

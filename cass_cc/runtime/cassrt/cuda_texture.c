@@ -45,6 +45,7 @@ struct cudaArray {
     void *data;
     size_t pitch, width, height, depth;         /* width in texels; height, depth at least 1 */
     int dims;                                   /* 1, 2 or 3, from the extents it was made with */
+    int layered;                                /* cudaArrayLayered: depth counts the layers */
     struct cudaChannelFormatDesc desc;
 };
 
@@ -92,8 +93,9 @@ static size_t element_size(const struct cudaChannelFormatDesc *d)
     return format_of(d, &channels, &bits) ? (size_t)channels * bits / 8 : 0;
 }
 
+/* depth counts layers when layered (then height 0 makes a 1D layered array). */
 static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
-                              size_t height, size_t depth)
+                              size_t height, size_t depth, int layered)
 {
     if (!array || !desc || width == 0)
         return fail(cudaErrorInvalidValue);
@@ -105,7 +107,8 @@ static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormat
         return fail(cudaErrorMemoryAllocation);
     a->width = width, a->height = height ? height : 1, a->depth = depth ? depth : 1;
     a->pitch = width * elem;
-    a->dims = depth ? 3 : height ? 2 : 1;
+    a->dims = depth && !layered ? 3 : height ? 2 : 1;
+    a->layered = layered;
     a->desc = *desc;
     cudaError_t e = cudaMalloc(&a->data, a->pitch * a->height * a->depth);
     if (e != cudaSuccess) {
@@ -120,17 +123,19 @@ cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChann
                                       size_t height, unsigned int flags)
 {
     (void)flags;            /* surface load/store and texture gather work on every array here */
-    return make_array(array, desc, width, height, 0);
+    return make_array(array, desc, width, height, 0, 0);
 }
 
 cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                         struct cudaExtent extent, unsigned int flags)
 {
-    if (flags & (cudaArrayLayered | cudaArrayCubemap | cudaArrayTextureGather)) {
-        cassrt_note_once("cudaMalloc3DArray: layered, cubemap and gather arrays are not supported");
+    if (flags & (cudaArrayCubemap | cudaArrayTextureGather)) {
+        cassrt_note_once("cudaMalloc3DArray: cubemap and gather arrays are not supported");
         return fail(cudaErrorNotSupported);
     }
-    return make_array(array, desc, extent.width, extent.height, extent.depth);
+    if ((flags & cudaArrayLayered) && !extent.depth)
+        return fail(cudaErrorInvalidValue);
+    return make_array(array, desc, extent.width, extent.height, extent.depth, (flags & cudaArrayLayered) != 0);
 }
 
 cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array)
@@ -159,11 +164,11 @@ cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struc
         *desc = array->desc;
     if (extent) {
         extent->width = array->width;
-        extent->height = array->height > 1 || array->depth > 1 ? array->height : 0;
-        extent->depth = array->depth > 1 ? array->depth : 0;
+        extent->height = array->dims > 1 ? array->height : 0;
+        extent->depth = array->dims == 3 || array->layered ? array->depth : 0;
     }
     if (flags)
-        *flags = 0;
+        *flags = array->layered ? cudaArrayLayered : 0;
     return cudaSuccess;
 }
 
