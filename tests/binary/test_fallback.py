@@ -43,8 +43,9 @@ def test_refused_kernels_come_from_hipify_and_the_program_passes(tmp_path):
 
 def test_neither_route_names_the_kernel_its_line_and_both_reasons(tmp_path):
     src = tmp_path / "ptx.cu"
-    src.write_text("__global__ void lane_ids(unsigned *out)\n{\n    unsigned lane;\n"
-                   "    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n    out[threadIdx.x] = lane;\n}\n")
+    # a performance-monitor event: no AMD counterpart, so hipify's inline-PTX translation refuses it
+    src.write_text("__global__ void lane_ids(unsigned *out)\n{\n"
+                   "    asm volatile(\"pmevent 1;\");\n    out[threadIdx.x] = threadIdx.x;\n}\n")
     with pytest.raises(NoRoute) as err:
         _build(src, tmp_path, translators=["model"])
     message = err.value.message
