@@ -2,8 +2,8 @@
 workspace of cooperative launches, and malloc/free in device code.
 
 Grid sync. `cooperative_groups::this_grid().sync()` compiles to SASS that reads a workspace
-address from c[0x0][0x8c] (high word) and c[0x0][0x90] (low word) — PTX's %envreg1/%envreg2,
-which CUDA's driver fills for cooperative launches — and runs its own barrier on the word at
+address from c[0x0][0x8c] (high word) and c[0x0][0x90] (low word; c[0x0][0x44] and c[0x0][0x48]
+on sm_90) — PTX's %envreg1/%envreg2, which CUDA's driver fills for cooperative launches — and runs its own barrier on the word at
 workspace+4: each block's leader adds 1 (block 0 adds 0x80000001 - nblocks), then spins until
 the sign bit flips. The sum over a barrier is 0x80000000, so the word returns to its low bits
 after every barrier: one zero-initialised word per kernel, living in the code object, serves
@@ -27,7 +27,9 @@ from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifte
 from .launch import opaque
 
 GRID_WORKSPACE = "__cass_grid_workspace"
-GRID_WORKSPACE_WORDS = {0x8c: 1, 0x90: 0}      # c[0x0] offset -> which half of the address (1: high)
+# c[0x0] offset -> which half of the workspace address it holds (1: high), by SASS architecture
+GRID_WORKSPACE_WORDS = {"sm_90": {0x44: 1, 0x48: 0}}
+GRID_WORKSPACE_WORDS_BEFORE_SM90 = {0x8c: 1, 0x90: 0}
 HEAP = "__cass_device_heap"                    # {u64 base, u64 size}, written by libcassrt
 FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its tag
 TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
@@ -42,8 +44,12 @@ HEAD_BYTES = 16 + 8 * CLASSES  # bump offset (u64) at 0, padding, then the list 
 
 
 # ---- grid sync ---------------------------------------------------------------------------------
+def grid_workspace_words(sm_arch: str) -> dict[int, int]:
+    return GRID_WORKSPACE_WORDS.get(sm_arch, GRID_WORKSPACE_WORDS_BEFORE_SM90)
+
+
 def grid_workspace_word(ctx: Lifter, offset: int) -> ir.Value:
-    """c[0x0][0x8c] / c[0x0][0x90]: the high / low word of this kernel's grid-sync workspace."""
+    """The high or low word of this kernel's grid-sync workspace address."""
     g = ctx.module.globals.get(GRID_WORKSPACE)
     if g is None:
         g = ir.GlobalVariable(ctx.module, ir.ArrayType(I32, 4), GRID_WORKSPACE, addrspace=1)
@@ -51,7 +57,7 @@ def grid_workspace_word(ctx: Lifter, offset: int) -> ir.Value:
         g.initializer = ir.Constant(g.value_type, None)
         g.align = 16
     address = ctx.b.ptrtoint(ctx.b.addrspacecast(opaque(g, 1), FLAT), I64)
-    if GRID_WORKSPACE_WORDS[offset]:
+    if grid_workspace_words(ctx.sm_arch)[offset]:
         address = ctx.b.lshr(address, ir.Constant(I64, 32))
     return ctx.b.trunc(address, I32)
 

@@ -219,8 +219,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     if offset == 0x28:                 # stack pointer: R1 counts down from the frame's size
         frame(ctx)
         return ir.Constant(I32, stack_bytes(ctx))
-    from .device_runtime import GRID_WORKSPACE_WORDS, grid_workspace_word
-    if offset in GRID_WORKSPACE_WORDS:  # %envreg1/2: the grid-sync workspace of cooperative launches
+    from .device_runtime import grid_workspace_word, grid_workspace_words
+    if offset in grid_workspace_words(ctx.sm_arch):  # %envreg1/2: the grid-sync workspace
         return grid_workspace_word(ctx, offset)
     if offset in (0x50, 0x54):         # generic address of __constant__ memory (cvta.const)
         from cass_cc.rdna3.globals import CONSTANT_BLOCK
