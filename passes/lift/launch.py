@@ -305,8 +305,8 @@ def _relocated(ctx: Lifter, bank: int, offset: int, width: int) -> ir.Value | No
     if hit is None:
         return None
     symbol, _rtype, addend = hit
-    if symbol == "vprintf":
-        return ir.Constant(ir.IntType(width * 8), 0)    # CALL.ABS through it is lowered in control
+    if symbol in ("vprintf", "__assertfail"):
+        return ir.Constant(ir.IntType(width * 8), 0)    # CALL.ABS through it is lowered in printf.py
     from .device_runtime import function_word
     base = offset if (bank, offset) in rel else offset - 4
     tag = function_word(symbol, offset - base, width)

@@ -6,7 +6,12 @@ The lifter reads the format string from the cubin, so it knows each argument's t
 (the buffer aligns every argument to its size; floats arrive as doubles), and lowers the call to
 ROCm's printf protocol (__ockl_printf_begin / append_string_n / append_args from ockl.bc, which the
 lift pass links in; the emulator serves their hostcalls). vprintf's result (R4) is the number of
-arguments, as CUDA documents printf's."""
+arguments, as CUDA documents printf's.
+
+A failed assert() calls `__assertfail(message, file, line, function, charSize)` the same way (R4:R5,
+R6:R7, R8, R10:R11, R12:R13): it prints CUDA's message through the same protocol and traps. The
+callee of a CALL.ABS is the symbol relocated into the c[0x4] word its register was loaded from;
+any other callee is refused by name."""
 
 from __future__ import annotations
 
@@ -14,7 +19,7 @@ import re
 
 from llvmlite import ir
 
-from .core import FLAT, I32, I64, ConstRef, Lifter, Reg, unsupported
+from .core import FLAT, I32, I64, ConstRef, Imm, Lifter, Reg, unsupported
 
 SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
                   r"(?P<length>hh|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
@@ -99,13 +104,55 @@ def format_string(ctx: Lifter, ins) -> tuple[str, str]:
     return var.name, bytes(var.data).split(b"\0")[0].decode("latin-1")
 
 
-def call_abs(ctx: Lifter, ins) -> None:
+def _loaded_from(instructions, call, index: int, leaders: set[int]) -> int | None:
+    """The c[0x4] offset of `LDC.64 Rn, c[0x4][Rm]` (Rm an immediate moved in) writing the call's
+    register pair Rn, in the call's block."""
+    for ins in reversed([i for i in instructions if i.address < call.address]):
+        if ins.address + 16 in leaders and ins.address + 16 != call.address:
+            return None
+        dest = ins.operands[0] if ins.operands else None
+        if not (isinstance(dest, Reg) and dest.kind == "R" and dest.index == index):
+            continue
+        src = ins.operands[-1]
+        if ins.opcode != "LDC" or not isinstance(src, ConstRef) or src.bank != 4 or src.reg is None:
+            return None
+        for earlier in reversed([i for i in instructions if i.address < ins.address]):
+            first = earlier.operands[0] if earlier.operands else None
+            if isinstance(first, Reg) and first.kind == "R" and first.index == src.reg.index:
+                value = earlier.operands[-1]
+                moved = earlier.opcode == "MOV" or (earlier.opcode == "IMAD" and "MOV" in earlier.modifiers)
+                return src.offset + int(value.value) if moved and isinstance(value, Imm) else None
+        return None
+    return None
+
+
+def callee(ctx: Lifter, ins) -> str | None:
+    """The function a CALL.ABS through a register calls, from the relocation of the c[0x4] word
+    the register was loaded from; when that load is not found, the only function relocated there."""
     facts = ctx.state["facts"]
-    if not any(sym == "vprintf" for sym, _t, _a in facts.relocations.values()):
-        raise unsupported(ins, "absolute call to a function other than vprintf")
+    regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if len(regs) == 1 and regs[0].index is not None:
+        args = (ctx.state["instructions"], ins, regs[0].index, ctx.state["cfg"].leaders)
+        offset = _written_from(args[0], ins, ("R", regs[0].index), args[3])
+        offset = offset if offset is not None else _loaded_from(*args)
+        hit = facts.relocations.get((4, offset)) if offset is not None else None
+        if hit is not None:
+            return hit[0]
+    variables = {v.name for v in facts.variables}
+    functions = {sym for (bank, _o), (sym, _t, _a) in facts.relocations.items() if bank == 4 and sym not in variables}
+    return functions.pop() if len(functions) == 1 else None
+
+
+def call_abs(ctx: Lifter, ins) -> None:
     ops = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     if len(ops) != 1 or "NOINC" not in ins.modifiers:
         raise unsupported(ins)
+    target = callee(ctx, ins)
+    if target == "__assertfail":
+        assert_fail(ctx, ins)
+        return
+    if target != "vprintf":
+        raise unsupported(ins, f"absolute call to {target or 'an unknown function'}")
     symbol, fmt = format_string(ctx, ins)
     args = arguments(fmt)
     b = ctx.b
@@ -120,12 +167,61 @@ def call_abs(ctx: Lifter, ins) -> None:
         v = b.load(ptr, typ=ir.IntType(8 * size), align=size)
         words.append((b.zext(v, I64) if size < 8 else v, is_string))
         offset += size
+    _print(ctx, fmt_ptr, len(fmt.encode("latin-1")) + 1, words)
+    ctx.set32(Reg("R", 4, "R4"), ir.Constant(I32, len(args)))
+
+
+def _static_string(ctx: Lifter, ins, index: int) -> str | None:
+    """The text of the cubin string whose address the call passes in R<index>:R<index+1>."""
+    facts = ctx.state["facts"]
+    offset = _written_from(ctx.state["instructions"], ins, ("R", index), ctx.state["cfg"].leaders)
+    hit = facts.relocations.get((4, offset)) if offset is not None else None
+    var = next((v for v in facts.variables if hit and v.name == hit[0] and not hit[2]), None)
+    return bytes(var.data).split(b"\0")[0].decode("latin-1") if var is not None else None
+
+
+def assert_fail(ctx: Lifter, ins) -> None:
+    """CUDA's assertion message, then a trap (the launch fails, as cudaErrorAssert does). The
+    message, file and function texts are read from the cubin when their relocations say which
+    strings they are (then they are part of the format), else printed from their addresses."""
+    b = ctx.b
+    from .launch import special_register
+    texts, words = [], []
+    for index in (6, 8, 10):                  # file, line, function
+        text = _static_string(ctx, ins, index) if index != 8 else None
+        if text is not None:
+            texts.append(text.replace("%", "%%"))
+        elif index == 8:
+            texts.append("%u")
+            words.append((b.zext(ctx.u32(Reg("R", 8, "R8")), I64), False))
+        else:
+            texts.append("%s")
+            words.append((ctx.u64(Reg("R", index, f"R{index}")), True))
+    words += [(b.zext(special_register(ctx, Reg("SR", None, f"SR_{kind}.{axis}")), I64), False)
+              for kind in ("CTAID", "TID") for axis in "XYZ"]
+    message = _static_string(ctx, ins, 4)
+    if message is None:
+        words.append((ctx.u64(Reg("R", 4, "R4")), True))
+    fmt = (f"{texts[0]}:{texts[1]}: {texts[2]}: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `"
+           f"{'%s' if message is None else message.replace('%', '%%')}` failed.\n")
+    data = bytearray(fmt.encode("latin-1") + b"\0")
+    name = f"__cass_assert_{ins.address:x}"
+    g = ir.GlobalVariable(ctx.module, ir.ArrayType(ir.IntType(8), len(data)), name, addrspace=1)
+    g.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+    g.global_constant = True
+    g.linkage = "private"
+    _print(ctx, b.addrspacecast(g, FLAT), len(data), words)
+    b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
+
+
+def _print(ctx: Lifter, fmt_ptr: ir.Value, fmt_size: int, words: list) -> None:
+    """One printf through ROCm's protocol: the format, then the arguments ((value, is a string))."""
+    b = ctx.b
     i32 = lambda v: ir.Constant(I32, v)
     append_string = ctx.intrinsic(OCKL[2], I64, [I64, FLAT, I64, I32])
     append_args = ctx.intrinsic(OCKL[1], I64, [I64, I32] + [I64] * 7 + [I32])
     desc = b.call(ctx.intrinsic(OCKL[0], I64, [I64]), [ir.Constant(I64, 0)])
-    desc = b.call(append_string, [desc, fmt_ptr, ir.Constant(I64, len(fmt.encode("latin-1")) + 1),
-                                  i32(0 if words else 1)])
+    desc = b.call(append_string, [desc, fmt_ptr, ir.Constant(I64, fmt_size), i32(0 if words else 1)])
     pending: list[ir.Value] = []    # scalars go out seven at a time, strings on their own
     for k, (value, is_string) in enumerate(words):
         last = k == len(words) - 1
@@ -138,7 +234,6 @@ def call_abs(ctx: Lifter, ins) -> None:
         pending.append(value)
         if len(pending) == 7 or last:
             desc = _flush(ctx, append_args, desc, pending, last)
-    ctx.set32(Reg("R", 4, "R4"), i32(len(args)))
 
 
 def _flush(ctx: Lifter, append_args, desc: ir.Value, pending: list, last: bool) -> ir.Value:

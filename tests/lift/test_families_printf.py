@@ -1,0 +1,41 @@
+"""Calls through c[0x4]: the callee of a CALL.ABS is the symbol relocated into the word its register
+was loaded from. A failed assert() (__assertfail) prints CUDA's message, with the file, function
+and condition texts read from the cubin, and traps; printf in the same kernel still works."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
+
+SOURCE = r"""
+#include <cassert>
+#include <cstdio>
+__global__ void checked(const int *in, int *out)
+{
+    int v = in[threadIdx.x];
+    if (threadIdx.x == 0) printf("first %d\n", v);
+    assert(v >= 0 && "inputs are counts");
+    out[threadIdx.x] = v * 2;
+}
+"""
+
+
+def test_assert_prints_cuda_message_and_traps(tmp_path):
+    from cass_cc.pipeline import run_pipeline
+    from passes import FRONT_END, units_from_file
+    import passes.lift as lift
+    (tmp_path / "a.cu").write_text(SOURCE)
+    cubin = tmp_path / "a.cubin"
+    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(tmp_path / "a.cu")], check=True)
+    unit = run_pipeline(units_from_file(str(cubin))[0], FRONT_END)
+    unit = run_pipeline(unit, [lift])
+    assert unit.status == "ok", unit.reasons
+    text = unit.llvm_ir
+    assert "llvm.trap" in text
+    assert ("/a.cu:%u: void checked(const int *, int *): block: [%u,%u,%u], thread: [%u,%u,%u] "
+            "Assertion `v >= 0 && \\22inputs are counts\\22` failed.\\0A") in text
+    assert "first %d" in text or "__ockl_printf_begin" in text
