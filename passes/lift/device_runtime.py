@@ -271,10 +271,13 @@ def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
     b = ir.IRBuilder(entry)
     base = b.load(heap, typ=I64)
     address = b.ptrtoint(ptr, I64)
+    limit = b.load(_gep(b, heap, ir.Constant(I64, 8)), typ=I64)
     block_off = b.sub(address, b.add(base, ir.Constant(I64, BLOCK_HEADER)))
-    ours = b.and_(b.icmp_unsigned("!=", address, ir.Constant(I64, 0)),
-                  b.icmp_unsigned("!=", base, ir.Constant(I64, 0)))
-    b.cbranch(ours, push, done)          # free(NULL) does nothing
+    # free(NULL) does nothing, nor does a pointer outside the heap's blocks (no heap: base 0)
+    ours = b.and_(b.icmp_unsigned("!=", base, ir.Constant(I64, 0)),
+                  b.icmp_unsigned(">=", block_off, ir.Constant(I64, HEAD_BYTES)))
+    ours = b.and_(ours, b.icmp_unsigned("<", block_off, limit))
+    b.cbranch(ours, push, done)
     heap_ptr = lambda off: _gep(b, b.inttoptr(base, GLOBAL), off)
     b.position_at_end(push)
     cls = b.load(heap_ptr(block_off), typ=I64)
