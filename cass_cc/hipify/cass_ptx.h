@@ -395,6 +395,70 @@ __device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bo
   return (unsigned)__builtin_amdgcn_ds_bpermute(j << 2, (int)a);
 }
 
+/* ---- warp matrix multiply (mma.sync m16n8k*, row.col) and ldmatrix --------------------------
+ * The fragments are in the PTX ISA's layouts: lane = 4 * g + t holds A rows g and g + 8 at columns
+ * t * E + h * K / 2 + e (register 2h + row half, element e of E per 32-bit register), B column g at
+ * the same k, and C/D rows g, g + 8 at columns 2t, 2t + 1. Each lane gathers the rows and columns
+ * it needs from the others with cross-lane reads, then sums exactly as written (products in the
+ * accumulator type, k ascending). */
+enum { MMA_F16 = 0, MMA_BF16 = 1, MMA_TF32 = 2, MMA_S8 = 3, MMA_U8 = 4 };
+
+template <int Kind>
+__device__ inline typename std::conditional<(Kind >= MMA_S8), int, float>::type mma_element(unsigned r, int e) {
+  if (Kind == MMA_F16) return __half2float(__ushort_as_half((unsigned short)(r >> (16 * e))));
+  if (Kind == MMA_BF16) return as<float>((r >> (16 * e)) << 16);
+  if (Kind == MMA_TF32) return as<float>(r & 0xffffe000u);   /* tf32 keeps 10 mantissa bits */
+  if (Kind == MMA_S8) return (int)(signed char)(r >> (8 * e));
+  return (int)((r >> (8 * e)) & 0xffu);
+}
+
+__device__ inline float mma_add(float a, float b) { return add<float>(a, b); }
+__device__ inline int mma_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
+
+__device__ inline unsigned lane_value(unsigned v, unsigned from) {
+  return (unsigned)__builtin_amdgcn_ds_bpermute((int)(from << 2), (int)v);
+}
+
+template <int K, int AKind, int BKind, typename Acc>
+__device__ inline void mma_m16n8(const unsigned* a, const unsigned* b, Acc d[4]) {
+  constexpr int E = AKind == MMA_TF32 ? 1 : AKind >= MMA_S8 ? 4 : 2;   /* elements per register */
+  constexpr int H = K / (4 * E);                                        /* B registers */
+  unsigned l = lane(), g = l >> 2, t = l & 3u;
+  for (unsigned tp = 0; tp < 4; ++tp) {
+    for (int h = 0; h < H; ++h) {
+      unsigned a0 = lane_value(a[2 * h], 4 * g + tp), a1 = lane_value(a[2 * h + 1], 4 * g + tp);
+      unsigned b0 = lane_value(b[h], 8 * t + tp), b1 = lane_value(b[h], 8 * t + 4 + tp);
+      for (int e = 0; e < E; ++e) {
+        Acc x0 = mma_element<AKind>(a0, e), x1 = mma_element<AKind>(a1, e);
+        Acc y0 = mma_element<BKind>(b0, e), y1 = mma_element<BKind>(b1, e);
+        d[0] = mma_add(d[0], mul<Acc>(x0, y0));
+        d[1] = mma_add(d[1], mul<Acc>(x0, y1));
+        d[2] = mma_add(d[2], mul<Acc>(x1, y0));
+        d[3] = mma_add(d[3], mul<Acc>(x1, y1));
+      }
+    }
+  }
+}
+
+/* ldmatrix .m8n8 .b16: lanes 8i..8i+7 give the row addresses of matrix i; lane l receives the
+ * 32 bits of row l / 4 at column pair l % 4 (.trans: column l / 4 of rows 2 (l % 4) and + 1). */
+template <int N, bool Trans>
+__device__ inline void ldmatrix(unsigned long long address, unsigned* out) {
+  unsigned l = lane(), row_address = (unsigned)address;
+  for (int i = 0; i < N; ++i) {
+    if (!Trans) {
+      unsigned row = lane_value(row_address, 8 * i + (l >> 2));
+      out[i] = *shared<unsigned>(row + 4 * (l & 3u));
+    } else {
+      unsigned r0 = lane_value(row_address, 8 * i + 2 * (l & 3u));
+      unsigned r1 = lane_value(row_address, 8 * i + 2 * (l & 3u) + 1);
+      unsigned lo = *shared<unsigned short>(r0 + 2 * (l >> 2));
+      unsigned hi = *shared<unsigned short>(r1 + 2 * (l >> 2));
+      out[i] = lo | hi << 16;
+    }
+  }
+}
+
 }  // namespace cass_ptx
 
 #endif  // CASS_PTX_H

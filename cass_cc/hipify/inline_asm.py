@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import ptx_control, ptx_float, ptx_int, ptx_memory
+from . import ptx_control, ptx_float, ptx_int, ptx_matrix, ptx_memory
 from .lexer import STRING
 from .ptx_emit import Emitter, Var
 from .ptx_parse import PtxRefusal, parse
 from .source import Source
 
 HANDLERS = {**ptx_int.HANDLERS, **ptx_float.HANDLERS, **ptx_memory.HANDLERS,
-            **ptx_control.HANDLERS}
+            **ptx_control.HANDLERS, **ptx_matrix.HANDLERS}
 CONSTRAINT_TYPES = {"r": "unsigned int", "l": "unsigned long long", "h": "unsigned short",
                     "f": "float", "d": "double", "n": "long long"}
 _QUALIFIERS = ("volatile", "__volatile__", "__volatile", "inline", "__inline", "__inline__")

@@ -69,6 +69,9 @@ STATEMENTS = [
     'asm("cvt.rn.f16x2.f32 %0, %1, %1;" : "=r"(a) : "f"(x));',
     'asm("fma.rn.f16x2 %0, %1, %2, %0;" : "+r"(a) : "r"(b), "r"(c));',
     'asm("{ .reg .f16 h; mov.b32 {h, _}, %1; sub.f16 h, h, h; mov.b32 %0, {h, h}; }" : "=r"(a) : "r"(b));',
+    'asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};" : "+f"(x), "+f"(x), "+f"(x), "+f"(x) : "r"(a), "r"(a), "r"(b), "r"(b), "r"(c), "r"(c));',
+    'asm volatile("mma.sync.aligned.m16n8k8.row.col.f16.f16.f16.f16 {%0,%1}, {%2,%3}, {%4}, {%0,%1};" : "+r"(a), "+r"(b) : "r"(c), "r"(c), "r"(a));',
+    'asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4+16];" : "=r"(a), "=r"(b), "=r"(c), "=r"(a) : "r"(c));',
     'asm volatile("cp.async.commit_group;\\n\\tcp.async.wait_group 0;\\n\\tcp.async.wait_all;" ::: "memory");',
 ]
 
@@ -132,6 +135,8 @@ REFUSALS = [
     ('asm("ld.local.u32 %0, [%1];" : "=r"(a) : "l"(p));', "the .local state space is not supported"),
     ('asm("bar.sync 1, 64;");', "only barrier 0"),
     ('asm("bar.red.popc.u32 %0, 5, 64, 1;" : "=r"(a));', "only barrier 0"),
+    ('asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};" : "+d"(*(double *)p), "+d"(*(double *)p) : "d"(1.0), "d"(1.0));',
+     "only mma.sync.aligned.m16n8k*.row.col"),
     ('asm("atom.global.and.f32 %0, [%1], %2;" : "=f"(x) : "l"(p), "f"(x));', ".and is not defined for .f32"),
 ]
 

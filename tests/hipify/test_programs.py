@@ -15,6 +15,7 @@ FAMILY_OF = {  # what each program exercises, so a missing one is noticed
     "warp_shuffle_vote": "warp", "half_bf16": "half", "coop_groups_tiles": "coop_groups",
     "atomics_scopes": "device", "streams_events": "runtime", "graph_capture": "runtime",
     "math_intrinsics": "device", "inline_ptx": "inline_asm",
+    "inline_ptx_mma": "inline_asm",
 }
 
 _built: dict[str, Path] = {}
