@@ -108,7 +108,7 @@ def test_libcassrt_texture_and_array_calls(tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["texture_1d", "texture_2d"])
+@pytest.mark.parametrize("name", ["texture_1d", "texture_2d", "texture_modes", "texture_formats"])
 def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
     folder = PROGRAMS / "realworld" / name
     sums = []

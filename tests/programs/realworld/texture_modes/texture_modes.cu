@@ -1,0 +1,166 @@
+// Texture addressing modes and filtering of 8-bit data: wrap (linear filtering) and mirror (point)
+// on normalised coordinates, border with a border colour (uchar4 read as normalised floats) and
+// with the default colour (float, linear filtering), and linear filtering of uchar4 read as
+// normalised floats. A CPU model of CUDA's rules checks every value; each case reports its
+// mismatches, so a difference shows which rule it is.
+#include <cstdio>
+#include <cmath>
+
+#define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
+    printf("%s: %s\nFAIL\n", #x, cudaGetErrorString(e_)); return 1; } } while (0)
+
+const int W = 16, H = 8;
+const int GX = 24, GY = 12;
+const int N = GX * GY;
+// mirror samples sit 1/64 texel right of the grid: exactly at a texel's edge, mirroring the
+// coordinate and mirroring the texel index differ
+const float MIRROR_SHIFT = 0.015625f;
+enum { WRAP_LINEAR, MIRROR_POINT, BORDER_LINEAR, FLOATS };
+enum { BORDER_COLOUR, BYTES_LINEAR, COLOURS };
+const char *const NAMES[] = {"wrap linear", "mirror point", "border linear", "border colour", "uchar4 linear"};
+
+__device__ __host__ float coord_x(int i) { return (i - 4) * 0.75f; }
+__device__ __host__ float coord_y(int j) { return (j - 2) * 0.5f + 0.25f; }
+
+__global__ void sample(cudaTextureObject_t wrap, cudaTextureObject_t mirror, cudaTextureObject_t border,
+                       cudaTextureObject_t coloured, cudaTextureObject_t bytes, float *out, float4 *colours)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    int k = j * GX + i;
+    float x = coord_x(i), y = coord_y(j);
+    out[WRAP_LINEAR * N + k] = tex2D<float>(wrap, x / W, y / H);
+    out[MIRROR_POINT * N + k] = tex2D<float>(mirror, (x + MIRROR_SHIFT) / W, y / H);
+    out[BORDER_LINEAR * N + k] = tex2D<float>(border, x, y);
+    colours[BORDER_COLOUR * N + k] = tex2D<float4>(coloured, x / W, y / H);
+    colours[BYTES_LINEAR * N + k] = tex2D<float4>(bytes, x, y);
+}
+
+static float texel(int x, int y) { return (float)((x * 3 + y * 5) % 17 - 8); }
+static unsigned char byte_texel(int x, int y, int c) { return (unsigned char)(x * 13 + y * 29 + c * 61); }
+
+// texel index i along n texels under an address mode; false when it reads the border
+static bool address(int &i, int n, cudaTextureAddressMode mode)
+{
+    if (mode == cudaAddressModeWrap) { i %= n; if (i < 0) i += n; return true; }
+    if (mode == cudaAddressModeMirror) {
+        int p = i % (2 * n); if (p < 0) p += 2 * n; i = p < n ? p : 2 * n - 1 - p; return true;
+    }
+    if (mode == cudaAddressModeBorder) return i >= 0 && i < n;
+    i = i < 0 ? 0 : i >= n ? n - 1 : i;
+    return true;
+}
+
+// channel c of the texel (x, y): the float texture (c < 0) or the uchar4 one, or the border
+static float fetch(int x, int y, cudaTextureAddressMode mode, int c, const float *border)
+{
+    if (!address(x, W, mode) || !address(y, H, mode)) return c < 0 ? 0.0f : border[c];
+    return c < 0 ? texel(x, y) : byte_texel(x, y, c) / 255.0f;
+}
+
+static float model(float x, float y, bool linear, cudaTextureAddressMode mode, int c = -1,
+                   const float *border = nullptr)
+{
+    if (!linear) return fetch((int)floorf(x), (int)floorf(y), mode, c, border);
+    float xb = x - 0.5f, yb = y - 0.5f;
+    int i = (int)floorf(xb), j = (int)floorf(yb);
+    float a = xb - i, b = yb - j;
+    return (1 - a) * (1 - b) * fetch(i, j, mode, c, border) + a * (1 - b) * fetch(i + 1, j, mode, c, border)
+         + (1 - a) * b * fetch(i, j + 1, mode, c, border) + a * b * fetch(i + 1, j + 1, mode, c, border);
+}
+
+static cudaTextureObject_t make(cudaArray_t a, cudaTextureFilterMode filter, cudaTextureAddressMode mode,
+                                bool normalized, cudaTextureReadMode read = cudaReadModeElementType,
+                                const float *border = nullptr)
+{
+    cudaResourceDesc rd = {};
+    rd.resType = cudaResourceTypeArray;
+    rd.res.array.array = a;
+    cudaTextureDesc td = {};
+    td.addressMode[0] = td.addressMode[1] = mode;
+    td.filterMode = filter;
+    td.readMode = read;
+    td.normalizedCoords = normalized;
+    if (border) for (int c = 0; c < 4; ++c) td.borderColor[c] = border[c];
+    cudaTextureObject_t t = 0;
+    return cudaCreateTextureObject(&t, &rd, &td, nullptr) == cudaSuccess ? t : 0;
+}
+
+int main()
+{
+    float host[H][W];
+    unsigned char host_bytes[H][W][4];
+    for (int y = 0; y < H; ++y)
+        for (int x = 0; x < W; ++x) {
+            host[y][x] = texel(x, y);
+            for (int c = 0; c < 4; ++c) host_bytes[y][x][c] = byte_texel(x, y, c);
+        }
+    // uchar4 in the explicit form: HIP 5.2's hipCreateChannelDesc<uchar4>() says signed (a header bug)
+    cudaChannelFormatDesc f1 = cudaCreateChannelDesc<float>(),
+                          u4 = cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindUnsigned);
+    cudaArray_t array, byte_array;
+    CHECK(cudaMallocArray(&array, &f1, W, H));
+    CHECK(cudaMemcpy2DToArray(array, 0, 0, host, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));
+    CHECK(cudaMallocArray(&byte_array, &u4, W, H));
+    CHECK(cudaMemcpy2DToArray(byte_array, 0, 0, host_bytes, W * 4, W * 4, H, cudaMemcpyHostToDevice));
+    const float border[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    cudaTextureObject_t tw = make(array, cudaFilterModeLinear, cudaAddressModeWrap, true);
+    cudaTextureObject_t tm = make(array, cudaFilterModePoint, cudaAddressModeMirror, true);
+    cudaTextureObject_t tz = make(array, cudaFilterModeLinear, cudaAddressModeBorder, false);
+    cudaTextureObject_t tc = make(byte_array, cudaFilterModePoint, cudaAddressModeBorder, true,
+                                  cudaReadModeNormalizedFloat, border);
+    cudaTextureObject_t tb = make(byte_array, cudaFilterModeLinear, cudaAddressModeClamp, false,
+                                  cudaReadModeNormalizedFloat);
+    if (!tw || !tm || !tz || !tc || !tb) { printf("cudaCreateTextureObject failed\nFAIL\n"); return 1; }
+
+    float *out; float4 *colours;
+    CHECK(cudaMalloc(&out, FLOATS * N * sizeof(float)));
+    CHECK(cudaMalloc(&colours, COLOURS * N * sizeof(float4)));
+    sample<<<dim3(GX / 8, GY / 4), dim3(8, 4)>>>(tw, tm, tz, tc, tb, out, colours);
+    CHECK(cudaGetLastError());
+    static float got[FLOATS * N];
+    static float4 got_colours[COLOURS * N];
+    CHECK(cudaMemcpy(got, out, sizeof got, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(got_colours, colours, sizeof got_colours, cudaMemcpyDeviceToHost));
+
+    int bad[FLOATS + COLOURS] = {};
+    long long checksum = 0;
+    for (int j = 0; j < GY; ++j)
+        for (int i = 0; i < GX; ++i) {
+            int k = j * GX + i;
+            float x = coord_x(i), y = coord_y(j);
+            float want[FLOATS] = {model(x / W * W, y / H * H, true, cudaAddressModeWrap),
+                                  model(x + MIRROR_SHIFT, y, false, cudaAddressModeMirror),
+                                  model(x, y, true, cudaAddressModeBorder)};
+            for (int o = 0; o < FLOATS; ++o) {
+                float g = got[o * N + k];
+                if (fabsf(g - want[o]) > 1e-5f && bad[o]++ < 3)
+                    printf("%s at (%g, %g): got %.9g, want %.9g\n", NAMES[o], x, y, g, want[o]);
+                checksum += lroundf(g * 256.0f) * (o + 1);
+            }
+            for (int o = 0; o < COLOURS; ++o) {
+                float4 g4 = got_colours[o * N + k];
+                float gc[4] = {g4.x, g4.y, g4.z, g4.w};
+                for (int c = 0; c < 4; ++c) {
+                    // 8-bit data filters within a step of the data
+                    float wc = o == BORDER_COLOUR ? model(x, y, false, cudaAddressModeBorder, c, border)
+                                                  : model(x, y, true, cudaAddressModeClamp, c);
+                    float tolerance = o == BORDER_COLOUR ? 1e-6f : 1.0f / 255;
+                    if (fabsf(gc[c] - wc) > tolerance && bad[FLOATS + o]++ < 3)
+                        printf("%s %d at (%g, %g): got %.9g, want %.9g\n", NAMES[FLOATS + o], c, x, y, gc[c], wc);
+                    if (o == BORDER_COLOUR)       // filtered 8-bit values may round either way
+                        checksum += lroundf(gc[c] * 255.0f);
+                }
+            }
+        }
+    int total = 0;
+    for (int o = 0; o < FLOATS + COLOURS; ++o) {
+        printf("%s: %d mismatches\n", NAMES[o], bad[o]);
+        total += bad[o];
+    }
+    cudaDestroyTextureObject(tw); cudaDestroyTextureObject(tm); cudaDestroyTextureObject(tz);
+    cudaDestroyTextureObject(tc); cudaDestroyTextureObject(tb);
+    cudaFreeArray(array); cudaFreeArray(byte_array);
+    cudaFree(out); cudaFree(colours);
+    printf("checksum: %lld\n%s\n", checksum, total ? "FAIL" : "PASS");
+    return total != 0;
+}
