@@ -2,7 +2,8 @@
 // on normalised coordinates, border with a border colour (uchar4 read as normalised floats) and
 // with the default colour (float, linear filtering), and linear filtering of uchar4 read as
 // normalised floats. A CPU model of CUDA's rules checks every value; each case reports its
-// mismatches, so a difference shows which rule it is.
+// mismatches, so a difference shows which rule it is. A probe line (not checked) shows how the
+// linear filter quantises weights: two texels 0 and 256, sampled between them.
 #include <cstdio>
 #include <cmath>
 
@@ -33,6 +34,20 @@ __global__ void sample(cudaTextureObject_t wrap, cudaTextureObject_t mirror, cud
     out[BORDER_LINEAR * N + k] = tex2D<float>(border, x, y);
     colours[BORDER_COLOUR * N + k] = tex2D<float4>(coloured, x / W, y / H);
     colours[BYTES_LINEAR * N + k] = tex2D<float4>(bytes, x, y);
+}
+
+const int PROBES = 8;
+__device__ __host__ float probe_x(int i)
+{
+    const float fractions[PROBES] = {1.0f / 1024, 1.0f / 512, 3.0f / 1024, 1.0f / 256 - 1.0f / 4096,
+                                     0.1f, 1.0f / 3, 0.5f + 1.0f / 512, 1.0f - 1.0f / 1024};
+    return 0.5f + fractions[i];
+}
+
+__global__ void probe(cudaTextureObject_t ramp, float *out)
+{
+    int i = threadIdx.x;
+    if (i < PROBES) out[i] = tex1D<float>(ramp, probe_x(i));
 }
 
 static float texel(int x, int y) { return (float)((x * 3 + y * 5) % 17 - 8); }
@@ -111,6 +126,21 @@ int main()
     cudaTextureObject_t tb = make(byte_array, cudaFilterModeLinear, cudaAddressModeClamp, false,
                                   cudaReadModeNormalizedFloat);
     if (!tw || !tm || !tz || !tc || !tb) { printf("cudaCreateTextureObject failed\nFAIL\n"); return 1; }
+    const float ramp_texels[2] = {0.0f, 256.0f};
+    cudaArray_t ramp_array;
+    CHECK(cudaMallocArray(&ramp_array, &f1, 2));
+    CHECK(cudaMemcpy2DToArray(ramp_array, 0, 0, ramp_texels, sizeof ramp_texels, sizeof ramp_texels, 1,
+                              cudaMemcpyHostToDevice));
+    cudaTextureObject_t ramp = make(ramp_array, cudaFilterModeLinear, cudaAddressModeClamp, false);
+    float *probe_out, probes[PROBES];
+    CHECK(cudaMalloc(&probe_out, sizeof probes));
+    probe<<<1, 32>>>(ramp, probe_out);
+    CHECK(cudaMemcpy(probes, probe_out, sizeof probes, cudaMemcpyDeviceToHost));
+    printf("probe (256 x the weight at x - 0.5 =");
+    for (int i = 0; i < PROBES; ++i) printf(" %.6g", probe_x(i) - 0.5f);
+    printf("):");
+    for (int i = 0; i < PROBES; ++i) printf(" %.6g", probes[i]);
+    printf("\n");
 
     float *out; float4 *colours;
     CHECK(cudaMalloc(&out, FLOATS * N * sizeof(float)));
@@ -159,8 +189,9 @@ int main()
     }
     cudaDestroyTextureObject(tw); cudaDestroyTextureObject(tm); cudaDestroyTextureObject(tz);
     cudaDestroyTextureObject(tc); cudaDestroyTextureObject(tb);
-    cudaFreeArray(array); cudaFreeArray(byte_array);
-    cudaFree(out); cudaFree(colours);
+    cudaDestroyTextureObject(ramp);
+    cudaFreeArray(array); cudaFreeArray(byte_array); cudaFreeArray(ramp_array);
+    cudaFree(out); cudaFree(colours); cudaFree(probe_out);
     printf("checksum: %lld\n%s\n", checksum, total ? "FAIL" : "PASS");
     return total != 0;
 }
