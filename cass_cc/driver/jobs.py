@@ -12,6 +12,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -73,14 +74,16 @@ POLL_SECONDS = 0.01
 def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:
     """Run the job's tool, its messages through job.rewrite; `while_running` is called every few
     milliseconds until the tool exits (so a later step can start on an intermediate file)."""
-    try:
-        proc = subprocess.Popen(job.argv, env=job.env, stderr=subprocess.PIPE, text=True, errors="replace")
-    except FileNotFoundError:
-        raise CassError(f"cannot run '{job.argv[0]}': not found (see cass-cc doctor)") from None
-    except OSError as e:
-        raise CassError(f"cannot run '{job.argv[0]}': {e.strerror}") from None
-    with proc:
-        stderr = _communicate(proc, while_running)
+    with tempfile.TemporaryFile() as messages_file:  # read once the tool is done: nothing to poll
+        try:
+            proc = subprocess.Popen(job.argv, env=job.env, stderr=messages_file)
+        except FileNotFoundError:
+            raise CassError(f"cannot run '{job.argv[0]}': not found (see cass-cc doctor)") from None
+        except OSError as e:
+            raise CassError(f"cannot run '{job.argv[0]}': {e.strerror}") from None
+        _wait(proc, while_running)
+        messages_file.seek(0)
+        stderr = messages_file.read().decode(errors="replace")
     messages = job.rewrite(stderr) if job.rewrite else stderr
     if messages:
         sys.stderr.write(messages if messages.endswith("\n") else messages + "\n")
@@ -88,14 +91,13 @@ def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:
         raise JobFailed(exit_code=COMPILE_ERROR_EXIT if proc.returncode > 0 else 1)
 
 
-def _communicate(proc: subprocess.Popen, while_running: Callable[[], None] | None) -> str:
+def _wait(proc: subprocess.Popen, while_running: Callable[[], None] | None) -> None:
     try:
-        while while_running is not None:
-            try:
-                return proc.communicate(timeout=POLL_SECONDS)[1]
-            except subprocess.TimeoutExpired:  # still running; no output is lost by asking again
-                while_running()
-        return proc.communicate()[1]
+        while while_running is not None and proc.poll() is None:
+            while_running()
+            time.sleep(POLL_SECONDS)
+        proc.wait()
     except BaseException:  # interrupted: the tool goes too
         proc.kill()
+        proc.wait()
         raise
