@@ -1,5 +1,6 @@
-"""Texture fetches: TLD (tex1Dfetch: an integer texel index) and TEX (tex1D/tex2D/tex3D, their Lod
-forms and tex1DLayered/tex2DLayered: floating-point coordinates, point or linear filtering),
+"""Texture fetches: TLD (tex1Dfetch: an integer texel index), TEX (tex1D/tex2D/tex3D, their Lod
+forms and tex1DLayered/tex2DLayered: floating-point coordinates, point or linear filtering) and
+TLD4 (tex2Dgather),
 bindless through the texture object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5,
 R4, R8, 0x0, 0x58, 2D, 0x1` reads the object at c[0x0][0x58 * 4]) or, on sm_90, a uniform register
 loaded from the kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
@@ -36,16 +37,25 @@ WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
 SHAPES = {"1D": 1, "2D": 2, "3D": 3}
 LAYERED = {"ARRAY_1D": 1, "ARRAY_2D": 2}      # an integer layer index, then the coordinates
 MODIFIERS = {"SCR", "LZ", "LL", "NODEP"}
+COMPONENTS = {"R": 0, "G": 1, "B": 2, "A": 3}   # TLD4's gathered component (the last modifier)
 
 
-@handles("TEX", "TLD", kind="effect")
+@handles("TEX", "TLD", "TLD4", kind="effect")
 def texture(ctx: Lifter, ins) -> None:
-    ctx.check(ins, MODIFIERS | {"B"})
-    if "B" in ins.modifiers:
+    gather = ins.opcode == "TLD4"
+    modifiers = ins.modifiers
+    if gather:                       # TLD4.SCR.B is blue, TLD4.SCR.B.B bindless blue
+        if not modifiers or modifiers[-1] not in COMPONENTS:
+            raise unsupported(ins, "gather without a component")
+        component, modifiers = COMPONENTS[modifiers[-1]], modifiers[:-1]
+    for m in modifiers:
+        if m not in MODIFIERS | {"B"}:
+            raise unsupported(ins, f"modifier .{m}")
+    if "B" in modifiers:
         raise unsupported(ins, "texture object in a register: only its low 32 bits are there")
     shape = ins.extras.get("texture_shape")
     if shape not in SHAPES and (shape not in LAYERED or ins.opcode != "TEX") or \
-            (ins.opcode == "TLD" and shape != "1D"):
+            (ins.opcode == "TLD" and shape != "1D") or (gather and shape != "2D"):
         raise unsupported(ins, f"texture shape {shape}")
     if ins.opcode == "TLD" and "LZ" not in ins.modifiers:
         raise unsupported(ins, "texel fetch at a level of detail other than 0")
@@ -57,7 +67,7 @@ def texture(ctx: Lifter, ins) -> None:
     words = layered + dims + ("LL" in ins.modifiers)
     first = layered + dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
     sources = 1 if words == first else 2
-    scr = "SCR" in ins.modifiers
+    scr = "SCR" in modifiers
     if len(regs) != 2 + sources or len(uniform) != (0 if scr else 1) or len(imms) not in (2, 3) if scr \
             else len(imms) not in (1, 2):
         raise unsupported(ins, "texture operands")
@@ -70,6 +80,9 @@ def texture(ctx: Lifter, ins) -> None:
     desc = b.inttoptr(const_load(ctx, source, I64), GLOBAL)
     if ins.opcode == "TLD":
         texel = b.call(_fetch_function(ctx), [desc, coords[0]])
+    elif gather:
+        xy = [b.bitcast(c, F32) for c in coords]
+        texel = b.call(_gather_function(ctx), [desc, *xy, ir.Constant(I32, component)])
     elif layered:
         xy = [b.bitcast(coords[1 + d], F32) for d in range(dims)]
         texel = b.call(_layered_function(ctx, dims), [desc, coords[0], *xy])
@@ -128,6 +141,15 @@ def _sample_function(ctx: Lifter, dims: int) -> ir.Function:
     if tb is not None:
         desc, *coords = fn.args
         tb.sample(desc, coords[:dims])
+    return fn
+
+
+def _gather_function(ctx: Lifter) -> ir.Function:
+    """tex2Dgather: one component of the four texels linear filtering of (x, y) would use."""
+    fn, tb = _function(ctx, "__cass_tex_gather_2d", [GLOBAL, F32, F32, I32])
+    if tb is not None:
+        desc, x, y, component = fn.args
+        tb.gather(desc, [x, y], component)
     return fn
 
 
@@ -315,6 +337,26 @@ class _Builder:
             term = [b.fmul(weight, w) for w in words]
             total = term if total is None else [b.fadd(t, x) for t, x in zip(total, term)]
         self.ret([b.bitcast(t, I32) for t in total])
+
+    def gather(self, desc, coords: list[ir.Value], component: ir.Value) -> None:
+        """The texels (i, j+1), (i+1, j+1), (i+1, j), (i, j) around (x - 0.5, y - 0.5): the order
+        of Direct3D's Gather4, which tex2Dgather follows; of each, the given component."""
+        b = self.b
+        sizes = [self.field(desc, n) for n in ("width", "height")]
+        normalized = self.flag(desc, "normalized_coords")
+        lows = []
+        for axis, (x, n) in enumerate(zip(coords, sizes)):
+            u = b.select(normalized, b.fmul(x, b.uitofp(n, F32)), x)
+            i0 = self._floor_int(b.fsub(u, ir.Constant(F32, 0.5)))
+            lows.append((self.address(desc, i0, n, axis), self.address(desc, b.add(i0, self.k(1)), n, axis)))
+        picked = []
+        for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0)):
+            words = self.texel(desc, [lows[0][dx], lows[1][dy]])
+            value = words[3]
+            for c in (2, 1, 0):
+                value = b.select(b.icmp_unsigned("==", component, self.k(c)), words[c], value)
+            picked.append(value)
+        self.ret(picked)
 
     def _floor_int(self, u) -> ir.Value:
         """floor(u) as i32, clamped far outside any texture (NaN reads texel 0)."""
