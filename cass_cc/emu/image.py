@@ -1,5 +1,5 @@
 """Image and typed-buffer instructions: buffer_load_format_* (HIP's tex1Dfetch) and
-image_sample* / image_load (tex1D/tex2D/tex3D), reading the resource (T#, V#) and sampler (S#)
+image_sample* / image_load / image_gather4* (tex1D/tex2D/tex3D, tex2Dgather), reading the resource (T#, V#) and sampler (S#)
 descriptors as gfx11 lays them out.
 
 The fields the emulator reads: V# base (dwords 0-1), stride (dword 1 [29:16]), num_records
@@ -45,7 +45,7 @@ BORDER_TRANSPARENT_BLACK, BORDER_OPAQUE_BLACK, BORDER_OPAQUE_WHITE, BORDER_REGIS
 BORDER_PALETTE: list[tuple[float, float, float, float]] = []
 
 BUFFER_FORMAT = re.compile(r"^buffer_load_format_(?P<c>x|xy|xyz|xyzw)$")
-IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load)$")
+IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load|gather4|gather4_lz)$")
 DIMS = {"SQ_RSRC_IMG_1D": 1, "SQ_RSRC_IMG_2D": 2, "SQ_RSRC_IMG_3D": 3}
 
 
@@ -215,6 +215,15 @@ class Image:
         return [_f32_bits(v) for v in total]
 
 
+    def gather(self, st, coords: list[float], component: int) -> list[int]:
+        """Gather4: the component of texels (i, j+1), (i+1, j+1), (i+1, j), (i, j) around
+        (x - 0.5, y - 0.5)."""
+        scaled = [coords[a] if self.unnormalized else _f32(coords[a] * self.sizes[a]) for a in range(2)]
+        low = [_floor(_f32(u - 0.5)) for u in scaled]
+        return [self.texel(st, [self.address(low[0] + dx, 0), self.address(low[1] + dy, 1), 0])[component]
+                for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0))]
+
+
 def _floor(v: float) -> int:
     if not math.isfinite(v):
         return 0 if math.isnan(v) else (1 << 30 if v > 0 else -(1 << 30))
@@ -234,6 +243,8 @@ def build_image(instr: Instr):
         raise ValueError(f"image dimension {dim}")
     if instr.mods.get("a16") or instr.mods.get("d16"):
         raise ValueError("16-bit image addresses or data")
+    if op.startswith("gather4") and (dim != "SQ_RSRC_IMG_2D" or dmask not in (1, 2, 4, 8)):
+        raise ValueError("gather4 other than 2D of one component")
     dims = DIMS[dim]
 
     def execute(st, w):
@@ -243,6 +254,10 @@ def build_image(instr: Instr):
             s = [int(x) for x in st.S[wave, ssamp.reg:ssamp.reg + 4]] if ssamp is not None else None
             image = Image(t, s)
             raw = [int(st.V[wave, vaddr.reg + a, lane]) for a in range(dims)]
+            if op.startswith("gather4"):
+                words = image.gather(st, [_bits_f32(v) for v in raw], dmask.bit_length() - 1)
+                _write_result(st, wave, lane, vdst.reg, 0xF, words)
+                continue
             if op == "load":
                 index = [raw[a] if a < dims else 0 for a in range(3)]
                 inside = all(0 <= index[a] < image.sizes[a] for a in range(3))

@@ -110,3 +110,12 @@ def test_the_instructions_hipcc_emits_decode_and_build():
     with pytest.raises(ValueError):
         image.build_image_family(parse_instruction(
             "image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_CUBE", 0, 8))
+
+
+def test_gather4_returns_the_footprint_in_direct3d_order():
+    data = np.arange(12, dtype=np.float32).reshape(3, 4)
+    st, img = make_image(data, 22, 1)
+    # (1.75, 1.25): i = 1, j = 0 -> (1, 1), (2, 1), (2, 0), (1, 0)
+    assert [f32(v) for v in img.gather(st, [1.75, 1.25], 0)] == [data[1, 1], data[1, 2], data[0, 2], data[0, 1]]
+    gather = parse_instruction("image_gather4_lz v[0:3], v[0:1], s[0:7], s[12:15] dmask:0x2 dim:SQ_RSRC_IMG_2D", 0, 8)
+    assert image.build_image_family(gather) is not None
