@@ -41,6 +41,11 @@ def link_translation_unit(units: list[KernelUnit]) -> bytes:
     objects = [u.obj for u in units if u.obj]
     if not objects:
         raise CassError("no translated kernel to link")
+    alone = [u for u in units if u.obj]
+    if len(alone) == 1 and alone[0].code_object and globals_object(alone[0]) is None:
+        # One kernel and no device variables: the kernel's own code object (the link pass's, one
+        # metadata note) is what linking it again would make, less an ld.lld and an llvm-mc run.
+        return alone[0].code_object
     for u in units:
         g = globals_object(u) if u.obj else None
         if g is not None and g not in objects:

@@ -14,6 +14,7 @@ warm builds embed the same code (a warm build that translated differently would 
 
 from __future__ import annotations
 
+import io
 import os
 import resource
 import statistics
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 import pytest
+from elftools.elf.elffile import ELFFile
 
 from binroute import EXAMPLES, PROGRAMS, ROOT, program_flags
 from cass_cc import toolchain
@@ -90,3 +92,27 @@ def test_compile_time_against_nvcc(benchmark, folder, tmp_path):
         info[f"{kind}_wall_s"] = round(median(kind, 0), 3)
     benchmark.extra_info.update(info)
     print(f"\n{folder.name}: {info}")
+
+
+def test_one_kernel_is_not_linked_twice(tmp_path):
+    """A translation unit with one kernel and no device variables embeds the kernel's own code
+    object (one metadata note, its descriptor) instead of linking it a second time; with a
+    device variable the translation unit's link still adds the variables."""
+    from cass_cc.passes import units_from_file
+    from cass_cc.passes.link import link_translation_unit
+    from cass_cc.translate import translate_unit
+
+    def translated(source: str) -> list:
+        (tmp_path / "k.cu").write_text(source)
+        subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", str(tmp_path / "k.cu"), "-o",
+                        str(tmp_path / "k.o")], check=True)
+        units = [translate_unit(u) for u in units_from_file(str(tmp_path / "k.o"))]
+        assert all(u.status == "ok" for u in units), [u.reasons for u in units]
+        return units
+
+    (alone,) = translated("__global__ void k(int *x) { x[threadIdx.x] = 1; }\n")
+    assert link_translation_unit([alone]) == alone.code_object
+    (with_variable,) = translated("__device__ int v;\n__global__ void k(int *x) { x[threadIdx.x] = v; }\n")
+    linked = link_translation_unit([with_variable])
+    symbols = {s.name for s in ELFFile(io.BytesIO(linked)).get_section_by_name(".dynsym").iter_symbols()}
+    assert {"_Z1kPi.kd", "v"} <= symbols
