@@ -12,8 +12,9 @@ showed up) the translation runs from the object afterwards, as it would without 
 Before that, while nvcc's front end runs (most of its time, on one core), another thread imports
 what the rest of the compile needs, so nvcc starts as soon as the command line is read (this
 module imports little), and, when the translation is likely to miss the cache, also the passes
-(llvmlite, lark) and builds the SASS parser. Likely means: the translation cache has no record of
-a build of this source, as it is now, with these options; a warm rebuild imports no pass.
+(llvmlite, lark), builds the SASS parser and sets up LLVM's AMDGPU target. Likely means: the
+translation cache has no record of a build of this source, as it is now, with these options; a
+warm rebuild imports no pass.
 """
 
 from __future__ import annotations
@@ -144,7 +145,9 @@ class EarlyTranslation:
             self.source_key = h.hexdigest()
             if not TranslationCache().built_before(self.source_key):
                 from cass_cc.passes import LIFT_PIPELINE, parse  # noqa: F401 -- imports every pass
+                from cass_cc.rdna3.target import emit_assembly
                 parse.prepare()
+                emit_assembly("", self.settings.offload_arch)  # LLVM's AMDGPU target set up, arch checked
         except Exception:  # noqa: BLE001 -- the translation meets the problem again and reports it
             pass
 
