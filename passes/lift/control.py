@@ -68,8 +68,10 @@ def call(ctx: Lifter, ins) -> None:
         _goto(ctx, ins, ctx.block_at(label_address(ins), ctx.context + (ins.address,) if copied else None))
         return
     missing = [op.name for op in ins.operands if isinstance(op, Label) and op.address is None]
-    if missing:   # e.g. a CUDA device runtime function (dynamic parallelism) nvlink left to the driver
-        raise unsupported(ins, f"call to '{missing[0]}', which is not defined in the cubin")
+    if missing:   # vprintf, malloc ... that a device link left to the driver
+        from .linked_calls import lower
+        lower(ctx, ins, missing[0])
+        return
     from .printf import call_abs
     call_abs(ctx, ins)
 

@@ -217,3 +217,38 @@ def test_shared_library_of_rdc_code(build_root):
                     "-Wl,-rpath,$ORIGIN"], check=True)
     proc = cass_run(out / "host")
     assert proc.returncode == 0 and proc.stdout.strip() == "sum 4592", proc.stdout + proc.stderr
+
+
+REPORTER = """
+#include <cstdio>
+__device__ void report(int i, float x)
+{
+    int *slot = (int *)malloc(sizeof(int));
+    *slot = i * 10;
+    if (i < 3)
+        printf("thread %d: %d %.2f %s\\n", i, *slot, x, i ? "more" : "first");
+    free(slot);
+}
+"""
+REPORTS = """
+#include <cstdio>
+__device__ void report(int i, float x);
+__global__ void go() { report(threadIdx.x, threadIdx.x * 0.25f); }
+int main() { go<<<1, 8>>>(); cudaDeviceSynchronize(); printf("done\\n"); return 0; }
+"""
+
+
+def test_printf_and_malloc_in_a_device_function_of_another_file(build_root):
+    """After the device link, vprintf/malloc/free are CALL.ABS `(vprintf)` to symbols the cubin
+    does not define, the format string a `32@lo($str)` immediate."""
+    out = build_root / "rdc-printf"
+    out.mkdir()
+    (out / "reporter.cu").write_text(REPORTER)
+    (out / "main.cu").write_text(REPORTS)
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", out / "reporter.cu", out / "main.cu", "-o", out / "prog",
+                     cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    proc = cass_run(out / "prog")
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(proc.stdout.splitlines()) == ["done", "thread 0: 0 0.00 first", "thread 1: 10 0.25 more",
+                                                "thread 2: 20 0.50 more"]
