@@ -184,13 +184,14 @@ def brev(ctx: Lifter, ins) -> None:
 
 @handles("FLO", "UFLO")
 def flo(ctx: Lifter, ins) -> None:
-    """FLO: bit index of the most significant 1 (of the first bit differing from the sign for
-    .S32), 0xffffffff if none; .SH gives the shift amount (31 - index) instead."""
+    """FLO: bit index of the most significant 1 (.U32) or of the first bit differing from the
+    sign (.S32, the default: bfind.s32 is a plain FLO), 0xffffffff if none; .SH gives the shift
+    amount (31 - index) instead."""
     ctx.check(ins, {"U32", "S32", "SH"})
     b = ctx.b
     d, a = ctx.operands(ins, 2)
     v = ctx.u32(a)
-    if "S32" in ins.modifiers:
+    if "U32" not in ins.modifiers:
         v = b.select(b.icmp_signed("<", v, ir.Constant(I32, 0)), b.not_(v), v)
     clz = ctx.call("llvm.ctlz.i32", I32, [v, ir.Constant(I1, 0)])
     none = b.icmp_unsigned("==", v, ir.Constant(I32, 0))
