@@ -3,20 +3,22 @@ workspace of cooperative launches, and malloc/free in device code.
 
 Grid sync. `cooperative_groups::this_grid().sync()` compiles to SASS that reads a workspace
 address from c[0x0][0x8c] (high word) and c[0x0][0x90] (low word; c[0x0][0x44] and c[0x0][0x48]
-on sm_90) — PTX's %envreg1/%envreg2, which CUDA's driver fills for cooperative launches — and runs its own barrier on the word at
-workspace+4: each block's leader adds 1 (block 0 adds 0x80000001 - nblocks), then spins until
-the sign bit flips. The sum over a barrier is 0x80000000, so the word returns to its low bits
-after every barrier: one zero-initialised word per kernel, living in the code object, serves
-every launch (launches of one kernel run one after the other on a stream).
+on sm_90): PTX's %envreg1/%envreg2, which CUDA's driver fills for cooperative launches. The SASS
+runs its own barrier on the word at workspace+4: each block's leader adds 1 (block 0 adds
+0x80000001 - nblocks), then spins until the sign bit flips. The sum over a barrier is 0x80000000,
+so the word returns to its low bits after every barrier: one zero-initialised word per kernel,
+living in the code object, serves every launch of that kernel (two cooperative launches of one
+kernel running at once on two streams would share it).
 
-malloc/free. nvcc calls the device runtime with `CALL.ABS.NOINC R2` where R2:R3 came from a
+malloc/free. nvcc calls the device runtime with `CALL.ABS.NOINC Rn` where Rn:Rn+1 came from a
 c[0x4] word that the cubin relocates to `malloc` or `free`; the size (or the pointer) is in
-R4:R5 and malloc's result comes back in R4:R5. Those words lift to tags, and the call to a
-switch on the tag, so any register moves in between are followed by LLVM's constant folding.
-The allocator is LLVM IR in the kernel's module (see `heap_functions`): size classes of powers of
-two with lock-free free lists (64-bit compare-and-swap of an offset and an ABA tag) and a bump
-pointer, on a heap whose base and size the runtime writes into the code object's
-`__cass_device_heap` (base 0 until then: malloc returns NULL).
+R4:R5 and malloc's result comes back in R4:R5. A call site whose register load the block shows
+(`LDC.64 R2, c[0x4][R0]`) calls that function directly; otherwise those words lift to tags and
+the call to a switch on the tag. The allocator is LLVM IR in the kernel's module
+(`heap_functions`): size classes of powers of two with lock-free free lists (64-bit
+compare-and-swap of an offset and an ABA tag) and a bump pointer, on a heap whose base and size
+libcassrt writes into the code object's `__cass_device_heap` (base 0 until then: malloc returns
+NULL). cass_cc/runtime/cass_device_heap.h is the same allocator, same layout, for hipcc.
 """
 
 from __future__ import annotations
@@ -135,8 +137,9 @@ def callee(ctx: Lifter, call, reg: Reg) -> str | None:
     offset = ref.offset
     if ref.reg is not None and ref.reg.index is not None:
         index = _last_write(ctx, load, ref.reg.index)
-        moves = index is not None and (index.opcode == "MOV" or (index.opcode == "IMAD" and "MOV" in index.modifiers))
-        if not moves or not isinstance(index.operands[-1], Imm):
+        moved = index is not None and (index.opcode == "MOV" or
+                                       (index.opcode == "IMAD" and "MOV" in index.modifiers))
+        if not moved or not isinstance(index.operands[-1], Imm):
             return None
         offset += int(index.operands[-1].value)
     hit = ctx.state["facts"].relocations.get((4, offset))
@@ -286,7 +289,8 @@ def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
     b.branch(loop)
     b.position_at_end(loop)
     head = _atomic_load(b, head_ptr, I64)
-    _store_atomic(b, b.and_(head, ir.Constant(I64, 0xFFFFFFFF)), heap_ptr(b.add(block_off, ir.Constant(I64, 8))))
+    next_slot = heap_ptr(b.add(block_off, ir.Constant(I64, 8)))
+    _store_atomic(b, b.and_(head, ir.Constant(I64, 0xFFFFFFFF)), next_slot)
     tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
     new_head = b.or_(b.lshr(block_off, ir.Constant(I64, 4)), b.shl(tag, ir.Constant(I64, 32)))
     b.cbranch(_cas(b, head_ptr, head, new_head), done, loop)

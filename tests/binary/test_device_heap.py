@@ -101,4 +101,5 @@ int main() { int *d, h[4]; cudaMalloc(&d, sizeof h); k<<<1, 4>>>(d);
     built = cass_nvcc("-O2", "--cass-route=binary", "-o", tmp_path / "mixed", tmp_path / "mixed.cu", cwd=tmp_path)
     assert built.returncode == 0, built.stderr
     run = cass_run(tmp_path / "mixed")
-    assert run.returncode == 0 and run.stdout.splitlines() == ["t 0 0", "t 1 3", "t 2 6", "t 3 9", "3 9"], run.stdout + run.stderr
+    want = ["t 0 0", "t 1 3", "t 2 6", "t 3 9", "3 9"]
+    assert run.returncode == 0 and run.stdout.splitlines() == want, run.stdout + run.stderr
