@@ -1,5 +1,5 @@
 """Calls that a device link leaves to the CUDA driver. In a linked cubin (-rdc) kernels call
-vprintf, malloc and free as `CALL.ABS.NOINC `(vprintf)`, a symbol the cubin does not define, and
+vprintf, __assertfail, malloc and free as `CALL.ABS.NOINC `(vprintf)`, a symbol the cubin does not define, and
 load a format string's address as `32@lo($str)` / `32@hi($str)` immediates; whole-program builds
 reach the same functions through relocated c[0x4] words instead (printf.py, device_runtime.py).
 The lowerings are theirs: ROCm's printf protocol, the device heap."""
@@ -15,7 +15,7 @@ MOVES = ("MOV", "UMOV", "IMAD", "R2UR")
 
 def lower(ctx: Lifter, ins, name: str) -> None:
     """CALL.ABS `(name)`, its guard honoured."""
-    if name not in ("vprintf", "malloc", "free"):
+    if name not in ("vprintf", "__assertfail", "malloc", "free"):
         raise unsupported(ins, f"call to '{name}', which is not defined in the cubin")
     b = ctx.b
     after = None
@@ -25,6 +25,9 @@ def lower(ctx: Lifter, ins, name: str) -> None:
         b.position_at_end(run)
     if name == "vprintf":
         _printf(ctx, ins)
+    elif name == "__assertfail":
+        from .printf import assert_fail
+        assert_fail(ctx, ins)       # the texts printed from their addresses (32@lo(...) immediates)
     else:
         from .device_runtime import heap_functions
         r4 = Reg("R", 4, "R4")
