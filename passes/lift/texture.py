@@ -68,8 +68,8 @@ def texture(ctx: Lifter, ins) -> None:
     first = layered + dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
     sources = 1 if words == first else 2
     scr = "SCR" in modifiers
-    if len(regs) != 2 + sources or len(uniform) != (0 if scr else 1) or len(imms) not in (2, 3) if scr \
-            else len(imms) not in (1, 2):
+    if len(regs) != 2 + sources or len(uniform) != (0 if scr else 1) or \
+            len(imms) not in ((2, 3) if scr else (1, 2)):
         raise unsupported(ins, "texture operands")
     dst_b, dst_a, src_a = regs[0], regs[1], regs[2]
     src_b = regs[3] if sources == 2 else None

@@ -28,6 +28,28 @@ def test_texture_operands_parse_with_their_shape():
     assert bindless.extras["texture_shape"] == "ARRAY_2D" and bindless.modifiers == ("SCR", "B", "LL")
 
 
+@pytest.mark.parametrize("line, arch, reason", [
+    ("TEX.LL RZ, R5, R4, UR4, 0x0, 2D, 0x1", "sm_90", "texture operands"),
+    ("TEX.SCR.LL RZ, R5, R4, 0x0, 0x58, 2D, 0x1", "sm_80", "texture operands"),
+    ("TLD4.SCR.B.G R6, R4, R4, R5, 2D", "sm_80", "texture object in a register"),
+    ("TEX.SCR.LL RZ, R5, R4, R6, 0x0, 0x58, CUBE, 0x1", "sm_80", "texture shape CUBE"),
+    ("TLD.SCR.LL RZ, R5, R4, R6, 0x0, 0x58, 1D, 0x1", "sm_80", "level of detail"),
+    ("SULD.P.2D.STRONG.SM.TRAP R3, [R2], 0x0, 0x58", "sm_80", "surface access .P"),
+    ("TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1", "sm_90", "not loaded from a kernel parameter"),
+])
+def test_forms_outside_the_texture_family_are_refused_with_the_reason(line, arch, reason):
+    from cass_cc.errors import Refusal
+    from cass_cc.unit import KernelUnit
+    import passes.lift as lift
+    unit = KernelUnit(name="k", sm_arch=arch)
+    unit.instructions = parse_sass(f"""        /*0000*/                   MOV R1, c[0x0][0x28] ;
+        /*0010*/                   {line} ;
+        /*0020*/                   EXIT ;
+""").instructions
+    with pytest.raises(Refusal, match=reason):
+        lift.run(unit)
+
+
 BINDLESS = r"""
 #include <cstdio>
 __global__ void pick(const cudaTextureObject_t *objects, float *out)
