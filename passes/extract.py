@@ -60,4 +60,7 @@ def run(unit: KernelUnit) -> KernelUnit:
         raise Refusal("no kernel extracted for this unit")
     if unit.sm_arch not in SUPPORTED_ARCHS:
         raise Refusal(f"SASS for {unit.sm_arch} is not supported (supported: {', '.join(SUPPORTED_ARCHS)})")
+    if getattr(getattr(unit.kernel, "cubin", None), "relocatable", False):
+        raise Refusal("relocatable device code (-rdc): its kernels are translated after the device link "
+                      "(nvcc -dlink, or cass-nvcc's link step)")
     return unit
