@@ -79,3 +79,14 @@ def test_constant_bank_is_one_block_with_sized_aliases(tmp_path):
         assert (symbols["c_key"]["st_value"] - block["st_value"], symbols["c_key"]["st_size"]) == (0, 16)
         assert (symbols["c_salt"]["st_value"] - block["st_value"], symbols["c_salt"]["st_size"]) == (16, 8)
         assert symbols["g_hits"]["st_size"] == 4
+
+
+def test_kernels_of_an_unlinked_cubin_are_refused_with_the_reason(linked):
+    from cass_cc.passes import units_from_file
+    from cass_cc.translate import translate_unit
+
+    (unit,) = units_from_file(str(linked / "scale.o"))
+    unit = translate_unit(unit)
+    assert unit.status == "failed"
+    assert unit.reasons == ["extract: relocatable device code (-rdc): its kernels are translated after the "
+                            "device link (nvcc -dlink, or cass-nvcc's link step)"]
