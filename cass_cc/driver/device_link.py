@@ -1,6 +1,6 @@
 """The device link of relocatable device code (-rdc=true, -dc) on the binary route.
 
-`nvcc -rdc=true -c x.cu` leaves a *relocatable* cubin in x.o's `.nv_fatbin`, and x.o's host code
+`nvcc -rdc=true -c x.cu` leaves a *relocatable* cubin in x.o's `__nv_relfatbin`, and x.o's host code
 registers through `__cudaRegisterLinkedBinary_<id>`, which only a device link defines. As nvcc's
 own link step does, cass-nvcc runs the device link at the program's link: the real
 `nvcc -dlink` links the cubins of every -rdc object (and of the static libraries' members) into
@@ -34,6 +34,7 @@ REGISTER_LINKED = "__cudaRegisterLinkedBinary_"
 RELOCATABLE_FATBIN = "__nv_relfatbin"
 # nvlink links the cubins of one architecture; cass-nvcc compiles for sm_80 (binary.SASS_TARGET).
 ARCH_PREFERENCE = ("sm_80", "sm_86", "sm_89", "sm_90")
+DEFERRED = "relocatable device code: the kernels are translated at the device link, when the program is linked"
 NO_FALLBACK = ("relocatable device code is translated after nvcc's device link, where no source "
                "is left for a hipify fallback (--cass-route=source builds it with hipcc)")
 
@@ -50,8 +51,8 @@ def relocatable_archs(path: str) -> set[str]:
         return {c.arch for c in read_cubins(path) if c.relocatable}
     except (OSError, ELFError):
         return set()   # not an ELF object: the linker says what it is
-    except CassError:
-        return {"(unreadable)"}  # a damaged fatbin: the device link reports it
+    except CassError as e:
+        raise CassError(f"'{path}': damaged relocatable device code: {e.message}") from None
 
 
 def defines_linked_registration(path: str) -> bool:
@@ -75,6 +76,7 @@ def static_library(name: str, settings: Settings) -> str | None:
 
 
 def archive_archs(path: str) -> set[str]:
+    """relocatable_archs over the members of a static library."""
     from .binary import _archive_members
 
     with tempfile.TemporaryDirectory() as folder:
@@ -131,9 +133,6 @@ def device_link_jobs(inputs: list[str], archs: set[str], output: str, settings: 
                     lambda: translate_object(nvcc_out, output, None, settings, work, NO_FALLBACK),
                     label="translate")
     return [dlink, translate]
-
-
-DEFERRED = "relocatable device code: the kernels are translated at the device link, when the program is linked"
 
 
 def compile_jobs(action: Compile, settings: Settings, temp_dir: str) -> list[Job]:

@@ -252,3 +252,21 @@ def test_printf_and_malloc_in_a_device_function_of_another_file(build_root):
     assert proc.returncode == 0, proc.stderr
     assert sorted(proc.stdout.splitlines()) == ["done", "thread 0: 0 0.00 first", "thread 1: 10 0.25 more",
                                                 "thread 2: 20 0.50 more"]
+
+
+def test_damaged_relocatable_device_code_is_a_clear_error(rdc_objects):
+    from elftools.elf.elffile import ELFFile
+
+    out = rdc_objects / "damaged"
+    out.mkdir()
+    data = bytearray((rdc_objects / "main.o").read_bytes())
+    with open(rdc_objects / "main.o", "rb") as f:
+        sec = ELFFile(f).get_section_by_name("__nv_relfatbin")
+        start, size = sec["sh_offset"], sec["sh_size"]
+    for i in range(start + 64, start + size - 64):
+        data[i] ^= 0x5A
+    (out / "main.o").write_bytes(data)
+    proc = cass_nvcc(out / "main.o", rdc_objects / "lib.o", "-o", out / "prog", cwd=out)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"cass-nvcc: error: '{out / 'main.o'}': damaged relocatable device code: ")
+    assert not (out / "prog").exists()
