@@ -26,8 +26,7 @@ FUNCTION_ALIGN = 0x100000
 
 def layout(kernel_size: int, callees: list[tuple[str, int]]) -> dict[str, int]:
     """Virtual start address of each callee (name, code size), after the kernel's code."""
-    out, at = {}, 0
-    end = kernel_size
+    out, end = {}, kernel_size
     for name, size in callees:
         at = (end + FUNCTION_ALIGN - 1) // FUNCTION_ALIGN * FUNCTION_ALIGN
         out[name] = at
@@ -76,7 +75,9 @@ def run(unit: KernelUnit) -> KernelUnit:
     cubin = getattr(k, "cubin", None)
     names = list(getattr(k, "callees", []) or []) if cubin is not None else []
     functions = [cubin.functions[n] for n in names]
-    starts = {unit.name: 0, **layout(len(k.code), [(f.name, len(f.code)) for f in functions])}
+    starts = {unit.name: 0}
+    if functions:
+        starts.update(layout(len(k.code), [(f.name, len(f.code)) for f in functions]))
     instructions = place(unit.instructions, 0, starts)   # the kernel's own return addresses
     if not functions:
         unit.instructions = instructions
