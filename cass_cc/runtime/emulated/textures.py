@@ -22,6 +22,7 @@ IMAGE_DWORDS, SAMPLER_DWORDS = 12, 8
 SIGNED, UNSIGNED, FLOAT = 0, 1, 2                       # hipChannelFormatKind
 RESOURCE_ARRAY, RESOURCE_MIPMAP, RESOURCE_LINEAR, RESOURCE_PITCH2D = range(4)
 FILTER_LINEAR, READ_NORMALIZED = 1, 1
+ARRAY_LAYERED, ARRAY_CUBEMAP = 1, 4                      # hipMalloc3DArray flags
 # hipTextureAddressMode -> S# CLAMP: wrap, clamp, mirror, border
 CLAMP = {0: image.WRAP, 1: image.CLAMP_LAST_TEXEL, 2: image.MIRROR, 3: image.CLAMP_BORDER}
 IMG_1D, IMG_2D, IMG_3D = 8, 9, 10                        # T# TYPE
@@ -110,8 +111,8 @@ def hipMallocArray(out: int, desc: int, width: int, height: int, flags: int) -> 
 
 @hip_api
 def hipMalloc3DArray(out: int, desc: int, width: int, height: int, depth: int, flags: int) -> int:
-    if flags:
-        return errors.NOT_SUPPORTED          # layered, cubemap and gather arrays
+    if flags & (ARRAY_LAYERED | ARRAY_CUBEMAP):
+        return errors.NOT_SUPPORTED
     return _make_array(out, desc, width, height, depth)
 
 
