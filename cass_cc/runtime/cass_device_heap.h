@@ -4,12 +4,12 @@
  * and __ockl_dm_dealloc, and ROCm 5.2's versions use s_memrealtime, which gfx11 lacks ("Cannot
  * select: intrinsic %llvm.amdgcn.s.memrealtime"). Defining the two functions here keeps ockl's
  * out of the link. The allocator is the one the binary route lifts malloc/free to
- * (passes/lift/device_runtime.py): blocks of power-of-two sizes with a 16-byte header (its size
- * class, the next free block), one lock-free free list per class (64-bit compare-and-swap of a
- * block offset and an ABA tag), fed by a bump pointer; freed blocks are reused for requests of
- * the same class. The heap is the one libcassrt writes into __cass_device_heap = {base, size}
- * (binary-route programs, whose hipify fallback code objects then share the translated kernels'
- * heap); without it (the source route, on HIP's runtime) it is a zero-initialised array of the
+ * (passes/lift/device_runtime.py), with the same heap layout: blocks of power-of-two sizes with a
+ * 16-byte header (its size class, the next free block), lock-free free lists per class and lane
+ * (64-bit compare-and-swap of a block offset and an ABA tag), fed by a bump pointer; freed blocks
+ * are reused for requests of the same class. The heap is the one libcassrt writes into
+ * __cass_device_heap = {base, size} (binary-route programs, whose hipify fallback code objects
+ * then share the translated kernels' heap); without it (the source route, on HIP's runtime) it is a zero-initialised array of the
  * code object, CUDA's default heap size and no file space. Each code object then has its own,
  * so memory must be freed by kernels of the translation unit that allocated it (free ignores
  * pointers of other heaps).
@@ -20,8 +20,9 @@
 
 #define CASS_HEAP_BYTES (8ull << 20)
 #define CASS_HEAP_CLASSES 40
+#define CASS_HEAP_LISTS 32 /* free lists per class: one per lane of a wave32 */
 #define CASS_HEAP_MIN_SHIFT 5
-#define CASS_HEAP_HEAD (16 + 8 * CASS_HEAP_CLASSES)
+#define CASS_HEAP_HEAD (16 + 8 * CASS_HEAP_CLASSES * CASS_HEAP_LISTS)
 
 /* bump offset at [0], free-list heads from [2]; 16-byte aligned blocks after the header */
 __device__ __attribute__((weak, aligned(16))) unsigned long long __cass_heap[CASS_HEAP_BYTES / 8];
@@ -37,6 +38,11 @@ static __device__ inline __cass_heap_span __cass_heap_get(void)
     return {(char *)__cass_heap, CASS_HEAP_BYTES};
 }
 
+static __device__ inline unsigned long long *__cass_heap_list(char *base, unsigned cls, unsigned lane)
+{
+    return (unsigned long long *)base + 2 + cls * CASS_HEAP_LISTS + lane;
+}
+
 static __device__ inline unsigned long long __cass_heap_load(unsigned long long *p)
 {
     return __hip_atomic_load(p, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
@@ -49,6 +55,21 @@ static __device__ inline bool __cass_heap_cas(unsigned long long *p, unsigned lo
                                                 __HIP_MEMORY_SCOPE_AGENT);
 }
 
+/* The offset of a block taken off a free list (head: offset/16 | ABA tag << 32), 0 when empty. */
+static __device__ inline unsigned long long __cass_heap_pop(char *base, unsigned long long *head)
+{
+    for (;;) {
+        unsigned long long h = __cass_heap_load(head), first = h & 0xFFFFFFFFull;
+        if (!first)
+            return 0;
+        unsigned long long next = __cass_heap_load((unsigned long long *)(base + (first << 4) + 8));
+        if (__cass_heap_cas(head, h, (next & 0xFFFFFFFFull) | (((h >> 32) + 1) << 32)))
+            return first << 4;
+    }
+}
+
+/* A thread frees to and first allocates from its lane's list; the other lanes' lists are
+ * searched when the heap is used up. */
 extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size)
 {
     __cass_heap_span heap = __cass_heap_get();
@@ -61,23 +82,25 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
     unsigned long long bytes = 1ull << (shift - 1);
     if (cls >= CASS_HEAP_CLASSES)
         return 0;
-    unsigned long long *words = (unsigned long long *)base;
-    unsigned long long *head = &words[2 + cls];
-    for (;;) {                                                  /* pop a freed block */
-        unsigned long long h = __cass_heap_load(head), first = h & 0xFFFFFFFFull;
-        if (!first)
-            break;
-        unsigned long long next = __cass_heap_load((unsigned long long *)(base + (first << 4) + 8));
-        if (__cass_heap_cas(head, h, (next & 0xFFFFFFFFull) | (((h >> 32) + 1) << 32)))
-            return (unsigned long long)(base + (first << 4) + 16);
+    unsigned lane = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
+    unsigned long long block = __cass_heap_pop(base, __cass_heap_list(base, cls, lane));
+    if (block)
+        return (unsigned long long)(base + block + 16);
+    unsigned long long *bump = (unsigned long long *)base;
+    /* a request that cannot fit leaves the bump offset alone, so it cannot starve later ones */
+    if (__cass_heap_load(bump) + CASS_HEAP_HEAD + bytes <= heap.size) {
+        unsigned long long start = __hip_atomic_fetch_add(bump, bytes, __ATOMIC_RELAXED,
+                                                          __HIP_MEMORY_SCOPE_AGENT);
+        if (start + CASS_HEAP_HEAD + bytes <= heap.size) {
+            *(unsigned long long *)(base + start + CASS_HEAP_HEAD) = cls;
+            return (unsigned long long)(base + start + CASS_HEAP_HEAD + 16);
+        }
+        __hip_atomic_fetch_add(bump, -bytes, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); /* others took it */
     }
-    unsigned long long start = __hip_atomic_fetch_add(&words[0], bytes, __ATOMIC_RELAXED,
-                                                      __HIP_MEMORY_SCOPE_AGENT);
-    unsigned long long offset = (start + CASS_HEAP_HEAD + 15) & ~15ull;
-    if (offset + bytes > heap.size)
-        return 0;
-    *(unsigned long long *)(base + offset) = cls;
-    return (unsigned long long)(base + offset + 16);
+    for (unsigned other = 0; other < CASS_HEAP_LISTS; other++)
+        if ((block = __cass_heap_pop(base, __cass_heap_list(base, cls, other))))
+            return (unsigned long long)(base + block + 16);
+    return 0;
 }
 
 extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
@@ -88,8 +111,9 @@ extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
         address >= (unsigned long long)base + heap.size)
         return;                                                 /* NULL, or not from this heap */
     unsigned long long offset = address - 16 - (unsigned long long)base;
-    unsigned long long *head = &((unsigned long long *)base)[2 + *(unsigned long long *)(base + offset)];
-    for (;;) {                                                  /* push it on its class's list */
+    unsigned cls = (unsigned)*(unsigned long long *)(base + offset);
+    unsigned long long *head = __cass_heap_list(base, cls, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+    for (;;) {                                                  /* push it on the lane's list */
         unsigned long long h = __cass_heap_load(head);
         __hip_atomic_store((unsigned long long *)(base + offset + 8), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,
                            __HIP_MEMORY_SCOPE_AGENT);

@@ -16,9 +16,9 @@ R4:R5 and malloc's result comes back in R4:R5. A call site whose register load t
 (`LDC.64 R2, c[0x4][R0]`) calls that function directly; otherwise those words lift to tags and
 the call to a switch on the tag. The allocator is LLVM IR in the kernel's module
 (`heap_functions`): size classes of powers of two with lock-free free lists (64-bit
-compare-and-swap of an offset and an ABA tag) and a bump pointer, on a heap whose base and size
-libcassrt writes into the code object's `__cass_device_heap` (base 0 until then: malloc returns
-NULL). cass_cc/runtime/cass_device_heap.h is the same allocator, same layout, for hipcc.
+compare-and-swap of an offset and an ABA tag; one list per lane) and a bump pointer, on a heap
+whose base and size libcassrt writes into the code object's `__cass_device_heap` (base 0 until
+then: malloc returns NULL). cass_cc/runtime/cass_device_heap.h is the same allocator, same layout, for hipcc.
 """
 
 from __future__ import annotations
@@ -37,12 +37,15 @@ FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its 
 TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
 STORES = {"ST", "STG", "STS", "STL", "RED", "ATOM", "ATOMG", "ATOMS"}   # operand 0 is no destination
 
-# Heap layout: a header of HEAD_BYTES (the bump offset, then one free-list head per size class),
-# then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the user's bytes.
+# Heap layout: a header of HEAD_BYTES (the bump offset, then LISTS free-list heads per size
+# class), then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the
+# user's bytes. A thread frees to and first allocates from the list of its lane, so the lanes of
+# a wave do not contend for one head; the other lanes' lists are searched when the heap is used up.
 CLASSES = 40                   # block sizes 2^5 .. 2^44
+LISTS = 32                     # free lists per class: one per lane of a wave32
 MIN_SHIFT = 5
 BLOCK_HEADER = 16              # keeps user pointers 16-byte aligned, as CUDA's malloc does
-HEAD_BYTES = 16 + 8 * CLASSES  # bump offset (u64) at 0, padding, then the list heads from 16
+HEAD_BYTES = 16 + 8 * CLASSES * LISTS   # bump offset (u64) at 0, padding, the list heads from 16
 
 
 # ---- grid sync ---------------------------------------------------------------------------------
@@ -213,12 +216,52 @@ def _gep(b: ir.IRBuilder, base: ir.Value, offset: ir.Value) -> ir.Value:
     return b.gep(base, [offset], source_etype=I8)
 
 
+def _list_head(b: ir.IRBuilder, base: ir.Value, cls: ir.Value, lane: ir.Value) -> ir.Value:
+    """The head of free list `lane` of class `cls`: offset/16 of its first block | ABA tag << 32."""
+    index = b.add(b.mul(cls, ir.Constant(I64, LISTS)), lane)
+    offset = b.add(ir.Constant(I64, 16), b.mul(index, ir.Constant(I64, 8)))
+    return _gep(b, b.inttoptr(base, GLOBAL), offset)
+
+
+def _lane(b: ir.IRBuilder, module: ir.Module) -> ir.Value:
+    mbcnt = _intrinsic(module, "llvm.amdgcn.mbcnt.lo", I32, [I32, I32])
+    return b.zext(b.call(mbcnt, [ir.Constant(I32, -1), ir.Constant(I32, 0)]), I64)
+
+
+def _define_pop(module: ir.Module) -> ir.Function:
+    """`i64 __cass_heap_pop(ptr addrspace(1) head, i64 base)`: the offset of a block taken off a
+    free list, 0 when the list is empty."""
+    fn = ir.Function(module, ir.FunctionType(I64, [GLOBAL, I64]), name="__cass_heap_pop")
+    fn.linkage = "internal"
+    head_ptr, base = fn.args
+    entry, loop, take, done = (fn.append_basic_block(n) for n in ("entry", "loop", "take", "done"))
+    b = ir.IRBuilder(entry)
+    b.branch(loop)
+    b.position_at_end(loop)
+    head = _atomic_load(b, head_ptr, I64)
+    first = b.and_(head, ir.Constant(I64, 0xFFFFFFFF))
+    b.cbranch(b.icmp_unsigned("==", first, ir.Constant(I64, 0)), done, take)
+    b.position_at_end(take)
+    block_off = b.shl(first, ir.Constant(I64, 4))
+    nxt = _atomic_load(b, _gep(b, b.inttoptr(base, GLOBAL), b.add(block_off, ir.Constant(I64, 8))), I64)
+    tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
+    new_head = b.or_(b.and_(nxt, ir.Constant(I64, 0xFFFFFFFF)), b.shl(tag, ir.Constant(I64, 32)))
+    b.cbranch(_cas(b, head_ptr, head, new_head), done, loop)
+    b.position_at_end(done)
+    taken = b.phi(I64)
+    taken.add_incoming(ir.Constant(I64, 0), loop)
+    taken.add_incoming(block_off, take)
+    b.ret(taken)
+    return fn
+
+
 def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
     fn = ir.Function(module, ir.FunctionType(FLAT, [I64]), name="__cass_malloc")
     fn.linkage = "internal"
     size, = fn.args
-    entry, pop, popped, bump, bumped, null = (fn.append_basic_block(n) for n in
-                                              ("entry", "pop", "popped", "bump", "bumped", "null"))
+    pop = _define_pop(module)
+    entry, own, bump, bumped, scan, scan_next, found, null = (fn.append_basic_block(n) for n in (
+        "entry", "own", "bump", "bumped", "scan", "scan_next", "found", "null"))
     b = ir.IRBuilder(entry)
     base = b.load(heap, typ=I64)
     limit = b.load(_gep(b, heap, ir.Constant(I64, 8)), typ=I64)
@@ -231,35 +274,48 @@ def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
     usable = b.icmp_unsigned("!=", base, ir.Constant(I64, 0))
     usable = b.and_(usable, b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)))
     usable = b.and_(usable, b.icmp_unsigned("<", size, ir.Constant(I64, 1 << 44)))
-    b.cbranch(usable, pop, null)
+    b.cbranch(usable, own, null)
 
-    heap_ptr = lambda bb, off: _gep(bb, bb.inttoptr(base, GLOBAL), off)
-    b.position_at_end(pop)              # the class's free list: head = offset/16 | tag << 32
-    head_ptr = heap_ptr(b, b.add(ir.Constant(I64, 16), b.mul(cls, ir.Constant(I64, 8))))
-    head = _atomic_load(b, head_ptr, I64)
-    first = b.and_(head, ir.Constant(I64, 0xFFFFFFFF))
-    empty = b.icmp_unsigned("==", first, ir.Constant(I64, 0))
-    take = fn.append_basic_block("take")
-    b.cbranch(empty, bump, take)
-    b.position_at_end(take)
-    block_off = b.shl(first, ir.Constant(I64, 4))
-    nxt = _atomic_load(b, heap_ptr(b, b.add(block_off, ir.Constant(I64, 8))), I64)
-    tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
-    new_head = b.or_(b.and_(nxt, ir.Constant(I64, 0xFFFFFFFF)), b.shl(tag, ir.Constant(I64, 32)))
-    b.cbranch(_cas(b, head_ptr, head, new_head), popped, pop)
-    b.position_at_end(popped)
-    b.ret(b.inttoptr(b.add(b.add(base, block_off), ir.Constant(I64, BLOCK_HEADER)), FLAT))
+    b.position_at_end(own)              # a block this lane's threads freed
+    mine = b.call(pop, [_list_head(b, base, cls, _lane(b, module)), base])
+    b.cbranch(b.icmp_unsigned("!=", mine, ir.Constant(I64, 0)), found, bump)
 
     b.position_at_end(bump)             # a fresh block from the untouched end of the heap
-    start = b.atomic_rmw("add", heap_ptr(b, ir.Constant(I64, 0)), block_bytes, "monotonic")
-    offset = b.add(start, ir.Constant(I64, HEAD_BYTES + BLOCK_HEADER - 1))
-    offset = b.and_(offset, ir.Constant(I64, ~(BLOCK_HEADER - 1) & 0xFFFFFFFFFFFFFFFF))
-    fits = b.icmp_unsigned("<=", b.add(offset, block_bytes), limit)
-    fits = b.and_(fits, b.icmp_unsigned("<", offset, ir.Constant(I64, 16 << 32)))   # offsets fit 32 bits / 16
-    b.cbranch(fits, bumped, null)
+    words = b.inttoptr(base, GLOBAL)
+    room = lambda start: b.and_(       # offsets must fit 32 bits once divided by 16
+        b.icmp_unsigned("<=", b.add(b.add(start, ir.Constant(I64, HEAD_BYTES)), block_bytes), limit),
+        b.icmp_unsigned("<", start, ir.Constant(I64, 16 << 32)))
+    take, undo = fn.append_basic_block("take"), fn.append_basic_block("undo")
+    # a request that cannot fit leaves the bump offset alone, so it cannot starve later ones
+    b.cbranch(room(_atomic_load(b, words, I64)), take, scan)
+    b.position_at_end(take)
+    start = b.atomic_rmw("add", words, block_bytes, "monotonic")
+    offset = b.add(start, ir.Constant(I64, HEAD_BYTES))      # both multiples of 16
+    b.cbranch(room(start), bumped, undo)
+    b.position_at_end(undo)             # others took the room meanwhile
+    b.atomic_rmw("sub", words, block_bytes, "monotonic")
+    b.branch(scan)
     b.position_at_end(bumped)
-    b.store(cls, heap_ptr(b, offset))
-    b.ret(b.inttoptr(b.add(b.add(base, offset), ir.Constant(I64, BLOCK_HEADER)), FLAT))
+    b.store(cls, _gep(b, words, offset))
+    b.branch(found)
+
+    b.position_at_end(scan)             # the heap is used up: blocks other lanes freed
+    lane = b.phi(I64)
+    lane.add_incoming(ir.Constant(I64, 0), bump)
+    lane.add_incoming(ir.Constant(I64, 0), undo)
+    theirs = b.call(pop, [_list_head(b, base, cls, lane), base])
+    b.cbranch(b.icmp_unsigned("!=", theirs, ir.Constant(I64, 0)), found, scan_next)
+    b.position_at_end(scan_next)
+    nxt = b.add(lane, ir.Constant(I64, 1))
+    lane.add_incoming(nxt, scan_next)
+    b.cbranch(b.icmp_unsigned("<", nxt, ir.Constant(I64, LISTS)), scan, null)
+
+    b.position_at_end(found)
+    block = b.phi(I64)
+    block.add_incoming(mine, own)
+    block.add_incoming(offset, bumped)
+    block.add_incoming(theirs, scan)
+    b.ret(b.inttoptr(b.add(b.add(base, block), ir.Constant(I64, BLOCK_HEADER)), FLAT))
 
     b.position_at_end(null)
     b.ret(ir.Constant(FLAT, None))
@@ -284,7 +340,7 @@ def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
     heap_ptr = lambda off: _gep(b, b.inttoptr(base, GLOBAL), off)
     b.position_at_end(push)
     cls = b.load(heap_ptr(block_off), typ=I64)
-    head_ptr = heap_ptr(b.add(ir.Constant(I64, 16), b.mul(cls, ir.Constant(I64, 8))))
+    head_ptr = _list_head(b, base, cls, _lane(b, module))
     loop = fn.append_basic_block("push_loop")
     b.branch(loop)
     b.position_at_end(loop)

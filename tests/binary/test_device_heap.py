@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from cass_cc.emu import CodeObject, Memory, launch
+from cass_cc.passes.lift.device_runtime import HEAD_BYTES
 
 from binroute import ROOT, cass_nvcc, cass_run
 
@@ -74,8 +75,19 @@ def test_free_blocks_are_reused_for_the_same_size(grab_code_object):
 
 
 def test_request_larger_than_the_heap_returns_null(grab_code_object):
-    _, pointers, _ = _run_grab(grab_code_object, 1 << 20, 2 << 20)
+    heap, pointers, (co, name, out, mem) = _run_grab(grab_code_object, 1 << 20, 2 << 20)
     assert pointers == [0] * 8
+    launch(co, name, (1, 1, 1), (8, 1, 1), struct.pack("<QQ", out, 100), memory=mem)
+    assert all(heap < p < heap + (1 << 20) for p in mem.view(out, 64).view(np.uint64).tolist())
+
+
+def test_used_up_heap_reuses_blocks_other_lanes_freed(grab_code_object):
+    """Eight 128-byte blocks fill the heap; the odd lanes free theirs; then lane 0, whose own
+    list is empty, gets one of them."""
+    heap, first, (co, name, out, mem) = _run_grab(grab_code_object, HEAD_BYTES + 8 * 128, 100)
+    assert 0 not in first
+    launch(co, name, (1, 1, 1), (1, 1, 1), struct.pack("<QQ", out, 100), memory=mem)
+    assert mem.view(out, 8).view(np.uint64)[0] in {p for i, p in enumerate(first) if i % 2}
 
 
 def test_heap_limit_and_cooperative_launch_attribute(tmp_path):

@@ -39,7 +39,7 @@ cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
  * zeroed) is written into that variable of each of the image's code objects. Each image
  * registers the variable under a host key of its own, its `struct heap_binding`. */
 #define HEAP_VARIABLE "__cass_device_heap"
-#define HEAP_HEADER_BYTES 4096 /* covers the allocator's bump offset and free-list heads */
+#define HEAP_HEADER_BYTES 16384 /* covers the allocator's bump offset and free-list heads (10256 bytes) */
 
 struct heap_binding {
     void **image;
