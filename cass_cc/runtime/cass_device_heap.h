@@ -9,10 +9,10 @@
  * (64-bit compare-and-swap of a block offset and an ABA tag), fed by a bump pointer; freed blocks
  * are reused for requests of the same class. The heap is the one libcassrt writes into
  * __cass_device_heap = {base, size} (binary-route programs, whose hipify fallback code objects
- * then share the translated kernels' heap); without it (the source route, on HIP's runtime) it is a zero-initialised array of the
- * code object, CUDA's default heap size and no file space. Each code object then has its own,
- * so memory must be freed by kernels of the translation unit that allocated it (free ignores
- * pointers of other heaps).
+ * then share the translated kernels' heap); without it (the source route, on HIP's runtime) it
+ * is a zero-initialised array of the code object, CUDA's default heap size and no file space.
+ * Each code object then has its own, so memory must be freed by kernels of the translation unit
+ * that allocated it (free ignores pointers of other heaps).
  */
 #ifndef CASS_DEVICE_HEAP_H
 #define CASS_DEVICE_HEAP_H
