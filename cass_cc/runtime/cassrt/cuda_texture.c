@@ -129,8 +129,8 @@ cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChann
 cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                         struct cudaExtent extent, unsigned int flags)
 {
-    if (flags & (cudaArrayCubemap | cudaArrayTextureGather)) {
-        cassrt_note_once("cudaMalloc3DArray: cubemap and gather arrays are not supported");
+    if (flags & cudaArrayCubemap) {
+        cassrt_note_once("cudaMalloc3DArray: cubemap arrays are not supported");
         return fail(cudaErrorNotSupported);
     }
     if ((flags & cudaArrayLayered) && !extent.depth)
