@@ -56,12 +56,13 @@ def bra(ctx: Lifter, ins) -> None:
 def call(ctx: Lifter, ins) -> None:
     """CALL.REL to a subroutine of the section, CALL.ABS to a device function that the callees
     pass placed after the kernel: both run in the kernel's function, one copy per call site;
-    CALL.REL to a block label is a branch; CALL.ABS through a register is vprintf's (printf.py).
-    Other calls through a register go through a function pointer, whose targets are not known."""
-    through_register = any(isinstance(op, Reg) and op.kind in ("R", "UR") for op in ins.operands)
-    if through_register and ("REL" in ins.modifiers or not any(
-            sym == "vprintf" for sym, _t, _a in ctx.state["facts"].relocations.values())):
-        raise unsupported(ins, "call through a function pointer (its possible targets are not known)")
+    CALL.REL to a block label is a branch; CALL.ABS through a register goes to the function whose
+    relocated c[0x4] word the register holds (printf.py: vprintf, __assertfail). Any other call
+    through a register goes through a function pointer, whose possible targets are not known."""
+    if any(isinstance(op, Reg) and op.kind in ("R", "UR") for op in ins.operands):
+        from .printf import callee
+        if "REL" in ins.modifiers or callee(ctx, ins) is None:
+            raise unsupported(ins, "call through a function pointer (its possible targets are not known)")
     if "REL" in ins.modifiers or is_subroutine_call(ins):
         ctx.check(ins, {"REL", "ABS", "NOINC"})
         copied = bool(ctx.state["cfg"].contexts) and is_subroutine_call(ins)
