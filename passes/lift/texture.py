@@ -124,6 +124,7 @@ def _function(ctx: Lifter, name: str, args: list[ir.Type]):
         return fn, None
     fn = ir.Function(ctx.module, ir.FunctionType(RESULT, args), name=name)
     fn.linkage = "internal"
+    fn.attributes.add("alwaysinline")   # a call saves and restores registers around every fetch
     return fn, _Builder(ctx, fn)
 
 
