@@ -275,12 +275,13 @@ class _Builder:
         signed = b.ashr(b.shl(raw, width), width)
         half = b.bitcast(b.fpext(b.bitcast(b.trunc(raw, I16), F16), F32), I32)
         floating = b.select(b.icmp_unsigned("==", bits, self.k(16)), half, raw)
-        top = b.sub(b.shl(self.k(1), bits), self.k(1))                    # 2^bits - 1
-        unorm = b.fdiv(b.uitofp(unsigned, F32), b.uitofp(top, F32))
-        snorm = b.fdiv(b.sitofp(signed, F32), b.uitofp(b.lshr(top, self.k(1)), F32))
-        snorm = b.select(b.fcmp_ordered("<", snorm, ir.Constant(F32, -1.0)), ir.Constant(F32, -1.0), snorm)
         is_signed = b.icmp_unsigned("==", kind, self.k(KIND_SIGNED))
-        norm = b.bitcast(b.select(is_signed, snorm, unorm), I32)
+        top = b.sub(b.shl(self.k(1), bits), self.k(1))                    # 2^bits - 1
+        numerator = b.select(is_signed, b.sitofp(signed, F32), b.uitofp(unsigned, F32))
+        denominator = b.uitofp(b.select(is_signed, b.lshr(top, self.k(1)), top), F32)
+        norm = b.fdiv(numerator, denominator)                              # unorm / snorm
+        norm = b.select(b.fcmp_ordered("<", norm, ir.Constant(F32, -1.0)), ir.Constant(F32, -1.0), norm)
+        norm = b.bitcast(norm, I32)
         integer = b.select(is_signed, signed, unsigned)
         value = b.select(b.icmp_unsigned("==", kind, self.k(KIND_FLOAT)), floating, integer)
         return b.select(normalized, norm, value)
