@@ -200,22 +200,30 @@ class _Builder:
 
     def address(self, desc, i, n, axis: int) -> tuple[ir.Value, ir.Value]:
         """Texel index i along an axis of n texels -> (index inside, texel exists). Wrap and mirror
-        apply to normalised coordinates only; otherwise the mode is clamp (CUDA's rule)."""
+        apply to normalised coordinates only; otherwise the mode is clamp (CUDA's rule). The
+        remainders of wrap and mirror are computed only where they apply (divisions are long)."""
         b = self.b
         mode = self.field(desc, f"address{axis}")
-        normalized = self.flag(desc, "normalized_coords")
+        is_mode = lambda m: b.icmp_unsigned("==", mode, self.k(m))
         clamped = b.select(b.icmp_signed("<", i, self.k(0)), self.k(0),
                            b.select(b.icmp_signed(">=", i, n), b.sub(n, self.k(1)), i))
+        inside = b.or_(b.icmp_unsigned("!=", mode, self.k(BORDER)), self.in_range(i, n))
+        folds = b.and_(self.flag(desc, "normalized_coords"), b.or_(is_mode(WRAP), is_mode(MIRROR)))
+        start, fold, join = b.block, self.fn.append_basic_block("fold"), self.fn.append_basic_block("addressed")
+        b.cbranch(folds, fold, join)
+        b.position_at_end(fold)
         wrapped = b.srem(i, n)
         wrapped = b.select(b.icmp_signed("<", wrapped, self.k(0)), b.add(wrapped, n), wrapped)
         period = b.add(n, n)
         folded = b.srem(i, period)
         folded = b.select(b.icmp_signed("<", folded, self.k(0)), b.add(folded, period), folded)
         mirrored = b.select(b.icmp_signed("<", folded, n), folded, b.sub(b.sub(period, self.k(1)), folded))
-        is_mode = lambda m: b.icmp_unsigned("==", mode, self.k(m))
-        index = b.select(b.and_(normalized, is_mode(WRAP)), wrapped,
-                         b.select(b.and_(normalized, is_mode(MIRROR)), mirrored, clamped))
-        inside = b.or_(b.icmp_unsigned("!=", mode, self.k(BORDER)), self.in_range(i, n))
+        folded_index = b.select(is_mode(WRAP), wrapped, mirrored)
+        b.branch(join)
+        b.position_at_end(join)
+        index = b.phi(I32)
+        index.add_incoming(clamped, start)
+        index.add_incoming(folded_index, fold)
         return index, inside
 
     # ---- one texel ------------------------------------------------------------------------------
