@@ -160,10 +160,10 @@ class EarlyTranslation:
     def _translate(self) -> None:
         if self.preparing is not None:
             self.preparing.join()
-        from cass_cc.passes import units_from_file  # the passes' front end: binary route only
-
-        from .binary_kernels import code_for_tu
         try:
+            from cass_cc.passes import units_from_file  # the passes' front end: binary route only
+            from .binary_kernels import code_for_tu
+
             paths = sorted(os.path.join(self.keep, n) for n in os.listdir(self.keep) if n.endswith(".cubin"))
             self.cubins = [Path(p).read_bytes() for p in paths]
             units = [u for p in paths for u in units_from_file(p, self.settings.offload_arch)]
