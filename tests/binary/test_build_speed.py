@@ -116,3 +116,31 @@ def test_one_kernel_is_not_linked_twice(tmp_path):
     linked = link_translation_unit([with_variable])
     symbols = {s.name for s in ELFFile(io.BytesIO(linked)).get_section_by_name(".dynsym").iter_symbols()}
     assert {"_Z1kPi.kd", "v"} <= symbols
+
+
+def test_early_translation_is_used_only_for_the_cubins_nvcc_embedded(tmp_path):
+    """The translation made from nvcc's kept cubin while nvcc runs stands for the object's only
+    when the object embeds that same cubin; otherwise the compile translates the object itself."""
+    from cass_cc.driver.binary_compile import SASS_TARGET, EarlyTranslation
+    from cass_cc.driver.plan import TranslationUnit
+    from cass_cc.driver.settings import Settings
+
+    def compiled(name: str, body: str) -> tuple[Path, Path, TranslationUnit]:
+        src, keep = tmp_path / f"{name}.cu", tmp_path / f"{name}-keep"
+        src.write_text(f"__global__ void {name}(int *x) {{ {body} }}\n")
+        keep.mkdir()
+        subprocess.run([toolchain.path("nvcc"), "-c", str(src), "-o", str(tmp_path / f"{name}.o"), *SASS_TARGET,
+                        "-keep", f"-keep-dir={keep}"], check=True, capture_output=True)
+        return tmp_path / f"{name}.o", keep, TranslationUnit(str(src), "cu")
+
+    a_obj, a_keep, a_tu = compiled("a", "x[threadIdx.x] = 1;")
+    b_obj, _, _ = compiled("b", "x[threadIdx.x] = 2;")
+    for obj, used in ((a_obj, True), (b_obj, False)):
+        work = tmp_path / f"work-{used}"
+        work.mkdir()
+        early = EarlyTranslation(str(a_keep), a_tu, Settings(), str(work), None)
+        early.poll()  # the kept folder is complete: the thread starts at once
+        code = early.result(str(obj))
+        assert (code is not None) == used
+        if used:
+            assert [k["name"] for k in code.kernels] == ["_Z1aPi"] and code.code_objects
