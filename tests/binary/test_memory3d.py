@@ -89,6 +89,35 @@ int main()
         sum += managed[i];
     if (sum != 64LL * 0x02020202) { printf("graph result %lld\n", sum); bad++; }
     EXPECT(cudaGraphExecDestroy(exec), cudaSuccess);
+
+    // Stream-ordered allocation through memory pools, as the CUDA samples set them up.
+    cudaMemPool_t pool, current, own;
+    EXPECT(cudaDeviceGetDefaultMemPool(&pool, 0), cudaSuccess);
+    EXPECT(cudaDeviceGetMemPool(&current, 0), cudaSuccess);
+    if (current != pool) { printf("current pool is not the default one\n"); bad++; }
+    unsigned long long threshold = ~0ULL, back_threshold = 0;
+    EXPECT(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold), cudaSuccess);
+    EXPECT(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &back_threshold), cudaSuccess);
+    if (back_threshold != threshold) { printf("release threshold %llx\n", back_threshold); bad++; }
+    cudaMemPoolProps props = {};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = 0;
+    EXPECT(cudaMemPoolCreate(&own, &props), cudaSuccess);
+    EXPECT(cudaDeviceSetMemPool(0, own), cudaSuccess);
+    EXPECT(cudaDeviceGetMemPool(&current, 0), cudaSuccess);
+    if (current != own) { printf("current pool is not the one set\n"); bad++; }
+    int *pooled;
+    EXPECT(cudaMallocFromPoolAsync((void **)&pooled, 64 * sizeof(int), own, s), cudaSuccess);
+    EXPECT(cudaMemcpyAsync(pooled, dev, 64 * sizeof(int), cudaMemcpyDeviceToDevice, s), cudaSuccess);
+    EXPECT(cudaMemcpyAsync(managed, pooled, 64 * sizeof(int), cudaMemcpyDeviceToHost, s), cudaSuccess);
+    EXPECT(cudaFreeAsync(pooled, s), cudaSuccess);
+    EXPECT(cudaStreamSynchronize(s), cudaSuccess);
+    if (managed[63] != 0x02020202) { printf("pooled copy %x\n", managed[63]); bad++; }
+    EXPECT(cudaMemPoolTrimTo(own, 0), cudaSuccess);
+    EXPECT(cudaDeviceSetMemPool(0, pool), cudaSuccess);
+    EXPECT(cudaMemPoolDestroy(own), cudaSuccess);
+    EXPECT(cudaDeviceGetDefaultMemPool(&pool, 99), cudaErrorInvalidDevice);
     EXPECT(cudaGraphDestroy(graph), cudaSuccess);
     printf("checksum: %lld\n", sum);
     printf(bad ? "FAIL\n" : "PASS\n");

@@ -1,5 +1,7 @@
-/* Memory functions beyond the one-call ones of passthrough.def: device variables (symbols) and
- * the unified-memory hints. */
+/* Memory functions beyond the one-call ones of passthrough.def: device variables (symbols), the
+ * unified-memory hints, 3D pitched memory and memory pools. */
+#include <stdlib.h>
+
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
@@ -175,4 +177,151 @@ cudaError_t CUDARTAPI cudaMemset3DAsync_ptsz(struct cudaPitchedPtr pitchedDevPtr
                                              struct cudaExtent extent, cudaStream_t stream)
 {
     return memset_3d(pitchedDevPtr, value, extent, stream ? stream : cudaStreamPerThread, 1);
+}
+
+/* --- Memory pools of stream-ordered allocation. cudaMallocAsync allocates from HIP's own pool,
+ * so a pool here is the settings a program gives it: the release threshold and reuse policies
+ * are kept and read back (HIP decides when memory goes back), and every pool of a device hands
+ * out memory through cudaMallocAsync. Usage statistics are not kept: asking for them is refused. */
+#include <stdlib.h>
+
+#define MAX_DEVICES 64
+
+struct CUmemPoolHandle_st {
+    int device, owned;
+    int reuse[3]; /* cudaMemPoolReuseFollowEventDependencies .. AllowInternalDependencies */
+    unsigned long long release_threshold;
+};
+
+static struct CUmemPoolHandle_st default_pools[MAX_DEVICES];
+static cudaMemPool_t current_pools[MAX_DEVICES];
+
+static cudaError_t pool_device(int device)
+{
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return e;
+    return device >= 0 && device < count && device < MAX_DEVICES ? cudaSuccess
+                                                                 : (cudaError_t)cassrt_result(cudaErrorInvalidDevice);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+    cudaError_t e = pool_device(device);
+    if (e != cudaSuccess)
+        return e;
+    if (!memPool)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    struct CUmemPoolHandle_st *pool = &default_pools[device];
+    if (!pool->owned) { /* first use: CUDA's defaults (every reuse policy on, threshold 0) */
+        pool->device = device;
+        pool->owned = 1;
+        pool->reuse[0] = pool->reuse[1] = pool->reuse[2] = 1;
+    }
+    *memPool = pool;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device)
+{
+    cudaError_t e = pool_device(device);
+    if (e != cudaSuccess)
+        return e;
+    if (!current_pools[device])
+        return cudaDeviceGetDefaultMemPool(memPool, device);
+    if (!memPool)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    *memPool = current_pools[device];
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool)
+{
+    cudaError_t e = pool_device(device);
+    if (e != cudaSuccess)
+        return e;
+    if (!memPool || memPool->device != device)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    current_pools[device] = memPool;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+    if (!memPool || !poolProps || poolProps->location.type != cudaMemLocationTypeDevice)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    cudaError_t e = pool_device(poolProps->location.id);
+    if (e != cudaSuccess)
+        return e;
+    struct CUmemPoolHandle_st *pool = calloc(1, sizeof *pool);
+    if (!pool)
+        return (cudaError_t)cassrt_result(cudaErrorMemoryAllocation);
+    pool->device = poolProps->location.id;
+    pool->reuse[0] = pool->reuse[1] = pool->reuse[2] = 1;
+    *memPool = pool;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+    if (!memPool)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    if (memPool >= default_pools && memPool < default_pools + MAX_DEVICES)
+        return cudaSuccess; /* a device's default pool is not destroyed */
+    if (current_pools[memPool->device] == memPool)
+        current_pools[memPool->device] = 0;
+    free(memPool);
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    if (!memPool || !value)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies:
+        memPool->reuse[attr - cudaMemPoolReuseFollowEventDependencies] = *(int *)value;
+        return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+        memPool->release_threshold = *(unsigned long long *)value;
+        return cudaSuccess;
+    default: /* the statistics can only be reset, and they are not kept */
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    }
+}
+
+cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value)
+{
+    if (!memPool || !value)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies:
+        *(int *)value = memPool->reuse[attr - cudaMemPoolReuseFollowEventDependencies];
+        return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+        *(unsigned long long *)value = memPool->release_threshold;
+        return cudaSuccess;
+    default:
+        cassrt_note_once("cudaMemPoolGetAttribute: memory pool usage statistics are not kept");
+        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+    }
+}
+
+/* Memory beyond the threshold goes back to the system when HIP's pool decides. */
+cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+    (void)minBytesToKeep;
+    return memPool ? cudaSuccess : (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+}
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream)
+{
+    if (!memPool)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    return cudaMallocAsync(ptr, size, stream);
 }
