@@ -164,11 +164,8 @@ class Image:
             self.clamp = [(s[0] >> (3 * a)) & 7 for a in range(3)]
             self.unnormalized = bool(s[0] >> 15 & 1)
             self.linear = bool((s[2] >> 20) & 3)
-            kind = s[3] >> 30
-            palette = BORDER_PALETTE[s[3] & 0xFFF] if kind == BORDER_REGISTER and (s[3] & 0xFFF) < len(BORDER_PALETTE) \
-                else (0.0, 0.0, 0.0, 0.0 if kind == BORDER_TRANSPARENT_BLACK else 1.0) if kind != BORDER_OPAQUE_WHITE \
-                else (1.0, 1.0, 1.0, 1.0)
-            self.border = [_f32_bits(v) if self.format.floating else int(v) & 0xFFFFFFFF for v in palette]
+            colour = _border_colour(s[3] >> 30, s[3] & 0xFFF)
+            self.border = [_f32_bits(v) if self.format.floating else int(v) & 0xFFFFFFFF for v in colour]
 
     def address(self, i: int, axis: int) -> int | None:
         """Texel index along an axis after the clamp mode; None for the border."""
@@ -199,7 +196,7 @@ class Image:
         corners = []
         for a in range(dims):
             shifted = _f32(scaled[a] - 0.5)
-            low = math.floor(shifted) if math.isfinite(shifted) else 0
+            low = _floor(shifted)
             alpha = round(_f32(shifted - low) * 256) / 256           # round half to even, like rint
             corners.append(((self.address(low, a), _f32(1.0 - alpha)), (self.address(low + 1, a), alpha)))
         total = None
@@ -222,6 +219,14 @@ class Image:
         low = [_floor(_f32(u - 0.5)) for u in scaled]
         return [self.texel(st, [self.address(low[0] + dx, 0), self.address(low[1] + dy, 1), 0])[component]
                 for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0))]
+
+
+def _border_colour(kind: int, index: int) -> tuple[float, float, float, float]:
+    if kind == BORDER_REGISTER and index < len(BORDER_PALETTE):
+        return BORDER_PALETTE[index]
+    if kind == BORDER_OPAQUE_WHITE:
+        return (1.0, 1.0, 1.0, 1.0)
+    return (0.0, 0.0, 0.0, 1.0 if kind == BORDER_OPAQUE_BLACK else 0.0)
 
 
 def _floor(v: float) -> int:
