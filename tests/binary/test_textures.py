@@ -113,6 +113,25 @@ int main()
     for (int i = 0; i < 32; ++i)
         if ((&out[0][0])[i] != (&rows[0][0])[i]) { printf("array copy at %d\n", i); bad++; break; }
     EXPECT(cudaFreeArray(a), cudaSuccess);
+
+    cudaArray_t layered;
+    cudaExtent extent;
+    unsigned flags = 0;
+    EXPECT(cudaMalloc3DArray(&layered, &f, make_cudaExtent(8, 0, 0), cudaArrayLayered), cudaErrorInvalidValue);
+    EXPECT(cudaMalloc3DArray(&layered, &f, make_cudaExtent(8, 4, 3), cudaArrayLayered), cudaSuccess);
+    EXPECT(cudaArrayGetInfo(&back, &extent, &flags, layered), cudaSuccess);
+    if (extent.width != 8 || extent.height != 4 || extent.depth != 3 || flags != cudaArrayLayered) {
+        printf("layered info %zu %zu %zu %u\n", extent.width, extent.height, extent.depth, flags); bad++;
+    }
+    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 6), cudaArrayCubemap), cudaErrorNotSupported);
+    cudaSurfaceObject_t s = 0;
+    EXPECT(cudaCreateSurfaceObject(&s, &rd), cudaErrorInvalidValue);      // linear memory: arrays only
+    cudaResourceDesc ra = {};
+    ra.resType = cudaResourceTypeArray;
+    ra.res.array.array = layered;
+    EXPECT(cudaCreateSurfaceObject(&s, &ra), cudaSuccess);
+    EXPECT(cudaDestroySurfaceObject(s), cudaSuccess);
+    EXPECT(cudaFreeArray(layered), cudaSuccess);
     printf("%s\n", bad ? "FAIL" : "PASS");
     return bad != 0;
 }
