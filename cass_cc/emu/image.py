@@ -3,12 +3,12 @@ image_sample* / image_load / image_gather4* (tex1D/tex2D/tex3D, tex2Dgather), re
 descriptors as gfx11 lays them out.
 
 The fields the emulator reads: V# base (dwords 0-1), stride (dword 1 [29:16]), num_records
-(dword 2), DST_SEL (dword 3 [11:0]), FORMAT (dword 3 [18:12]); T# base >> 8 (dwords 0-1 [7:0]),
+(dword 2), DST_SEL (dword 3 [11:0]), FORMAT (dword 3 [17:12]); T# base >> 8 (dwords 0-1 [7:0]),
 FORMAT (dword 1 [27:20]), width - 1 (dword 1 [31:30] and dword 2 [11:0]), height - 1 (dword 2
 [27:14]), DST_SEL (dword 3 [11:0]), depth - 1 (dword 4 [12:0], 3D) or pitch - 1 in texels (dword 4
 [13:0]); S# CLAMP_X/Y/Z (dword 0 [8:0]), FORCE_UNNORMALIZED (dword 0 [15]), XY_MAG_FILTER
 (dword 2 [21:20]), BORDER_COLOR_PTR and BORDER_COLOR_TYPE (dword 3 [11:0], [31:30]). FORMAT codes
-are FORMATS below (gfx10's numbering); the runtime (runtime/emulated/textures.py) writes them.
+are FORMATS below (gfx11's numbering); the runtime (runtime/emulated/textures.py) writes them.
 Filtering follows the rules CUDA documents (the lifter's, passes/lift/texture.py), so both routes
 compute the same values: 8-bit fractional weights, (1-a)(1-b) T00 + a(1-b) T10 + ... in order.
 """
@@ -25,17 +25,18 @@ from .decode import Instr
 from .state import read_scalar_bits
 from .vmem import active_lanes
 
-# FORMAT code -> (channels, bits per channel, numeric format)
+# FORMAT code -> (channels, bits per channel, numeric format): gfx11's unified format numbers
+# (llvm-mc-22 encodes format:[BUF_FMT_32_FLOAT] as 22, [BUF_FMT_8_8_8_8_UNORM] as 42, ...)
 FORMATS = {
     1: (1, 8, "unorm"), 2: (1, 8, "snorm"), 5: (1, 8, "uint"), 6: (1, 8, "sint"),
     7: (1, 16, "unorm"), 8: (1, 16, "snorm"), 11: (1, 16, "uint"), 12: (1, 16, "sint"), 13: (1, 16, "float"),
     14: (2, 8, "unorm"), 15: (2, 8, "snorm"), 18: (2, 8, "uint"), 19: (2, 8, "sint"),
     20: (1, 32, "uint"), 21: (1, 32, "sint"), 22: (1, 32, "float"),
     23: (2, 16, "unorm"), 24: (2, 16, "snorm"), 27: (2, 16, "uint"), 28: (2, 16, "sint"), 29: (2, 16, "float"),
-    56: (4, 8, "unorm"), 57: (4, 8, "snorm"), 60: (4, 8, "uint"), 61: (4, 8, "sint"),
-    62: (2, 32, "uint"), 63: (2, 32, "sint"), 64: (2, 32, "float"),
-    65: (4, 16, "unorm"), 66: (4, 16, "snorm"), 69: (4, 16, "uint"), 70: (4, 16, "sint"), 71: (4, 16, "float"),
-    77: (4, 32, "uint"), 78: (4, 32, "sint"), 79: (4, 32, "float"),
+    42: (4, 8, "unorm"), 43: (4, 8, "snorm"), 46: (4, 8, "uint"), 47: (4, 8, "sint"),
+    48: (2, 32, "uint"), 49: (2, 32, "sint"), 50: (2, 32, "float"),
+    51: (4, 16, "unorm"), 52: (4, 16, "snorm"), 55: (4, 16, "uint"), 56: (4, 16, "sint"), 57: (4, 16, "float"),
+    61: (4, 32, "uint"), 62: (4, 32, "sint"), 63: (4, 32, "float"),
 }
 SEL_0, SEL_1, SEL_X = 0, 1, 4                    # DST_SEL: 0, 1, X, Y, Z, W = 0, 1, 4..7
 WRAP, MIRROR, CLAMP_LAST_TEXEL, CLAMP_BORDER = 0, 1, 2, 6
@@ -131,7 +132,7 @@ def build_buffer_format(instr: Instr):
             d = [int(x) for x in st.S[wave, desc.reg:desc.reg + 4]]
             base = d[0] | (d[1] & 0xFFFF) << 32
             stride = (d[1] >> 16) & 0x3FFF
-            fmt = Format((d[3] >> 12) & 0x7F, d[3] & 0xFFF)
+            fmt = Format((d[3] >> 12) & 0x3F, d[3] & 0xFFF)
             reg = vaddr.reg
             index = int(st.V[wave, reg, lane]) if idxen else 0
             extra = int(st.V[wave, reg + idxen, lane]) if offen else 0

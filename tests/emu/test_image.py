@@ -54,7 +54,7 @@ def test_descriptor_fields_round_trip():
 
 
 def test_formats_convert_like_cuda_read_modes():
-    unorm = image.Format(56, 0o7654)                       # 8_8_8_8 UNORM, X Y Z W
+    unorm = image.Format(42, 0o7654)                       # 8_8_8_8 UNORM, X Y Z W
     assert [f32(v) for v in unorm.convert(bytes([0, 255, 51, 128]))] == [0.0, 1.0, np.float32(51) / np.float32(255),
                                                                        np.float32(128) / np.float32(255)]
     snorm = image.Format(2, 0o1004)                        # 8 SNORM, X 0 0 1
