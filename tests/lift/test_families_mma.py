@@ -1,7 +1,7 @@
 """Tensor-core forms on the emulator with inputs whose sums are not exact in f32: mma.sync
 m16n8k16 (f16 and bf16 inputs, f32 and f16 accumulators) and m16n8k32 s8, nvcc's SASS lifted and
 run, each D element compared with the documented model (the exact sum of C and the products,
-rounded once to nearest even). The realworld/wmma_gemm and sass/mma_shapes programs check the
+rounded once to nearest even), from sm_80 and sm_90 SASS. The realworld/wmma_gemm and sass/mma_shapes programs check the
 layouts against the H200 with exactly representable data."""
 
 from __future__ import annotations
@@ -63,14 +63,14 @@ extern "C" __global__ void mma_f16_acc(const unsigned short *a, const unsigned s
 """
 
 
-@pytest.fixture(scope="module")
-def code_object(tmp_path_factory):
+@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+def code_object(request, tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
     from passes import LIFT_PIPELINE, units_from_file
-    folder = tmp_path_factory.mktemp("mma")
+    folder = tmp_path_factory.mktemp(f"mma_{request.param}")
     (folder / "k.cu").write_text(KERNELS)
     cubin = folder / "k.cubin"
-    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
+    subprocess.run(["nvcc", f"-arch={request.param}", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
     objects = {}
     for unit in units_from_file(str(cubin)):
         unit = run_pipeline(unit, LIFT_PIPELINE)
