@@ -187,7 +187,7 @@ def heap_functions(ctx: Lifter) -> tuple[ir.Function, ir.Function]:
     heap = module.globals.get(HEAP)
     if heap is None:
         heap = ir.GlobalVariable(module, ir.ArrayType(I64, 2), HEAP, addrspace=1)
-        heap.linkage = "weak"        # one per code object: every kernel's module defines it
+        heap.linkage = "common"      # every kernel's module has it; the link keeps one, STB_GLOBAL
         heap.initializer = ir.Constant(heap.value_type, None)
         heap.align = 16
     return _define_malloc(module, opaque(heap, 1)), _define_free(module, opaque(heap, 1))
