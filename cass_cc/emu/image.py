@@ -22,6 +22,7 @@ import struct
 import numpy as np
 
 from .decode import Instr
+from .fault import EmuFault
 from .state import read_scalar_bits
 from .vmem import active_lanes
 
@@ -65,8 +66,9 @@ def _f32(v: float) -> float:
 
 class Format:
     def __init__(self, code: int, dst_sel: int):
-        if code not in FORMATS:
-            raise ValueError(f"resource FORMAT {code} is not one the emulator reads")
+        if code not in FORMATS:      # e.g. 0: a null descriptor, which the hardware reads as zeros
+            raise EmuFault("unimplemented", f"a resource descriptor of FORMAT {code} (no bound texture "
+                           "or buffer of a format the emulator reads) is not implemented")
         self.channels, self.bits, self.numeric = FORMATS[code]
         self.size = self.channels * self.bits // 8
         self.sel = [(dst_sel >> (3 * c)) & 7 for c in range(4)]

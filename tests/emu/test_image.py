@@ -13,6 +13,7 @@ import pytest
 
 from cass_cc.emu import image
 from cass_cc.emu.decode import parse_instruction
+from cass_cc.emu.fault import EmuFault
 from cass_cc.emu.memory import Memory
 from cass_cc.runtime.emulated import textures
 
@@ -63,7 +64,7 @@ def test_formats_convert_like_cuda_read_modes():
     assert f32(half.convert(struct.pack("<e", -2.5))[0]) == -2.5
     sint = image.Format(12, 0o4)
     assert sint.convert(struct.pack("<h", -3))[0] == (-3) & 0xFFFFFFFF
-    with pytest.raises(ValueError):
+    with pytest.raises(EmuFault, match="FORMAT 99 .* not implemented"):
         image.Format(99, 0)
 
 
