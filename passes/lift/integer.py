@@ -324,15 +324,14 @@ def vabsdiff(ctx: Lifter, ins) -> None:
 
 @handles("VABSDIFF4")
 def vabsdiff4(ctx: Lifter, ins) -> None:
-    """VABSDIFF4.U8 d, a, b, RZ: the four byte-wise |a - b| packed (__vabsdiffu4);
-    VABSDIFF4.U8.ACC d, a, b, c: their sum + c (__vsadu4). Other merge inputs are refused."""
+    """VABSDIFF4.U8 d, a, b, c: the four byte-wise |a - b| packed (__vabsdiffu4; c is PTX's merge
+    operand, which a full byte mask leaves unused: ptxas turns `vabsdiff4 d, a, b, c` into this
+    form and masked merges into PRMTs); VABSDIFF4.U8.ACC d, a, b, c: their sum + c (__vsadu4)."""
     ctx.check(ins, {"U8", "ACC"})
     if "U8" not in ins.modifiers:
         raise unsupported(ins, "byte type")
     d, a, bb, c = ctx.operands(ins, 4)
     acc = "ACC" in ins.modifiers
-    if not acc and not _is_zero(c):
-        raise unsupported(ins, "merge input other than RZ")
     b = ctx.b
     x, y = ctx.u32(a), ctx.u32(bb)
     total = ctx.u32(c) if acc else ir.Constant(I32, 0)

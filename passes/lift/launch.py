@@ -373,6 +373,8 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
         return lane_id(ctx)
     if name == "SR_CgaCtaId":          # the block's rank in its cluster: launches have no clusters
         return ir.Constant(I32, 0)
+    if name == "SR_LMEMHIOFF":         # -G stack checks trap when R1 falls below it: the lifted
+        return ir.Constant(I32, 0)     # frame's stack pointer counts down to offset 0
     if name in ("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI"):
         t = ctx.call("llvm.readcyclecounter" if "CLOCK" in name else "llvm.amdgcn.s.memrealtime", I64, [])
         return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)

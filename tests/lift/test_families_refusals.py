@@ -27,7 +27,6 @@ def _lift(*lines: str) -> KernelUnit:
     ("IMMA.8816.S8.S8 R4, R8.ROW, R12.COL, R4", r"matrix shape or type"),
     ("DMMA.16816 R4, R8, R12, R4", r"matrix shape or type"),
     ("LDSM.16.M88.4.X R4, [R2]", r"matrix load form"),
-    ("VABSDIFF4.U8 R1, R2, R3, R4", r"merge input other than RZ"),
     ("VABSDIFF4.S8 R1, R2, R3, RZ", r"modifier \.S8"),
     ("VABSDIFF4 R1, R2, R3, RZ", r"byte type"),
     ("QSPC.E.G P0, RZ, [R2]", r"modifier \.G"),
@@ -66,6 +65,8 @@ def test_refused_with_the_reason(line, reason):
     "FRND.BF16.FLOOR R7, R5",
     "F2FP.BF16.PACK_AB.RZ R2, RZ, R4",
     "F2FP.BF16.PACK_AB.RM R2, R3, R4",
+    "VABSDIFF4.U8 R3, R3, R0, R2",
+    "S2R R0, SR_LMEMHIOFF",
 ])
 def test_lifts(line):
     assert "define" in _lift(line).llvm_ir

@@ -1,7 +1,7 @@
 // SASS family: the bit-field and byte-permute PTX that hashing, compression and codec kernels
 // write inline: bfe.u32/.s32/.u64, bfi.b32, prmt.b32 in every mode (default, f4e, b4e, rc8, ecl,
 // ecr, rc16), bfind (.shiftamt), brev.b64, __fns, shf.l/r .wrap/.clamp, and the lop3 immLut
-// forms compilers do not pick themselves. Each result is compared with a CPU model written from
+// forms compilers do not pick themselves, and vabsdiff4 with a merge operand. Each result is compared with a CPU model written from
 // the PTX ISA's definitions.
 #include <cstdio>
 #include <cstdint>
@@ -9,7 +9,7 @@
 #define CHECK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
     printf("%s:%d: %s\nFAIL\n", __FILE__, __LINE__, cudaGetErrorString(e_)); return 1; } } while (0)
 
-constexpr int N = 128, OUTS = 18;
+constexpr int N = 128, OUTS = 19;
 
 __global__ void bits_kernel(const unsigned *a, const unsigned *b, unsigned *out)
 {
@@ -42,6 +42,7 @@ __global__ void bits_kernel(const unsigned *a, const unsigned *b, unsigned *out)
     unsigned lop2;
     asm("lop3.b32 %0, %1, %2, %3, 0xe8;" : "=r"(lop2) : "r"(x), "r"(y), "r"(x ^ 0x5a5a5a5a));
     r[17] = lop ^ (lop2 << 1);
+    asm("vabsdiff4.u32.u32.u32 %0, %1, %2, %3;" : "=r"(r[18]) : "r"(x), "r"(y), "r"(x ^ y));   // full mask: c unused
     for (int k = 0; k < OUTS; k++) out[i * OUTS + k] = r[k];
 }
 
@@ -143,6 +144,12 @@ static void model(unsigned x, unsigned y, unsigned *r)
         lop2 |= ((0xe8u >> (ia * 4 + ib * 2 + ic2)) & 1) << k;
     }
     r[17] = lop ^ (lop2 << 1);
+    unsigned ad = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned p = (x >> (8 * k)) & 0xff, q = (y >> (8 * k)) & 0xff;
+        ad |= (p > q ? p - q : q - p) << (8 * k);
+    }
+    r[18] = ad;
 }
 
 int main()
