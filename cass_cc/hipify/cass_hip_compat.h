@@ -222,8 +222,10 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
  * such a file sees no device functions either. */
 #if defined(__HIP__)
 
-/* What inline PTX is translated to (cass_cc/hipify/inline_asm.py). */
+/* What inline PTX is translated to (cass_cc/hipify/inline_asm.py), and the device intrinsics
+ * HIP 5.2 lacks (rounded float arithmetic, SIMD video, DPX, NaN-propagating half min/max). */
 #include "cass_ptx.h"
+#include "cass_intrinsics.h"
 
 /* ---- votes and the active mask ---------------------------------------------------------- */
 

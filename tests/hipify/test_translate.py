@@ -179,7 +179,7 @@ DIAGNOSTICS = [
     ('#include "cuda/std/atomic"', "header 'cuda/std/atomic' is not translated: libcu++"),
     ("__global__ void parent(int *p) {\n  if (p) { child<<<1, 32>>>(p); }\n}",
      "w.cu:2: warning: kernel launch from device code (CUDA dynamic parallelism)"),
-    ("x = __vadd4(a, b);", "'__vadd4' is a CUDA device function that HIP 5.2 lacks"),
+    ("x = __vabsdiffs4(a, b);", "'__vabsdiffs4' is a CUDA device function that HIP 5.2 lacks"),
     ("texture<float, 1, cudaReadModeElementType> tex;", "texture reference"),
     ("surface<void, 2> surf;", "surface reference"),
     ("#if __CUDA_ARCH__ >= 700\n#endif", "__CUDA_ARCH__ compared as a number: the device pass "

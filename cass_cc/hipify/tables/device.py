@@ -20,7 +20,7 @@ __funnelshift_r __funnelshift_lc __funnelshift_rc
 __float_as_int __int_as_float __float_as_uint __uint_as_float __double_as_longlong
 __longlong_as_double __hiloint2double __double2hiint __double2loint
 __fdividef __saturatef __expf __exp10f __logf __log2f __log10f __powf __sinf __cosf __tanf
-__sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn __fmul_rn __fadd_rn __fsub_rn __fmaf_rn __fmaf_rz
+__sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn __fmul_rn __fadd_rn __fsub_rn __fmaf_rn 
 __frcp_rn __dadd_rn __dmul_rn __fma_rn __drcp_rn __dsqrt_rn __ddiv_rn
 __float2int_rn __float2int_rz __float2uint_rn __int2float_rn __uint2float_rn __double2float_rn
 __ll2float_rn __float2ll_rn __double2ll_rn __int2double_rn __uint2double_rn __ll2double_rn
@@ -33,12 +33,21 @@ frexpf ldexpf scalbnf truncf roundf rintf lrintf llrintf floorf ceilf
 COMPAT = """
 __nanosleep __trap __stcs __stcg __stwt __stwb __ldcg __ldca __ldcs __ldlu __ldcv __dp4a
 __cvta_generic_to_shared __cvta_shared_to_generic __cvta_generic_to_global __cvta_global_to_generic
+__fadd_rz __fadd_rd __fadd_ru __fsub_rz __fsub_rd __fsub_ru __fmul_rz __fmul_rd __fmul_ru __fmaf_rz
+__fmaf_rd __fmaf_ru __fdiv_rz __fdiv_rd __fdiv_ru __frcp_rz __frcp_rd __frcp_ru __fsqrt_rz __fsqrt_rd
+__fsqrt_ru __vadd2 __vsub2 __vadd4 __vsub4 __vabsdiffu2 __vabsdiffu4 __vabsss2 __vavgu4 __vcmpeq2
+__vcmpgtu4 __vmaxu4 __vmins2 __vsetgeu2 __vsadu4 __dp2a_lo __dp2a_hi __viaddmax_s32 __viaddmax_s16x2 __vimax_s32_relu
+__vimax3_s32_relu __vimax_s16x2_relu __vimax3_s16x2_relu __vibmax_s32 __vibmin_u32 __vibmax_s16x2 __hmax_nan __hmin_nan __hmax2_nan __hmin2_nan
 umin umax llmin llmax ullmin ullmax
 """
 
-# HIP 5.2 declares these for __half and __half2 only; the compatibility header adds the rest.
+# HIP 5.2 declares these only in part (for __half and __half2; or the rounded float operations
+# behind OCML_BASIC_ROUNDED_OPERATIONS, which HIP does not define); the compatibility headers add
+# the rest.
 PARTLY_IN_HIP = """
 __ldcg __ldca __ldcs
+__fadd_rz __fadd_rd __fadd_ru __fsub_rz __fsub_rd __fsub_ru __fmul_rz __fmul_rd __fmul_ru __fdiv_rz __fdiv_rd
+__fdiv_ru __fsqrt_rz __fsqrt_rd __fsqrt_ru __frcp_rz __frcp_rd __frcp_ru __fmaf_rz __fmaf_rd __fmaf_ru
 """
 
 UNSUPPORTED = {

@@ -1,0 +1,202 @@
+/* cass_intrinsics.h: CUDA device intrinsics that HIP 5.2 lacks, with CUDA's semantics; included
+ * by cass_hip_compat.h in device compiles (after cass_ptx.h, whose exact rounding it uses).
+ *   - float arithmetic in a chosen rounding mode: __fadd_rz, __fmul_ru, __fdiv_rd, __fsqrt_rz, ...
+ *   - SIMD video intrinsics on 2 x 16 or 4 x 8 bits (__vadd2, __vabsdiffu4, __vsadu4, ...) and
+ *     __dp2a_lo/__dp2a_hi;
+ *   - DPX (CUDA 12): __viaddmax_*, __vimax*_relu, __vibmax/__vibmin with their predicates;
+ *   - NaN-propagating half min/max (__hmax_nan, __hmin2_nan, ...).
+ */
+#ifndef CASS_INTRINSICS_H
+#define CASS_INTRINSICS_H
+
+/* ---- rounded float arithmetic (rz: toward zero, rd: down, ru: up) ----------------------------- */
+#if !defined(OCML_BASIC_ROUNDED_OPERATIONS)
+namespace cass_ptx {
+/* a / b and sqrt(a) in a directed mode: the double result and the sign of its error (an exact
+ * remainder from fma) decide, as in round_f32. */
+__device__ inline float div_f32(float a, float b, int mode) {
+  double q = (double)a / (double)b;
+  double r = __builtin_fma(-q, (double)b, (double)a);
+  return round_f32(q, (b < 0) ? -r : r, mode);
+}
+__device__ inline float sqrt_f32(float a, int mode) {
+  double s = __builtin_sqrt((double)a);
+  return round_f32(s, __builtin_fma(-s, s, (double)a), mode);
+}
+}  // namespace cass_ptx
+
+/* rounding modes as cass_ptx numbers them: 1 toward zero, 2 down, 3 up */
+__device__ inline float __fadd_rz(float a, float b) { return cass_ptx::add_f32(a, b, 1); }
+__device__ inline float __fsub_rz(float a, float b) { return cass_ptx::add_f32(a, -b, 1); }
+__device__ inline float __fmul_rz(float a, float b) { return cass_ptx::mul_f32(a, b, 1); }
+__device__ inline float __fmaf_rz(float a, float b, float c) { return cass_ptx::fma_f32(a, b, c, 1); }
+__device__ inline float __fdiv_rz(float a, float b) { return cass_ptx::div_f32(a, b, 1); }
+__device__ inline float __frcp_rz(float a) { return cass_ptx::div_f32(1.0f, a, 1); }
+__device__ inline float __fsqrt_rz(float a) { return cass_ptx::sqrt_f32(a, 1); }
+__device__ inline float __fadd_rd(float a, float b) { return cass_ptx::add_f32(a, b, 2); }
+__device__ inline float __fsub_rd(float a, float b) { return cass_ptx::add_f32(a, -b, 2); }
+__device__ inline float __fmul_rd(float a, float b) { return cass_ptx::mul_f32(a, b, 2); }
+__device__ inline float __fmaf_rd(float a, float b, float c) { return cass_ptx::fma_f32(a, b, c, 2); }
+__device__ inline float __fdiv_rd(float a, float b) { return cass_ptx::div_f32(a, b, 2); }
+__device__ inline float __frcp_rd(float a) { return cass_ptx::div_f32(1.0f, a, 2); }
+__device__ inline float __fsqrt_rd(float a) { return cass_ptx::sqrt_f32(a, 2); }
+__device__ inline float __fadd_ru(float a, float b) { return cass_ptx::add_f32(a, b, 3); }
+__device__ inline float __fsub_ru(float a, float b) { return cass_ptx::add_f32(a, -b, 3); }
+__device__ inline float __fmul_ru(float a, float b) { return cass_ptx::mul_f32(a, b, 3); }
+__device__ inline float __fmaf_ru(float a, float b, float c) { return cass_ptx::fma_f32(a, b, c, 3); }
+__device__ inline float __fdiv_ru(float a, float b) { return cass_ptx::div_f32(a, b, 3); }
+__device__ inline float __frcp_ru(float a) { return cass_ptx::div_f32(1.0f, a, 3); }
+__device__ inline float __fsqrt_ru(float a) { return cass_ptx::sqrt_f32(a, 3); }
+#endif
+
+/* ---- SIMD video intrinsics ------------------------------------------------------------------- */
+namespace cass_simd {
+/* Applies op to each `Bits`-wide lane of a and b (as signed or unsigned ints), packing the low
+ * bits of each result. */
+template <int Bits, bool Signed, typename Op>
+__device__ inline unsigned lanes(unsigned a, unsigned b, Op op) {
+  unsigned r = 0, mask = (1u << Bits) - 1u;
+  for (int s = 0; s < 32; s += Bits) {
+    int x = (int)((a >> s) & mask), y = (int)((b >> s) & mask);
+    if (Signed) {
+      x = x & (1 << (Bits - 1)) ? x - (1 << Bits) : x;
+      y = y & (1 << (Bits - 1)) ? y - (1 << Bits) : y;
+    }
+    r |= ((unsigned)op(x, y) & mask) << s;
+  }
+  return r;
+}
+__device__ inline int clamp16(int v) { return v < -32768 ? -32768 : v > 32767 ? 32767 : v; }
+}  // namespace cass_simd
+
+__device__ inline unsigned __vadd2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, false>(a, b, [](int x, int y) { return x + y; });
+}
+__device__ inline unsigned __vsub2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, false>(a, b, [](int x, int y) { return x - y; });
+}
+__device__ inline unsigned __vadd4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return x + y; });
+}
+__device__ inline unsigned __vsub4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return x - y; });
+}
+__device__ inline unsigned __vabsdiffu2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, false>(a, b, [](int x, int y) { return x > y ? x - y : y - x; });
+}
+__device__ inline unsigned __vabsdiffu4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return x > y ? x - y : y - x; });
+}
+__device__ inline unsigned __vabsss2(unsigned a) {
+  return cass_simd::lanes<16, true>(a, 0, [](int x, int) { return cass_simd::clamp16(x < 0 ? -x : x); });
+}
+__device__ inline unsigned __vavgu4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return (x + y + 1) >> 1; });
+}
+__device__ inline unsigned __vcmpeq2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, false>(a, b, [](int x, int y) { return x == y ? 0xffff : 0; });
+}
+__device__ inline unsigned __vcmpgtu4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return x > y ? 0xff : 0; });
+}
+__device__ inline unsigned __vmaxu4(unsigned a, unsigned b) {
+  return cass_simd::lanes<8, false>(a, b, [](int x, int y) { return x > y ? x : y; });
+}
+__device__ inline unsigned __vmins2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, true>(a, b, [](int x, int y) { return x < y ? x : y; });
+}
+__device__ inline unsigned __vsetgeu2(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, false>(a, b, [](int x, int y) { return x >= y ? 1 : 0; });
+}
+__device__ inline unsigned __vsadu4(unsigned a, unsigned b) {
+  unsigned sum = 0;
+  for (int s = 0; s < 32; s += 8) {
+    int x = (int)((a >> s) & 0xffu), y = (int)((b >> s) & 0xffu);
+    sum += (unsigned)(x > y ? x - y : y - x);
+  }
+  return sum;
+}
+
+/* Two 16-bit halves of a times two bytes of b (the low two for _lo, the high two for _hi), plus c. */
+__device__ inline int __dp2a_lo(int a, int b, int c) {
+  return c + (short)a * (signed char)b + (short)(a >> 16) * (signed char)(b >> 8);
+}
+__device__ inline int __dp2a_hi(int a, int b, int c) {
+  return c + (short)a * (signed char)(b >> 16) + (short)(a >> 16) * (signed char)(b >> 24);
+}
+__device__ inline unsigned __dp2a_lo(unsigned a, unsigned b, unsigned c) {
+  return c + (a & 0xffffu) * (b & 0xffu) + (a >> 16) * ((b >> 8) & 0xffu);
+}
+__device__ inline unsigned __dp2a_hi(unsigned a, unsigned b, unsigned c) {
+  return c + (a & 0xffffu) * ((b >> 16) & 0xffu) + (a >> 16) * (b >> 24);
+}
+
+/* ---- DPX (dynamic programming) ---------------------------------------------------------------- */
+__device__ inline int __viaddmax_s32(int a, int b, int c) {
+  int s = (int)((unsigned)a + (unsigned)b);
+  return s > c ? s : c;
+}
+__device__ inline unsigned __viaddmax_s16x2(unsigned a, unsigned b, unsigned c) {
+  unsigned sum = __vadd2(a, b);
+  return cass_simd::lanes<16, true>(sum, c, [](int x, int y) { return x > y ? x : y; });
+}
+__device__ inline int __vimax_s32_relu(int a, int b) {
+  int m = a > b ? a : b;
+  return m > 0 ? m : 0;
+}
+__device__ inline int __vimax3_s32_relu(int a, int b, int c) { return __vimax_s32_relu(__vimax_s32_relu(a, b), c); }
+__device__ inline unsigned __vimax_s16x2_relu(unsigned a, unsigned b) {
+  return cass_simd::lanes<16, true>(a, b, [](int x, int y) { int m = x > y ? x : y; return m > 0 ? m : 0; });
+}
+__device__ inline unsigned __vimax3_s16x2_relu(unsigned a, unsigned b, unsigned c) {
+  return __vimax_s16x2_relu(__vimax_s16x2_relu(a, b), c);
+}
+__device__ inline int __vibmax_s32(int a, int b, bool* pred) {
+  *pred = a >= b;
+  return a >= b ? a : b;
+}
+__device__ inline unsigned __vibmin_u32(unsigned a, unsigned b, bool* pred) {
+  *pred = a <= b;
+  return a <= b ? a : b;
+}
+__device__ inline unsigned __vibmax_s16x2(unsigned a, unsigned b, bool* pred_hi, bool* pred_lo) {
+  short ah = (short)(a >> 16), al = (short)a, bh = (short)(b >> 16), bl = (short)b;
+  *pred_hi = ah >= bh;
+  *pred_lo = al >= bl;
+  return (unsigned)(unsigned short)(ah >= bh ? ah : bh) << 16 | (unsigned short)(al >= bl ? al : bl);
+}
+
+/* ---- half min/max that propagate NaN (a canonical NaN, as CUDA) --------------------------------- */
+__device__ inline __half __hmax_nan(__half a, __half b) {
+  return (__hisnan(a) || __hisnan(b)) ? __ushort_as_half(0x7fff) : __hgt(a, b) ? a : b;
+}
+__device__ inline __half __hmin_nan(__half a, __half b) {
+  return (__hisnan(a) || __hisnan(b)) ? __ushort_as_half(0x7fff) : __hlt(a, b) ? a : b;
+}
+__device__ inline __half2 __hmax2_nan(__half2 a, __half2 b) {
+  return __halves2half2(__hmax_nan(__low2half(a), __low2half(b)), __hmax_nan(__high2half(a), __high2half(b)));
+}
+__device__ inline __half2 __hmin2_nan(__half2 a, __half2 b) {
+  return __halves2half2(__hmin_nan(__low2half(a), __low2half(b)), __hmin_nan(__high2half(a), __high2half(b)));
+}
+
+/* ---- integer averages ---------------------------------------------------------------------
+ * HIP 5.2's __hadd and __rhadd return 0 or 1 (a `||` for a `|`) and its __uhadd/__urhadd overflow;
+ * CUDA computes (x + y) >> 1 and (x + y + 1) >> 1 without overflow. CUDA code's calls go to
+ * cass_* versions by the names below; the other overloads (__half, bfloat16) pass through. */
+template <typename T>
+__host__ __device__ inline auto cass_hadd(T a, T b) -> decltype(__hadd(a, b)) { return __hadd(a, b); }
+__device__ inline int cass_hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+__device__ inline int cass_rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+__device__ inline unsigned cass_uhadd(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a + b) >> 1);
+}
+__device__ inline unsigned cass_urhadd(unsigned a, unsigned b) {
+  return (unsigned)(((unsigned long long)a + b + 1) >> 1);
+}
+#define __hadd cass_hadd
+#define __rhadd cass_rhadd
+#define __uhadd cass_uhadd
+#define __urhadd cass_urhadd
+
+#endif  // CASS_INTRINSICS_H
