@@ -15,7 +15,7 @@ import dataclasses
 
 from cass_cc.errors import Refusal
 from cass_cc.sass.disasm import disassemble
-from cass_cc.sass.model import Imm, Instruction, Label, SymbolRef
+from cass_cc.sass.model import Imm, Instruction, Label, Reg, SymbolRef
 from cass_cc.sass.parser import SassSyntaxError, parse_sass
 from cass_cc.unit import KernelUnit
 
@@ -34,9 +34,13 @@ def layout(kernel_size: int, callees: list[tuple[str, int]]) -> dict[str, int]:
     return out
 
 
-def _moved(op, base: int, starts: dict[str, int]):
+def _moved(op, base: int, starts: dict[str, int], handles: dict[str, int]):
     """An operand of a function placed at `base`: its own labels shifted, calls to functions
-    of the closure resolved, return addresses of the closure made immediates."""
+    of the closure resolved, return addresses of the closure and the addresses of functions
+    (their handles) made immediates."""
+    if isinstance(op, SymbolRef) and not op.label and op.symbol in handles:
+        value = handles[op.symbol] & 0xFFFFFFFF if op.part == "lo" else handles[op.symbol] >> 32
+        return Imm(value, text=hex(value))
     if isinstance(op, Label):
         if op.address is not None:
             return Label(op.address + base, op.name)
@@ -50,22 +54,28 @@ def _moved(op, base: int, starts: dict[str, int]):
     return op
 
 
-def place(instructions: list[Instruction], base: int, starts: dict[str, int],
-          indirect_branches: dict[int, list[int]] | None = None) -> list[Instruction]:
+def place(instructions: list[Instruction], base: int, starts: dict[str, int], handles: dict[str, int],
+          pointed: list[tuple[int, int]], indirect_branches: dict[int, list[int]] | None = None) -> list[Instruction]:
     """The instructions of one function moved to `base`; a BRX's targets (from the parser's
-    annotation, else from the function's .nv.info) move with it."""
+    annotation, else from the function's .nv.info) move with it; a CALL.ABS through a register
+    gets the functions it may reach, `pointed` ((handle, start) of each address-taken function
+    placed here) as extras["call_targets"]."""
     out = []
     for ins in instructions:
-        if not base and "branch_targets" not in ins.extras and \
+        indirect = ins.opcode == "CALL" and "ABS" in ins.modifiers and pointed and \
+            any(isinstance(op, Reg) for op in ins.operands)
+        if not base and not indirect and "branch_targets" not in ins.extras and \
                 not any(isinstance(op, (Label, SymbolRef)) for op in ins.operands):
             out.append(ins)   # nothing to move
             continue
-        operands = tuple(_moved(op, base, starts) for op in ins.operands)
+        operands = tuple(_moved(op, base, starts, handles) for op in ins.operands)
         extras = dict(ins.extras)
         if ins.opcode == "BRX" and "branch_targets" not in extras and ins.address in (indirect_branches or {}):
             extras["branch_targets"] = [Label(t) for t in indirect_branches[ins.address]]
         if "branch_targets" in extras:
-            extras["branch_targets"] = [_moved(t, base, starts) for t in extras["branch_targets"]]
+            extras["branch_targets"] = [_moved(t, base, starts, handles) for t in extras["branch_targets"]]
+        if indirect:
+            extras["call_targets"] = list(pointed)
         out.append(dataclasses.replace(ins, address=ins.address + base, operands=operands, extras=extras))
     return out
 
@@ -78,7 +88,10 @@ def run(unit: KernelUnit) -> KernelUnit:
     starts = {unit.name: 0}
     if functions:
         starts.update(layout(len(k.code), [(f.name, len(f.code)) for f in functions]))
-    instructions = place(unit.instructions, 0, starts)   # the kernel's own return addresses
+    handles = getattr(cubin, "function_handles", {}) if cubin is not None else {}
+    taken = getattr(cubin, "address_taken", set()) if cubin is not None else set()
+    pointed = [(handles[f.name], starts[f.name]) for f in functions if f.name in taken]
+    instructions = place(unit.instructions, 0, starts, handles, pointed)   # the kernel's own return addresses
     if not functions:
         unit.instructions = instructions
         return unit
@@ -91,7 +104,7 @@ def run(unit: KernelUnit) -> KernelUnit:
             parsed = parse_sass(sections[f.name], f.name)
         except SassSyntaxError as e:
             raise Refusal(e.message) from None
-        instructions += place(parsed.instructions, starts[f.name], starts, f.indirect_branches)
+        instructions += place(parsed.instructions, starts[f.name], starts, handles, pointed, f.indirect_branches)
         labels.update({name: a + starts[f.name] for name, a in parsed.labels.items()})
         labels[f.name] = starts[f.name]
     unit.instructions = instructions

@@ -16,6 +16,9 @@ from .nvinfo import NvInfoRecord, KernelParam, indirect_branch_targets, kparam_i
 
 EM_CUDA = 190
 STO_CUDA_ENTRY = 0x10
+# The value a device function's address takes in translated code (function pointers, vtables): a
+# non-canonical address, so a program that reads through it faults instead of reading something.
+FUNCTION_HANDLE_BASE = 0xCA55_F000_0000_0000
 SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
 
 # Relocation types cuobjdump names; the lifter mostly meets R_CUDA_64 in .nv.constant4.
@@ -148,9 +151,12 @@ class Cubin:
             self._symbols = self._read_symbols()
             self.arch, self.virtual_arch = _archs(self._elf["e_flags"], self.data[8])
             self.relocatable = self._elf["e_type"] == "ET_REL"
-            self.globals = self._read_globals()
-            self.constant_banks = self._read_shared_banks()
             self.functions = self._read_functions()
+            self.function_handles = {n: FUNCTION_HANDLE_BASE + 16 * i for i, n in enumerate(sorted(self.functions))}
+            self.data_references: dict[str, list[str]] = {}   # variable -> functions its bytes point to
+            self.globals = self._read_globals()
+            self.address_taken = self._address_taken()
+            self.constant_banks = self._read_shared_banks()
             self.kernels = self._read_kernels()
         except _CORRUPT as e:
             raise CassError(f"{name}: corrupt cubin ({type(e).__name__}: {e})") from None
@@ -199,15 +205,31 @@ class Cubin:
     def _section_bytes(self, sec) -> bytes:
         return bytes(sec["sh_size"]) if sec["sh_type"] == "SHT_NOBITS" else sec.data()
 
+    def _with_function_handles(self, sec) -> bytes:
+        """A data section's bytes with the addresses of device functions (function pointers,
+        vtables: R_CUDA_64 relocations) filled in as the functions' handles."""
+        data = bytearray(self._section_bytes(sec))
+        for r in self._relocations(sec.name):
+            if r.symbol in self.function_handles and r.type_name == "R_CUDA_64" and r.offset + 8 <= len(data):
+                struct.pack_into("<Q", data, r.offset, self.function_handles[r.symbol] + r.addend)
+        return bytes(data)
+
     def _read_globals(self) -> list[Variable]:
         out = []
+        contents: dict[int, bytes] = {}
         for name, value, size, info, _other, shndx in self._symbols:
             sec_name = self._section_name(shndx)
             if info & 0xF != 1 or not (sec_name in (".nv.global", ".nv.global.init")
                                        or re.fullmatch(r"\.nv\.constant[1-9]", sec_name)):
                 continue  # only STT_OBJECT in the global / user-constant sections
             sec = self._elf.get_section(shndx)
-            data = self._section_bytes(sec)[value:value + size]
+            if shndx not in contents:
+                contents[shndx] = self._with_function_handles(sec)
+            data = contents[shndx][value:value + size]
+            pointed = [r.symbol for r in self._relocations(sec_name)
+                       if r.symbol in self.functions and value <= r.offset < value + max(size, 1)]
+            if pointed:
+                self.data_references[name] = pointed
             bank = int(sec_name[len(".nv.constant"):]) if sec_name.startswith(".nv.constant") else None
             out.append(Variable(name, sec_name, value, size, data, bank))
         return out
@@ -253,16 +275,31 @@ class Cubin:
             out[name] = f
         return out
 
+    def _address_taken(self) -> set[str]:
+        """Device functions whose address a program can hold (function pointers, vtables): those
+        that data points to, and those whose address code materialises (`32@lo(f)`, other than
+        the return addresses functions compute of themselves)."""
+        taken = {f for refs in self.data_references.values() for f in refs}
+        for owner, f in self.functions.items():
+            taken |= {r.symbol for r in f.relocations if r.symbol in self.functions and r.symbol != owner
+                      and r.type_name in ("R_CUDA_ABS32_LO_32", "R_CUDA_ABS32_HI_32")}
+        return taken
+
     def callees(self, kernel: str, relocations: list[Relocation]) -> list[str]:
-        """The device functions `kernel` reaches through its code's relocations (calls, and the
-        addresses it takes), transitively, in the order first met."""
+        """The device functions `kernel` reaches through its code's relocations (calls, addresses
+        it takes, variables holding function addresses), transitively, in the order first met."""
         out: list[str] = []
+        seen: set[str] = set()
         work = [r.symbol for r in relocations]
         while work:
             name = work.pop(0)
-            if name in self.functions and name != kernel and name not in out:
+            if name in seen or name == kernel:
+                continue
+            seen.add(name)
+            if name in self.functions:
                 out.append(name)
                 work += self.functions[name].references
+            work += self.data_references.get(name, [])
         return out
 
     def _read_kernels(self) -> list[CubinKernel]:

@@ -37,7 +37,7 @@ MAX_CONTEXT_INSTRUCTIONS = 20000     # beyond this many copied instructions, sha
 def has_recursion(instructions: list[Instruction]) -> bool:
     """A cycle in the graph of CALL.REL targets: functions start at 0 and at every call target
     and extend to the next start."""
-    calls = [(i.address, label_address(i)) for i in instructions if is_subroutine_call(i)]
+    calls = [(i.address, t) for i in instructions if is_subroutine_call(i) for t in call_targets(i)]
     starts = sorted({0} | {t for _a, t in calls})
     owner = lambda a: max(s for s in starts if s <= a)
     graph: dict[int, set[int]] = {}
@@ -60,7 +60,7 @@ def has_recursion(instructions: list[Instruction]) -> bool:
 def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...], int, int]]:
     """(call sites, first address, end address) of the kernel body and of one copy of a subroutine
     per chain of call sites; [] when the copies would hold too many instructions."""
-    calls = [(i.address, label_address(i)) for i in instructions if is_subroutine_call(i)]
+    calls = [(i.address, t) for i in instructions if is_subroutine_call(i) for t in call_targets(i)]
     first, end = instructions[0].address, instructions[-1].address + 16
     starts = sorted({first} | {t for _a, t in calls})
     span = {s: (s, next((t for t in starts if t > s), end)) for s in starts}
@@ -83,11 +83,20 @@ def is_subroutine_call(ins: Instruction) -> bool:
     returns: a branch. CALL.ABS through a register (vprintf) is no subroutine."""
     if ins.opcode != "CALL":
         return False
+    if ins.extras.get("call_targets"):
+        return True
     if "ABS" in ins.modifiers:
         return any(isinstance(op, Label) and op.address is not None for op in ins.operands)
     if "REL" not in ins.modifiers:
         return False
     return not any(isinstance(op, Label) and op.name.startswith(".L_") for op in ins.operands)
+
+
+def call_targets(ins: Instruction) -> list[int]:
+    """Where a subroutine call goes: its label, or, through a function pointer, any of the
+    address-taken functions the callees pass listed."""
+    pointed = ins.extras.get("call_targets")
+    return [start for _handle, start in pointed] if pointed else [label_address(ins)]
 
 
 def label_address(ins: Instruction, label: Label | None = None) -> int:
@@ -126,7 +135,7 @@ def successors(ins: Instruction, cfg: Cfg) -> list[int]:
         targets = [label_address(ins)]
     elif op == "CALL":
         jumps = "REL" in ins.modifiers or is_subroutine_call(ins)
-        targets = [label_address(ins)] if jumps else [nxt]
+        targets = call_targets(ins) if jumps else [nxt]
         cond = cond and jumps
     elif op == "BRX":
         targets = cfg.brx_targets.get(ins.address)

@@ -61,6 +61,9 @@ def call(ctx: Lifter, ins) -> None:
     through a register goes through a function pointer, whose possible targets are not known."""
     if any(isinstance(op, Reg) and op.kind in ("R", "UR") for op in ins.operands):
         from .printf import callee
+        if "REL" not in ins.modifiers and ins.extras.get("call_targets") and callee(ctx, ins) is None:
+            _call_pointer(ctx, ins, ins.extras["call_targets"])
+            return
         if "REL" in ins.modifiers or callee(ctx, ins) is None:
             raise unsupported(ins, "call through a function pointer (its possible targets are not known)")
     if "REL" in ins.modifiers or is_subroutine_call(ins):
@@ -75,6 +78,32 @@ def call(ctx: Lifter, ins) -> None:
         return
     from .printf import call_abs
     call_abs(ctx, ins)
+
+
+def _call_pointer(ctx: Lifter, ins, pointed: list[tuple[int, int]]) -> None:
+    """CALL.ABS through a function pointer: a switch on the pointer over the handles of the
+    address-taken functions (cubin.FUNCTION_HANDLE_BASE), each case a call of that function; any
+    other value (a null or stale pointer) traps, as the GPU would fault."""
+    ctx.check(ins, {"ABS", "NOINC"})
+    regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
+    if len(regs) != 1:
+        raise unsupported(ins, "call through a function pointer in a uniform register")
+    b = ctx.b
+    target = ctx.u64(Reg("R", regs[0].index, regs[0].name))
+    cond = _condition(ctx, ins)
+    if cond is not None:
+        go = ctx.new_block("indirect_call")
+        b.cbranch(cond, go, ctx.block_at(ins.address + 16))
+        b.position_at_end(go)
+    nowhere = ctx.new_block("bad_function_pointer")
+    with b.goto_block(nowhere):
+        b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
+        b.unreachable()
+    switch = b.switch(target, nowhere)
+    copied = bool(ctx.state["cfg"].contexts)
+    for handle, start in pointed:
+        switch.add_case(ir.Constant(ir.IntType(64), handle),
+                        ctx.block_at(start, ctx.context + (ins.address,) if copied else None))
 
 
 @handles("EXIT", kind="control")

@@ -289,7 +289,10 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
         return value
     if ref.bank == 2 and facts.bank2:
         g = _bank_global(ctx, 2, facts.bank2)
-        off = ir.Constant(I32, ref.offset) if dyn is None else b.add(dyn, ir.Constant(I32, ref.offset))
+        # bank addresses wrap at 64 KiB: a device-linked jump table reads c[0x2][R0+-0x8000] with
+        # 0x8000 added to R0 (the offset masked above makes that R0 + 0x8000)
+        off = ir.Constant(I32, ref.offset) if dyn is None else \
+            b.and_(b.add(dyn, ir.Constant(I32, ref.offset)), ir.Constant(I32, 0xFFFF))
         return _load_at(ctx, g, off, ty, min(width, 4))
     if ref.bank == 3:
         var = next((v for v in facts.variables if v.bank == 3 and v.offset <= ref.offset < v.offset + max(v.size, 1)), None)

@@ -90,3 +90,31 @@ def test_kernels_of_an_unlinked_cubin_are_refused_with_the_reason(linked):
     assert unit.status == "failed"
     assert unit.reasons == ["extract: relocatable device code (-rdc): its kernels are translated after the "
                             "device link (nvcc -dlink, or cass-nvcc's link step)"]
+
+
+def test_address_taken_functions_get_handles(tmp_path):
+    """Function pointers and vtables in data hold each function's handle; the kernel's closure
+    takes in the functions its variables point to; its CALL.ABS through a register lists them."""
+    from cass_cc.fatbin.cubin import FUNCTION_HANDLE_BASE
+    from cass_cc.passes import FRONT_END, units_from_file
+    from cass_cc.pipeline import run_pipeline
+
+    folder = ROOT / "tests" / "programs" / "binary" / "rdc_virtual"
+    nvcc = toolchain.path("nvcc")
+    objects = []
+    for source in program_sources(folder):
+        objects.append(str(tmp_path / f"{source.stem}.o"))
+        subprocess.run([nvcc, "-O2", "-rdc=true", "-arch=sm_80", "-c", str(source), "-o", objects[-1]], check=True)
+    subprocess.run([nvcc, "-dlink", "-arch=sm_80", *objects, "-o", str(tmp_path / "dlink.o")], check=True)
+    (cubin,) = read_cubins(str(tmp_path / "dlink.o"))
+    assert {"_Z5twicej", "_Z6squarej", "_Z7collatzj", "_ZNK6Square4areaEv", "_ZNK4Disc4areaEv"} <= cubin.address_taken
+    steps = next(v for v in cubin.globals if v.name == "steps")
+    words = [int.from_bytes(steps.data[i:i + 8], "little") for i in range(0, 24, 8)]
+    assert words == [cubin.function_handles[f] for f in ("_Z5twicej", "_Z6squarej", "_Z7collatzj")]
+    assert all(w >= FUNCTION_HANDLE_BASE for w in words)
+    (unit,) = units_from_file(str(tmp_path / "dlink.o"))
+    assert cubin.address_taken <= set(unit.kernel.callees)
+    run_pipeline(unit, FRONT_END)
+    indirect = [i for i in unit.instructions if i.opcode == "CALL" and "call_targets" in i.extras]
+    assert indirect and all({h for h, _s in i.extras["call_targets"]} ==
+                            {cubin.function_handles[f] for f in cubin.address_taken} for i in indirect)
