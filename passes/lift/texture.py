@@ -119,6 +119,7 @@ RESULT = ir.LiteralStructType([I32, I32, I32, I32])
 
 
 def _function(ctx: Lifter, name: str, args: list[ir.Type]):
+    """The module's fetch function `name`, with a builder when its body is still to be written."""
     fn = ctx.module.globals.get(name)
     if fn is not None:
         return fn, None
@@ -138,6 +139,7 @@ def _fetch_function(ctx: Lifter) -> ir.Function:
 
 
 def _sample_function(ctx: Lifter, dims: int) -> ir.Function:
+    """tex1D/tex2D/tex3D (x, y, z; the unused ones 0)."""
     fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d", [GLOBAL, F32, F32, F32])
     if tb is not None:
         desc, *coords = fn.args
