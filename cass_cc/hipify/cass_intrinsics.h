@@ -25,6 +25,44 @@ __device__ inline float sqrt_f32(float a, int mode) {
 }
 }  // namespace cass_ptx
 
+namespace cass_ptx {
+/* The double r (rounded to nearest) moved one step where the exact value lies (e: the sign of
+ * exact - r) in a directed mode. */
+__device__ inline double directed(double r, double e, int mode) {
+  if (e == 0 || __builtin_isnan(r) || __builtin_isinf(r)) return r;
+  if (mode == 1 && ((r > 0) != (e > 0))) return nextafter(r, 0.0);
+  if (mode == 2 && e < 0) return nextafter(r, -__builtin_inf());
+  if (mode == 3 && e > 0) return nextafter(r, __builtin_inf());
+  return r;
+}
+__device__ inline double add_f64(double a, double b, int mode) {
+  CASS_PTX_UNFUSED
+  double s = a + b, bb = s - a;
+  return directed(s, (a - (s - bb)) + (b - bb), mode);
+}
+__device__ inline double mul_f64(double a, double b, int mode) {
+  double p = a * b;
+  return directed(p, __builtin_fma(a, b, -p), mode);
+}
+__device__ inline double div_f64(double a, double b, int mode) {
+  double q = a / b, r = __builtin_fma(-q, b, a);
+  return directed(q, b < 0 ? -r : r, mode);
+}
+__device__ inline double sqrt_f64(double a, int mode) {
+  double s = __builtin_sqrt(a);
+  return directed(s, __builtin_fma(-s, s, a), mode);
+}
+/* fma's rounding error as two doubles (Boldo and Muller's ErrFma); its sign decides. */
+__device__ inline double fma_f64(double a, double b, double c, int mode) {
+  CASS_PTX_UNFUSED
+  double r = __builtin_fma(a, b, c);
+  double u1 = a * b, u2 = __builtin_fma(a, b, -u1);
+  double a1 = c + u2, z0 = a1 - c, z = (c - (a1 - z0)) + (u2 - z0);
+  double b1 = u1 + a1, w0 = b1 - u1, b2 = (u1 - (b1 - w0)) + (a1 - w0);
+  return directed(r, ((b1 - r) + b2) + z, mode);
+}
+}  // namespace cass_ptx
+
 /* rounding modes as cass_ptx numbers them: 1 toward zero, 2 down, 3 up */
 __device__ inline float __fadd_rz(float a, float b) { return cass_ptx::add_f32(a, b, 1); }
 __device__ inline float __fsub_rz(float a, float b) { return cass_ptx::add_f32(a, -b, 1); }
@@ -47,6 +85,27 @@ __device__ inline float __fmaf_ru(float a, float b, float c) { return cass_ptx::
 __device__ inline float __fdiv_ru(float a, float b) { return cass_ptx::div_f32(a, b, 3); }
 __device__ inline float __frcp_ru(float a) { return cass_ptx::div_f32(1.0f, a, 3); }
 __device__ inline float __fsqrt_ru(float a) { return cass_ptx::sqrt_f32(a, 3); }
+__device__ inline double __dadd_rz(double a, double b) { return cass_ptx::add_f64(a, b, 1); }
+__device__ inline double __dsub_rz(double a, double b) { return cass_ptx::add_f64(a, -b, 1); }
+__device__ inline double __dmul_rz(double a, double b) { return cass_ptx::mul_f64(a, b, 1); }
+__device__ inline double __ddiv_rz(double a, double b) { return cass_ptx::div_f64(a, b, 1); }
+__device__ inline double __drcp_rz(double a) { return cass_ptx::div_f64(1.0, a, 1); }
+__device__ inline double __dsqrt_rz(double a) { return cass_ptx::sqrt_f64(a, 1); }
+__device__ inline double __fma_rz(double a, double b, double c) { return cass_ptx::fma_f64(a, b, c, 1); }
+__device__ inline double __dadd_rd(double a, double b) { return cass_ptx::add_f64(a, b, 2); }
+__device__ inline double __dsub_rd(double a, double b) { return cass_ptx::add_f64(a, -b, 2); }
+__device__ inline double __dmul_rd(double a, double b) { return cass_ptx::mul_f64(a, b, 2); }
+__device__ inline double __ddiv_rd(double a, double b) { return cass_ptx::div_f64(a, b, 2); }
+__device__ inline double __drcp_rd(double a) { return cass_ptx::div_f64(1.0, a, 2); }
+__device__ inline double __dsqrt_rd(double a) { return cass_ptx::sqrt_f64(a, 2); }
+__device__ inline double __fma_rd(double a, double b, double c) { return cass_ptx::fma_f64(a, b, c, 2); }
+__device__ inline double __dadd_ru(double a, double b) { return cass_ptx::add_f64(a, b, 3); }
+__device__ inline double __dsub_ru(double a, double b) { return cass_ptx::add_f64(a, -b, 3); }
+__device__ inline double __dmul_ru(double a, double b) { return cass_ptx::mul_f64(a, b, 3); }
+__device__ inline double __ddiv_ru(double a, double b) { return cass_ptx::div_f64(a, b, 3); }
+__device__ inline double __drcp_ru(double a) { return cass_ptx::div_f64(1.0, a, 3); }
+__device__ inline double __dsqrt_ru(double a) { return cass_ptx::sqrt_f64(a, 3); }
+__device__ inline double __fma_ru(double a, double b, double c) { return cass_ptx::fma_f64(a, b, c, 3); }
 #endif
 
 /* ---- SIMD video intrinsics ------------------------------------------------------------------- */

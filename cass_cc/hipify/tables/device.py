@@ -38,6 +38,8 @@ __fmaf_rd __fmaf_ru __fdiv_rz __fdiv_rd __fdiv_ru __frcp_rz __frcp_rd __frcp_ru 
 __fsqrt_ru __vadd2 __vsub2 __vadd4 __vsub4 __vabsdiffu2 __vabsdiffu4 __vabsss2 __vavgu4 __vcmpeq2
 __vcmpgtu4 __vmaxu4 __vmins2 __vsetgeu2 __vsadu4 __dp2a_lo __dp2a_hi __viaddmax_s32 __viaddmax_s16x2 __vimax_s32_relu
 __vimax3_s32_relu __vimax_s16x2_relu __vimax3_s16x2_relu __vibmax_s32 __vibmin_u32 __vibmax_s16x2 __hmax_nan __hmin_nan __hmax2_nan __hmin2_nan
+__dadd_rz __dadd_rd __dadd_ru __dsub_rz __dsub_rd __dsub_ru __dmul_rz __dmul_rd __dmul_ru __ddiv_rz __ddiv_rd
+__ddiv_ru __drcp_rz __drcp_rd __drcp_ru __dsqrt_rz __dsqrt_rd __dsqrt_ru __fma_rz __fma_rd __fma_ru
 umin umax llmin llmax ullmin ullmax
 """
 
@@ -48,6 +50,8 @@ PARTLY_IN_HIP = """
 __ldcg __ldca __ldcs
 __fadd_rz __fadd_rd __fadd_ru __fsub_rz __fsub_rd __fsub_ru __fmul_rz __fmul_rd __fmul_ru __fdiv_rz __fdiv_rd
 __fdiv_ru __fsqrt_rz __fsqrt_rd __fsqrt_ru __frcp_rz __frcp_rd __frcp_ru __fmaf_rz __fmaf_rd __fmaf_ru
+__dadd_rz __dadd_rd __dadd_ru __dsub_rz __dsub_rd __dsub_ru __dmul_rz __dmul_rd __dmul_ru __ddiv_rz __ddiv_rd
+__ddiv_ru __drcp_rz __drcp_rd __drcp_ru __dsqrt_rz __dsqrt_rd __dsqrt_ru __fma_rz __fma_rd __fma_ru
 """
 
 UNSUPPORTED = {
