@@ -8,6 +8,13 @@ from ..fatbin import Variable
 from .target import TRIPLE
 
 
+def code_object_symbol(name: str) -> str:
+    """The code object's name for a cubin variable. LLVM names anonymous globals `__unnamed_<n>`
+    (ockl's, linked into lifted kernels, among them), and ptxas names some strings the same (the
+    function name an assert prints): those variables get a prefix, so the two never meet."""
+    return "__cass" + name if name.startswith("__unnamed_") else name
+
+
 def _ir_name(name: str) -> str:
     return "@" + (name if name.replace("_", "a").replace(".", "a").isalnum() and not name[0].isdigit()
                   else '"' + name.replace("\\", "\\5C").replace('"', "\\22") + '"')
@@ -36,9 +43,9 @@ def _constant_block(variables: list[Variable]) -> list[str]:
     init = _bytes(bytes(data)) if any(data) else "zeroinitializer"
     lines = [f"{_ir_name(CONSTANT_BLOCK)} = addrspace(1) global [{size} x i8] {init}, align 16"]
     for v in sorted(bank3.values(), key=lambda v: v.name):
-        lines.append(f"{_ir_name(v.name)} = alias [{v.size} x i8], ptr addrspace(1) getelementptr "
+        lines.append(f"{_ir_name(code_object_symbol(v.name))} = alias [{v.size} x i8], ptr addrspace(1) getelementptr "
                      f"(i8, ptr addrspace(1) {_ir_name(CONSTANT_BLOCK)}, i64 {v.offset})")
-        lines.insert(0, f'module asm ".size \\22{v.name}\\22, {v.size}"')
+        lines.insert(0, f'module asm ".size \\22{code_object_symbol(v.name)}\\22, {v.size}"')
     return lines
 
 
@@ -54,6 +61,6 @@ def globals_module(variables: list[Variable], name: str = "globals") -> str:
         seen.add(v.name)
         init = _bytes(v.data) if any(v.data) else "zeroinitializer"
         align = 16 if v.size >= 16 else 8
-        lines.append(f"{_ir_name(v.name)} = addrspace(1) global [{v.size} x i8] {init}, align {align}")
+        lines.append(f"{_ir_name(code_object_symbol(v.name))} = addrspace(1) global [{v.size} x i8] {init}, align {align}")
     lines += ["", "!llvm.module.flags = !{!0}", '!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}', ""]
     return "\n".join(lines)

@@ -118,10 +118,13 @@ def f2i(ctx: Lifter, ins) -> None:
 
 @handles("F2F")
 def f2f(ctx: Lifter, ins) -> None:
-    if "BF16" in ins.modifiers:          # F2F.BF16.F32: to bf16, nearest even (low half of d)
-        ctx.check(ins, {"BF16", "F32", "RN"})
+    if "BF16" in ins.modifiers:          # F2F.BF16.F32[.RZ/.RM/.RP]: to bf16 (low half of d)
+        ctx.check(ins, {"BF16", "F32"} | ROUND)
         d, a = ctx.operands(ins, 2)
-        ctx.set32(d, ctx.b.and_(bf16_bits(ctx, ctx.f32(a)), ir.Constant(I32, 0xFFFF)))
+        mode = next((m for m in ins.modifiers if m in ROUND), "RN")
+        x = ctx.f32(a)
+        word = bf16_bits(ctx, x) if mode == "RN" else bf16_bits_directed(ctx, x, mode)
+        ctx.set32(d, ctx.b.and_(word, ir.Constant(I32, 0xFFFF)))
         return
     dst, src = _types(ctx, ins, "F32", "F32", ROUND | {"FTZ", "SAT"} | set(TO_INT))
     if dst not in FLOAT_TYPES or src not in FLOAT_TYPES:

@@ -220,6 +220,27 @@ def _window(ctx: Lifter, base: ir.Value, bias: int = 0) -> ir.Value:
         return ctx.b.sub(address, ir.Constant(I64, bias)) if bias else address
 
 
+def _indexed_launch_word(ctx: Lifter, where: ir.Value, width: int) -> ir.Value:
+    """c[0x0][Rx] below the parameters: -G code reads blockDim/gridDim by a computed index. A
+    select over those six words; any other word traps (its value is not known here)."""
+    b = ctx.b
+    if width != 4:
+        raise ctx.refuse("launch state indexed by a register")
+    value = ir.Constant(I32, 0)
+    known = ir.Constant(I1, 0)
+    for offset in (0x0, 0x4, 0x8, 0xc, 0x10, 0x14):
+        hit = b.icmp_unsigned("==", where, ir.Constant(I32, offset))
+        value = b.select(hit, _launch_word(ctx, offset), value)
+        known = b.or_(known, hit)
+    trap, done = ctx.new_block("launch_word_unknown"), ctx.new_block("launch_word")
+    b.cbranch(known, done, trap)
+    b.position_at_end(trap)
+    b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
+    b.unreachable()
+    b.position_at_end(done)
+    return value
+
+
 def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     """A 32-bit word of c[0x0] outside the parameters."""
     b = ctx.b
@@ -266,7 +287,7 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
     if ref.bank == 0:
         rel = ref.offset - facts.param_base
         if dyn is not None and rel < 0:
-            raise ctx.refuse("launch state indexed by a register")
+            return _indexed_launch_word(ctx, b.add(dyn, ir.Constant(I32, ref.offset)), width)
         if rel >= 0:
             off = ir.Constant(I32, rel) if dyn is None else b.add(dyn, ir.Constant(I32, rel))
             return _load_at(ctx, _kernarg(ctx), off, ty, min(width, 4))
@@ -315,6 +336,8 @@ def symbol_word(ctx: Lifter, ref) -> ir.Value:
 
 def external_global(ctx: Lifter, name: str) -> ir.Value:
     """A device variable of the cubin: declared here, defined once per code object by the back end."""
+    from cass_cc.rdna3.globals import code_object_symbol
+    name = code_object_symbol(name)
     g = ctx.module.globals.get(name)
     if g is None:
         g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, 0), name, addrspace=1)

@@ -185,14 +185,21 @@ def ldgsts(ctx: Lifter, ins) -> None:
 
 @handles("QSPC")
 def qspc(ctx: Lifter, ins) -> None:
-    """QSPC.E.S P, RZ, [a]: is the generic address in the shared window (nvcc's slow path of a
-    generic atomic). QSPC.E.D asks for the cluster's distributed shared window, which holds the
-    block's own shared memory: without clusters (gfx1100) that is the same question."""
-    ctx.check(ins, {"E", "S", "D"})
-    if not {"S", "D"} & set(ins.modifiers):
+    """QSPC.E.S P, RZ, [a]: is the generic address in the shared window (isspacep.shared; nvcc's
+    slow path of a generic atomic). QSPC.E.D asks for the cluster's distributed shared window,
+    which holds the block's own shared memory: without clusters (gfx1100) that is the same
+    question. QSPC.E.G (isspacep.global, -G builds of cg::memcpy_async): neither shared nor local."""
+    ctx.check(ins, {"E", "S", "D", "G"})
+    window = [m for m in ins.modifiers if m in ("S", "D", "G")]
+    if len(window) != 1:
         raise unsupported(ins, "address window")
     p, d, mem = ctx.operands(ins, 3)
     if not (isinstance(d, Reg) and d.index is None):
         raise unsupported(ins, "register result")
     ptr = pointer(ctx, ins, mem, "generic")
-    ctx.setp(p, ctx.call("llvm.amdgcn.is.shared", ir.IntType(1), [ptr]))
+    shared = ctx.call("llvm.amdgcn.is.shared", ir.IntType(1), [ptr])
+    if window[0] != "G":
+        ctx.setp(p, shared)
+        return
+    private = ctx.call("llvm.amdgcn.is.private", ir.IntType(1), [ptr])
+    ctx.setp(p, ctx.b.not_(ctx.b.or_(shared, private)))

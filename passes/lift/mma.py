@@ -1,7 +1,8 @@
 """Warp-level matrix multiply-accumulate (tensor cores: what nvcuda::wmma and mma.sync compile to):
 HMMA.16816/.1688 (f16 or bf16 inputs, f32 or f16 accumulators), HMMA.1684/.1688.F32.TF32,
-IMMA.16816/.16832 (8-bit integers, s32 accumulators), DMMA.884 (double m8n8k4), and LDSM (ldmatrix:
-8x8 tiles of 16-bit elements from shared memory, .MT88 transposed).
+IMMA.16816/.16832 (8-bit integers, s32 accumulators), DMMA.884 (double m8n8k4), LDSM (ldmatrix:
+8x8 tiles of 16-bit elements from shared memory, .MT88 transposed) and MOVM.16.MT88 (movmatrix,
+the same tile transposed in registers).
 
 gfx1100's own WMMA instructions spread the matrices over the lanes differently, so each lane
 computes its fragment of D itself: it gathers the rows of A and the columns of B that its four
@@ -156,15 +157,29 @@ def hmma(ctx: Lifter, ins) -> None:
 
 @handles("IMMA", kind="pure")
 def imma(ctx: Lifter, ins) -> None:
-    """IMMA.{16816,16832}.{S8,U8}.{S8,U8} D, A.ROW, B.COL, C: 8-bit integers, s32 accumulators
-    (products and sums wrap in 32 bits)."""
+    """IMMA.{16816,16832}.{S8,U8}.{S8,U8}[.SAT] D, A.ROW, B.COL, C: 8-bit integers, s32
+    accumulators; sums wrap in 32 bits, or with .SAT (mma's .satfinite) the exact sum is clamped
+    to the s32 range."""
     shape = _shape(ins)
     types = [m for m in ins.modifiers if m in ("S8", "U8")]
-    if set(ins.modifiers) - {shape, "S8", "U8"} or len(types) != 2:
+    if set(ins.modifiers) - {shape, "S8", "U8", "SAT"} or len(types) != 2:
         raise unsupported(ins, "matrix shape or type")
     d, a, bb, c = ctx.operands(ins, 4)
+    b = ctx.b
     products = _products(ctx, ins, shape, (types[0], types[1]), a, bb)
-    ctx.set_regs(d, [_sum(ctx, w, products[i]) for i, w in enumerate(_regs(ctx, ins, c, 4))])
+    if "SAT" not in ins.modifiers:
+        ctx.set_regs(d, [_sum(ctx, w, products[i]) for i, w in enumerate(_regs(ctx, ins, c, 4))])
+        return
+    i64 = ir.IntType(64)
+    low, high = ir.Constant(i64, -2**31), ir.Constant(i64, 2**31 - 1)
+    out = []
+    for i, w in enumerate(_regs(ctx, ins, c, 4)):
+        total = b.sext(w, i64)
+        for term in products[i]:               # each product fits 17 bits: the sum is exact in i64
+            total = b.add(total, b.sext(term, i64))
+        total = b.select(b.icmp_signed("<", total, low), low, b.select(b.icmp_signed(">", total, high), high, total))
+        out.append(b.trunc(total, I32))
+    ctx.set_regs(d, out)
 
 
 @handles("DMMA", kind="pure")
@@ -227,3 +242,24 @@ def ldsm(ctx: Lifter, ins) -> None:
             parts.append(b.zext(b.load(lds_pointer(ctx, offset), typ=I16, align=2), I32))
         words.append(b.or_(parts[0], b.shl(parts[1], ir.Constant(I32, 16))))
     ctx.set_regs(d, words)
+
+
+@handles("MOVM", kind="pure")
+def movm(ctx: Lifter, ins) -> None:
+    """MOVM.16.MT88 d, a (movmatrix.m8n8.trans.b16): the 8x8 matrix of 16-bit elements the warp
+    holds in ldmatrix's layout (lane L: row L / 4, elements 2 (L % 4) and 2 (L % 4) + 1),
+    transposed: lane L receives M[2 (L % 4)][L / 4] and M[2 (L % 4) + 1][L / 4]."""
+    if set(ins.modifiers) != {"16", "MT88"}:
+        raise unsupported(ins, "matrix move form")
+    d, a = ctx.operands(ins, 2)
+    b = ctx.b
+    word = _regs(ctx, ins, a, 1)[0]
+    g, t = _lane_parts(ctx)
+    column_pair = b.lshr(g, ir.Constant(I32, 1))            # the lane of row r holding column g
+    shift = b.shl(b.and_(g, ir.Constant(I32, 1)), ir.Constant(I32, 4))
+    halves = []
+    for j in range(2):
+        row = b.add(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, j))
+        held = _lane_fetch(ctx, b.add(b.shl(row, ir.Constant(I32, 2)), column_pair), word)
+        halves.append(b.and_(b.lshr(held, shift), ir.Constant(I32, 0xFFFF)))
+    ctx.set32(d, b.or_(halves[0], b.shl(halves[1], ir.Constant(I32, 16))))

@@ -23,13 +23,13 @@ def _lift(*lines: str) -> KernelUnit:
 @pytest.mark.parametrize("line, reason", [
     ("HMMA.16816.F32.TF32 R4, R8, R12, R4", r"HMMA\.16816\.F32\.TF32 at 0x0: .*matrix shape or type"),
     ("HMMA.1684.F16.TF32 R4, R8, R12, R4", r"matrix shape or type"),
-    ("IMMA.16832.S8.S8.SAT R4, R8.ROW, R12.COL, R4", r"IMMA\.16832\.S8\.S8\.SAT .*matrix shape or type"),
+    ("IMMA.16832.S8.S8.RELU R4, R8.ROW, R12.COL, R4", r"IMMA\.16832\.S8\.S8\.RELU .*matrix shape or type"),
     ("IMMA.8816.S8.S8 R4, R8.ROW, R12.COL, R4", r"matrix shape or type"),
     ("DMMA.16816 R4, R8, R12, R4", r"matrix shape or type"),
     ("LDSM.16.M88.4.X R4, [R2]", r"matrix load form"),
     ("VABSDIFF4.S8 R1, R2, R3, RZ", r"modifier \.S8"),
     ("VABSDIFF4 R1, R2, R3, RZ", r"byte type"),
-    ("QSPC.E.G P0, RZ, [R2]", r"modifier \.G"),
+    ("QSPC.E.L P0, RZ, [R2]", r"modifier \.L"),
     ("QSPC.E P0, RZ, [R2]", r"address window"),
     ("QSPC.E.S P0, R5, [R2]", r"register result"),
     ("ARRIVES.LDGSTSBAR.64 [URZ+0x200]", r"unsupported SASS: ARRIVES\.LDGSTSBAR\.64 at 0x0"),
@@ -67,6 +67,11 @@ def test_refused_with_the_reason(line, reason):
     "F2FP.BF16.PACK_AB.RM R2, R3, R4",
     "VABSDIFF4.U8 R3, R3, R0, R2",
     "S2R R0, SR_LMEMHIOFF",
+    "IMMA.16816.S8.S8.SAT R8, R40.ROW, R50.COL, R8",
+    "MOVM.16.MT88 R9, R9",
+    "QSPC.E.G P0, RZ, [R6]",
+    "F2F.BF16.F32.RZ R7, R0",
+    "LDC R0, c[0x0][R0]",
 ])
 def test_lifts(line):
     assert "define" in _lift(line).llvm_ir
