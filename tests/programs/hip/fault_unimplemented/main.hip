@@ -1,5 +1,6 @@
-// A kernel with an image instruction (texture hardware, which compute kernels on the emulator
-// do not have): the emulator names the instruction and the program ends with exit status 134.
+// A kernel with an image instruction on a null resource descriptor (no texture bound: FORMAT 0,
+// which the emulator does not read): the emulator names the instruction and the program ends
+// with exit status 134.
 #include <hip/hip_runtime.h>
 #include <cstdio>
 
