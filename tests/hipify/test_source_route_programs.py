@@ -1,5 +1,6 @@
-"""Programs of other groups that the source route builds since hipify translates inline PTX and
-brings the device heap, and the emulator reads hipcc 5.2's permlane encoding: built with
+"""Programs of other groups that the source route builds since hipify translates inline PTX,
+brings the device heap and the intrinsics HIP 5.2 lacks, and the emulator reads hipcc 5.2's
+permlane encoding: built with
 `cass-nvcc --cass-route=source`, run under cass-run, checksums equal to the H200's where recorded."""
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ CASES = {
     "sass/bits_lut_prmt": "inline PTX prmt modes, bmsk, szext",
     "realworld/block_votes": "hipcc 5.2's v_permlanex16_b32 with stray ABS/NEG bits",
     "realworld/device_malloc": "device malloc/free through cass_device_heap.h",
+    "realworld/simd_intrinsics": "SIMD video intrinsics, dp2a, CUDA's integer __hadd/__rhadd",
+    "realworld/dpx_align": "DPX intrinsics",
 }
 
 
