@@ -287,3 +287,30 @@ def test_damaged_relocatable_device_code_is_a_clear_error(rdc_objects):
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith(f"cass-nvcc: error: '{out / 'main.o'}': damaged relocatable device code: ")
     assert not (out / "prog").exists()
+
+
+ASSERTS = """
+#include <cassert>
+__device__ int checked(int x) { assert(x < 5); return x * 2; }
+"""
+ASSERT_MAIN = """
+#include <cstdio>
+__device__ int checked(int x);
+__global__ void k(int *o, int n) { if (threadIdx.x < n) o[threadIdx.x] = checked(threadIdx.x); }
+int main() { int *d; cudaMalloc(&d, 64); k<<<1, 8>>>(d, 7); printf("status %d\\n", (int)cudaDeviceSynchronize()); return 0; }
+"""
+
+
+def test_assert_in_a_device_function_of_another_file(build_root):
+    """ptxas names the function-name string `__unnamed_1`, as LLVM names ockl's anonymous
+    functions: the code object keeps them apart, and CUDA's message names the function."""
+    out = build_root / "rdc-assert"
+    out.mkdir()
+    (out / "checked.cu").write_text(ASSERTS)
+    (out / "main.cu").write_text(ASSERT_MAIN)
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", out / "checked.cu", out / "main.cu", "-o", out / "prog",
+                     cwd=out)
+    assert proc.returncode == 0, proc.stderr
+    run = cass_run(out / "prog")
+    assert "checked.cu:3: int checked(int): block: [0,0,0], thread: [5,0,0] Assertion `x < 5` failed." in run.stdout
+    assert run.returncode != 0
