@@ -55,15 +55,17 @@ def _moved(op, base: int, starts: dict[str, int], handles: dict[str, int]):
 
 
 def place(instructions: list[Instruction], base: int, starts: dict[str, int], handles: dict[str, int],
-          pointed: list[tuple[int, int]], indirect_branches: dict[int, list[int]] | None = None) -> list[Instruction]:
+          pointed: list[tuple[int, int]], inside: list[tuple[int, int]] = (),
+          indirect_branches: dict[int, list[int]] | None = None) -> list[Instruction]:
     """The instructions of one function moved to `base`; a BRX's targets (from the parser's
-    annotation, else from the function's .nv.info) move with it; a CALL.ABS through a register
-    gets the functions it may reach, `pointed` ((handle, start) of each address-taken function
-    placed here) as extras["call_targets"]."""
+    annotation, else from the function's .nv.info) move with it; a call through a register gets
+    the functions it may reach as extras["call_targets"], (pointer value, start) pairs: for
+    CALL.ABS `pointed`, the address-taken functions placed here (their handles), for CALL.REL
+    `inside`, the functions in the kernel's section (their offsets)."""
     out = []
     for ins in instructions:
-        indirect = ins.opcode == "CALL" and "ABS" in ins.modifiers and pointed and \
-            any(isinstance(op, Reg) for op in ins.operands)
+        targets = (inside if "REL" in ins.modifiers else pointed) if ins.opcode == "CALL" else ()
+        indirect = bool(targets) and any(isinstance(op, Reg) for op in ins.operands)
         if not base and not indirect and "branch_targets" not in ins.extras and \
                 not any(isinstance(op, (Label, SymbolRef)) for op in ins.operands):
             out.append(ins)   # nothing to move
@@ -75,7 +77,7 @@ def place(instructions: list[Instruction], base: int, starts: dict[str, int], ha
         if "branch_targets" in extras:
             extras["branch_targets"] = [_moved(t, base, starts, handles) for t in extras["branch_targets"]]
         if indirect:
-            extras["call_targets"] = list(pointed)
+            extras["call_targets"] = list(targets)
         out.append(dataclasses.replace(ins, address=ins.address + base, operands=operands, extras=extras))
     return out
 
@@ -91,7 +93,10 @@ def run(unit: KernelUnit) -> KernelUnit:
     handles = getattr(cubin, "function_handles", {}) if cubin is not None else {}
     taken = getattr(cubin, "address_taken", set()) if cubin is not None else set()
     pointed = [(handles[f.name], starts[f.name]) for f in functions if f.name in taken]
-    instructions = place(unit.instructions, 0, starts, handles, pointed)   # the kernel's own return addresses
+    # the kernel's own code: its return addresses; in a whole-program build, a function pointer is
+    # the offset of a function inside the kernel's section
+    inside = [(offset, offset) for _name, offset in getattr(k, "section_functions", [])]
+    instructions = place(unit.instructions, 0, starts, handles, pointed, inside)
     if not functions:
         unit.instructions = instructions
         return unit
@@ -104,7 +109,7 @@ def run(unit: KernelUnit) -> KernelUnit:
             parsed = parse_sass(sections[f.name], f.name)
         except SassSyntaxError as e:
             raise Refusal(e.message) from None
-        instructions += place(parsed.instructions, starts[f.name], starts, handles, pointed, f.indirect_branches)
+        instructions += place(parsed.instructions, starts[f.name], starts, handles, pointed, (), f.indirect_branches)
         labels.update({name: a + starts[f.name] for name, a in parsed.labels.items()})
         labels[f.name] = starts[f.name]
     unit.instructions = instructions

@@ -115,6 +115,9 @@ class CubinKernel:
     constant_banks: dict[int, ConstantBank] = field(default_factory=dict)  # its own c[0x0], c[0x2]
     attributes: list[NvInfoRecord] = field(default_factory=list)    # .nv.info.<name>, all records
     callees: list[str] = field(default_factory=list)   # device functions it reaches, transitively
+    # functions ptxas placed inside the kernel's own section: (name, offset); a whole-program
+    # build's function pointers hold these offsets (CALL.REL Rn `(kernel)` jumps to one)
+    section_functions: list[tuple[str, int]] = field(default_factory=list)
     cubin: "Cubin | None" = field(default=None, repr=False, compare=False)  # globals, banks, arch
 
     def attribute(self, name: str) -> list[NvInfoRecord]:
@@ -323,6 +326,8 @@ class Cubin:
             shared = self._sections.get(f".nv.shared.{name}")
             k.static_shared_size = shared["sh_size"] if shared is not None else 0
             k.relocations = self._relocations(text.name)
+            k.section_functions = sorted((n, v) for n, v, _s, i, o, sh in self._symbols
+                                         if sh == shndx and i & 0xF == 2 and not o & STO_CUDA_ENTRY and v)
             k.callees = self.callees(name, k.relocations)
             for sec_name, sec in self._sections.items():
                 m = re.fullmatch(r"\.nv\.constant(\d+)\." + re.escape(name), sec_name)

@@ -58,10 +58,11 @@ def call(ctx: Lifter, ins) -> None:
     pass placed after the kernel: both run in the kernel's function, one copy per call site;
     CALL.REL to a block label is a branch; CALL.ABS through a register goes to the function whose
     relocated c[0x4] word the register holds (printf.py: vprintf, __assertfail). Any other call
-    through a register goes through a function pointer, whose possible targets are not known."""
+    through a register goes through a function pointer: to one of the functions the callees pass
+    listed, or, when it listed none, to targets that are not known (refused)."""
     if any(isinstance(op, Reg) and op.kind in ("R", "UR") for op in ins.operands):
         from .printf import callee
-        if "REL" not in ins.modifiers and ins.extras.get("call_targets") and callee(ctx, ins) is None:
+        if ins.extras.get("call_targets") and ("REL" in ins.modifiers or callee(ctx, ins) is None):
             _call_pointer(ctx, ins, ins.extras["call_targets"])
             return
         if "REL" in ins.modifiers or callee(ctx, ins) is None:
@@ -81,10 +82,11 @@ def call(ctx: Lifter, ins) -> None:
 
 
 def _call_pointer(ctx: Lifter, ins, pointed: list[tuple[int, int]]) -> None:
-    """CALL.ABS through a function pointer: a switch on the pointer over the handles of the
-    address-taken functions (cubin.FUNCTION_HANDLE_BASE), each case a call of that function; any
-    other value (a null or stale pointer) traps, as the GPU would fault."""
-    ctx.check(ins, {"ABS", "NOINC"})
+    """A call through a function pointer: a switch on the pointer over the functions it may
+    reach (CALL.ABS: the handles of the address-taken functions, cubin.FUNCTION_HANDLE_BASE;
+    CALL.REL Rn `(kernel)`: the offsets of the functions in the kernel's section), each case a call
+    of that function; any other value (a null or stale pointer) traps, as the GPU would fault."""
+    ctx.check(ins, {"ABS", "REL", "NOINC"})
     regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     if len(regs) != 1:
         raise unsupported(ins, "call through a function pointer in a uniform register")

@@ -157,23 +157,39 @@ int main() {
 """
 
 
-def test_calls_through_function_pointers(build_root):
-    """After a device link, a call through a function pointer (CALL.ABS Rn) is a switch over the
-    handles of the address-taken functions, which data (the `ops` table) holds. A whole-program
-    build calls through a pointer relative to the kernel's section (CALL.REL Rn): refused."""
-    out = build_root / "fnptr"
+@pytest.mark.parametrize("mode", ["-rdc=true", "-rdc=false"])
+def test_calls_through_function_pointers(build_root, mode):
+    """A call through a function pointer is a switch over the functions it may reach. After a
+    device link (CALL.ABS Rn) the pointers are the handles of the address-taken functions, which
+    data (the `ops` table) holds; in a whole-program build (CALL.REL Rn `(kernel)`) they are the
+    offsets of the functions inside the kernel's section."""
+    out = build_root / f"fnptr{mode}"
     out.mkdir()
     (out / "k.cu").write_text(FUNCTION_POINTER)
-    proc = cass_nvcc("--cass-route=binary", "-rdc=true", out / "k.cu", "-o", out / "prog", cwd=out)
+    proc = cass_nvcc("--cass-route=binary", mode, out / "k.cu", "-o", out / "prog", cwd=out,
+                     env={"CASS_REPORT_DIR": str(out)})
     assert proc.returncode == 0, proc.stderr
+    assert all(k["tier"] == "lift" for r in reports(out) for k in r["kernels"])
     run = cass_run(out / "prog")
     expected = 0
     for i in range(8):
         expected = (expected * 7 + (i * i if (i + 1) & 1 else 2 * i)) & 0xFFFFFFFF
     assert run.returncode == 0 and run.stdout.strip() == str(expected), run.stdout + run.stderr
-    proc = cass_nvcc("--cass-route=binary", "-c", out / "k.cu", "-o", out / "k.o", cwd=out)
+
+
+def test_call_through_a_pointer_from_the_host_is_refused(build_root):
+    """A function pointer that only arrives as a kernel argument: no function of the cubin is
+    known to be reachable from that call, so it is refused with the reason."""
+    out = build_root / "fnptr-arg"
+    out.mkdir()
+    (out / "k.cu").write_text("typedef int (*fn)(int);\n"
+                              "__global__ void k(fn f, int *o) { o[threadIdx.x] = f(threadIdx.x); }\n")
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", "-c", out / "k.cu", "-o", out / "k.o", cwd=out)
+    assert proc.returncode == 0, proc.stderr        # -rdc: translated at the link
+    (out / "main.cu").write_text("int main() { return 0; }\n")
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", out / "k.o", out / "main.cu", "-o", out / "prog", cwd=out)
     assert proc.returncode == 1 and "call through a function pointer" in proc.stderr
-    assert "Traceback" not in proc.stderr and not (out / "k.o").exists()
+    assert "Traceback" not in proc.stderr and not (out / "prog").exists()
 
 
 def test_device_link_as_a_step_of_its_own(rdc_objects, tmp_path):
