@@ -1,3 +1,5 @@
+// thrust::sequence/transform/reduce/sort on a device_vector: the CUB kernels thrust instantiates
+// (radix-sort onesweep, reduce) go through the lifter like any other kernel.
 #include <cstdio>
 #include <thrust/device_vector.h>
 #include <thrust/host_vector.h>

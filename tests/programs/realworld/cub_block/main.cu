@@ -1,3 +1,4 @@
+// cub::BlockReduce and cub::BlockScan in one kernel (the CUB headers that ship with the CUDA toolkit).
 #include <cstdio>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
