@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class EmuFault(Exception):
-    """A kernel fault. kind: "memory" | "budget" | "unimplemented" | "decode" | "trap".
+    """A kernel fault. kind: "memory" | "budget" | "unimplemented" | "decode" | "trap" | "deadlock"
+    (a barrier that can never fill, e.g. a grid barrier for more workgroups than are resident).
     pc is the instruction's address in the code object (as llvm-objdump prints it).
 
     str(fault) is the one-line report, e.g.
