@@ -205,11 +205,13 @@ def assert_fail(ctx: Lifter, ins) -> None:
     fmt = (f"{texts[0]}:{texts[1]}: {texts[2]}: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `"
            f"{'%s' if message is None else message.replace('%', '%%')}` failed.\n")
     data = bytearray(fmt.encode("latin-1") + b"\0")
-    name = f"__cass_assert_{ins.address:x}"
-    g = ir.GlobalVariable(ctx.module, ir.ArrayType(ir.IntType(8), len(data)), name, addrspace=1)
-    g.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
-    g.global_constant = True
-    g.linkage = "private"
+    name = f"__cass_assert_{ins.address:x}"     # one per call instruction, shared by its copies
+    g = ctx.module.globals.get(name)
+    if g is None:
+        g = ir.GlobalVariable(ctx.module, ir.ArrayType(ir.IntType(8), len(data)), name, addrspace=1)
+        g.initializer = ir.Constant(ir.ArrayType(ir.IntType(8), len(data)), data)
+        g.global_constant = True
+        g.linkage = "private"
     _print(ctx, b.addrspacecast(g, FLAT), len(data), words)
     b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
 
