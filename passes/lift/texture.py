@@ -8,7 +8,8 @@ loaded from the kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
 The object is the device address of libcassrt's 64-byte texture descriptor (cassrt/cuda_texture.c,
 struct cass_texture: the two layouts must agree). A fetch becomes loads of the descriptor and the
 texels plus CUDA's addressing and filtering rules (CUDA C++ Programming Guide, "Texture Fetching"):
-linear filtering weights are 9-bit fixed point with 8 fractional bits.
+linear filtering weights are 9-bit fixed point with 8 fractional bits, rounded half up (measured
+on the H200).
 
 Operands: two destinations (B, A), one or two coordinate registers (A, B), then the bank and the
 word index (sm_90: the uniform register and 0x0), the shape (parsed into extras) and a component
@@ -330,8 +331,9 @@ class _Builder:
             shifted = b.fsub(u, ir.Constant(F32, 0.5))
             low = self.call("llvm.floor.f32", F32, [shifted])
             frac = b.fsub(shifted, low)
-            alpha = b.fmul(self.call("llvm.rint.f32", F32, [b.fmul(frac, ir.Constant(F32, 256.0))]),
-                           ir.Constant(F32, 1.0 / 256.0))
+            # the H200 rounds the weight half up (texture_modes' probe: 256 * 1/512 -> 1)
+            steps = b.fadd(b.fmul(frac, ir.Constant(F32, 256.0)), ir.Constant(F32, 0.5))
+            alpha = b.fmul(self.call("llvm.floor.f32", F32, [steps]), ir.Constant(F32, 1.0 / 256.0))
             alpha = b.select(active[axis], alpha, ir.Constant(F32, 0.0))
             i0 = b.select(active[axis], self._floor_int(low), self.k(0))
             i1 = b.select(active[axis], b.add(i0, self.k(1)), self.k(0))

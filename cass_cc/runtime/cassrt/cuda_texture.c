@@ -277,6 +277,22 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
     return cudaSuccess;
 }
 
+/* The border colour of a normalised-integer texture is a texel value too: the H200 returns 0.25,
+ * 0.5 and 0.75 on 8-bit unorm as 64/255, 127/255 and 191/255, the nearest step with ties toward
+ * zero (texture_modes). 16-bit and signed formats are assumed to follow the same rule
+ * (texture_modes prints probe lines for them). */
+static float border_in_format(float c, int bits, int is_signed)
+{
+    double top = is_signed ? (double)((1 << (bits - 1)) - 1) : (double)((1 << bits) - 1);
+    double low = is_signed ? -1.0 : 0.0;
+    double v = c != c ? 0.0 : c < low ? low : c > 1.0 ? 1.0 : c;
+    double q = (v < 0 ? -v : v) * top;
+    double steps = (double)(long)(q + 0.5);
+    if (steps - q == 0.5)
+        steps -= 1.0;
+    return (float)((v < 0 ? -steps : steps) / top);
+}
+
 cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
                                               const struct cudaTextureDesc *pTexDesc,
                                               const struct cudaResourceViewDesc *pResViewDesc)
@@ -301,6 +317,9 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
     for (int i = 0; i < 3; i++)
         t.address[i] = (uint8_t)pTexDesc->addressMode[i];
     memcpy(t.border, pTexDesc->borderColor, sizeof t.border);
+    if (t.read_normalized)
+        for (int c = 0; c < 4; c++)
+            t.border[c] = border_in_format(t.border[c], t.bits, t.kind == cudaChannelFormatKindSigned);
     void *device = NULL;
     e = cudaMalloc(&device, sizeof t);
     if (e != cudaSuccess)

@@ -3,7 +3,11 @@
 // with the default colour (float, linear filtering), and linear filtering of uchar4 read as
 // normalised floats. A CPU model of CUDA's rules checks every value; each case reports its
 // mismatches, so a difference shows which rule it is. A probe line (not checked) shows how the
-// linear filter quantises weights: two texels 0 and 256, sampled between them.
+// linear filter quantises weights: two texels 0 and 256, sampled between them (the H200: to the
+// nearest 1/256, ties up). The border colour of 8-bit unorm data is a texel value: the nearest
+// 1/255 step, ties toward zero (the H200: 0.5 -> 127/255). Border probe lines (not checked) show
+// the colour other formats return: 8-bit unorm between steps, 16-bit unorm, 8-bit snorm, float,
+// and 8-bit integers read as integers.
 #include <cstdio>
 #include <cmath>
 
@@ -49,6 +53,21 @@ __global__ void probe(cudaTextureObject_t ramp, float *out)
     int i = threadIdx.x;
     if (i < PROBES) out[i] = tex1D<float>(ramp, probe_x(i));
 }
+
+// the border colour of one-texel textures: the formats read as floats, then one read as integers
+const int BORDER_PROBES = 4;
+__global__ void probe_border(cudaTextureObject_t t0, cudaTextureObject_t t1, cudaTextureObject_t t2,
+                             cudaTextureObject_t t3, cudaTextureObject_t integers, float4 *out, uchar4 *bytes)
+{
+    out[0] = tex1D<float4>(t0, -1.0f);
+    out[1] = tex1D<float4>(t1, -1.0f);
+    out[2] = tex1D<float4>(t2, -1.0f);
+    out[3] = tex1D<float4>(t3, -1.0f);
+    *bytes = tex1D<uchar4>(integers, -1.0f);
+}
+
+// nearest 8-bit unorm step, ties toward zero
+static float quantised(float c) { return ceilf(c * 255.0f - 0.5f) / 255.0f; }
 
 static float texel(int x, int y) { return (float)((x * 3 + y * 5) % 17 - 8); }
 static unsigned char byte_texel(int x, int y, int c) { return (unsigned char)(x * 13 + y * 29 + c * 61); }
@@ -118,6 +137,8 @@ int main()
     CHECK(cudaMallocArray(&byte_array, &u4, W, H));
     CHECK(cudaMemcpy2DToArray(byte_array, 0, 0, host_bytes, W * 4, W * 4, H, cudaMemcpyHostToDevice));
     const float border[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+    float border_texels[4];
+    for (int c = 0; c < 4; ++c) border_texels[c] = quantised(border[c]);
     cudaTextureObject_t tw = make(array, cudaFilterModeLinear, cudaAddressModeWrap, true);
     cudaTextureObject_t tm = make(array, cudaFilterModePoint, cudaAddressModeMirror, true);
     cudaTextureObject_t tz = make(array, cudaFilterModeLinear, cudaAddressModeBorder, false);
@@ -141,6 +162,48 @@ int main()
     printf("):");
     for (int i = 0; i < PROBES; ++i) printf(" %.6g", probes[i]);
     printf("\n");
+    const char *const border_names[BORDER_PROBES + 1] = {"uchar4 norm", "ushort4 norm", "char4 norm", "float4",
+                                                         "uchar4 element"};
+    const float border_probes[BORDER_PROBES + 1][4] = {
+        {100.1f / 255, 100.4f / 255, 100.6f / 255, 100.9f / 255},
+        {0.25f, 0.5f, 0.75f, 100.6f / 65535},
+        {0.25f, -0.25f, 0.5f, -0.5f},
+        {0.1f, -2.5f, 1e6f, 0.3f},
+        {0.25f, 2.7f, 300.5f, -1.5f}};
+    const cudaChannelFormatDesc border_formats[BORDER_PROBES + 1] = {
+        u4, cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindUnsigned),
+        cudaCreateChannelDesc(8, 8, 8, 8, cudaChannelFormatKindSigned), cudaCreateChannelDesc<float4>(), u4};
+    cudaArray_t border_arrays[BORDER_PROBES + 1];
+    cudaTextureObject_t border_textures[BORDER_PROBES + 1];
+    for (int p = 0; p <= BORDER_PROBES; ++p) {
+        CHECK(cudaMallocArray(&border_arrays[p], &border_formats[p], 1));
+        border_textures[p] = make(border_arrays[p], cudaFilterModePoint, cudaAddressModeBorder, false,
+                                  p < BORDER_PROBES && p != 3 ? cudaReadModeNormalizedFloat : cudaReadModeElementType,
+                                  border_probes[p]);
+        if (!border_textures[p]) { printf("cudaCreateTextureObject failed\nFAIL\n"); return 1; }
+    }
+    float4 *border_out, border_got[BORDER_PROBES];
+    uchar4 *border_bytes, border_bytes_got;
+    CHECK(cudaMalloc(&border_out, sizeof border_got));
+    CHECK(cudaMalloc(&border_bytes, sizeof border_bytes_got));
+    probe_border<<<1, 1>>>(border_textures[0], border_textures[1], border_textures[2], border_textures[3],
+                           border_textures[4], border_out, border_bytes);
+    CHECK(cudaMemcpy(border_got, border_out, sizeof border_got, cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(&border_bytes_got, border_bytes, sizeof border_bytes_got, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < BORDER_PROBES; ++p) {
+        const float *want = border_probes[p];
+        printf("border probe %s (%.9g %.9g %.9g %.9g): %.9g %.9g %.9g %.9g\n", border_names[p], want[0], want[1],
+               want[2], want[3], border_got[p].x, border_got[p].y, border_got[p].z, border_got[p].w);
+    }
+    printf("border probe %s (%g %g %g %g): %d %d %d %d\n", border_names[BORDER_PROBES],
+           border_probes[BORDER_PROBES][0], border_probes[BORDER_PROBES][1], border_probes[BORDER_PROBES][2],
+           border_probes[BORDER_PROBES][3], border_bytes_got.x, border_bytes_got.y, border_bytes_got.z,
+           border_bytes_got.w);
+    for (int p = 0; p <= BORDER_PROBES; ++p) {
+        cudaDestroyTextureObject(border_textures[p]);
+        cudaFreeArray(border_arrays[p]);
+    }
+    cudaFree(border_out); cudaFree(border_bytes);
 
     float *out; float4 *colours;
     CHECK(cudaMalloc(&out, FLOATS * N * sizeof(float)));
@@ -172,7 +235,7 @@ int main()
                 float gc[4] = {g4.x, g4.y, g4.z, g4.w};
                 for (int c = 0; c < 4; ++c) {
                     // 8-bit data filters within a step of the data
-                    float wc = o == BORDER_COLOUR ? model(x, y, false, cudaAddressModeBorder, c, border)
+                    float wc = o == BORDER_COLOUR ? model(x, y, false, cudaAddressModeBorder, c, border_texels)
                                                   : model(x, y, true, cudaAddressModeClamp, c);
                     float tolerance = o == BORDER_COLOUR ? 1e-6f : 1.0f / 255;
                     if (fabsf(gc[c] - wc) > tolerance && bad[FLOATS + o]++ < 3)
