@@ -226,6 +226,7 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
  * HIP 5.2 lacks (rounded float arithmetic, SIMD video, DPX, NaN-propagating half min/max). */
 #include "cass_ptx.h"
 #include "cass_intrinsics.h"
+#include "cass_texture_compat.h"   /* CUDA texture rules HIP 5.2 misses */
 
 /* ---- votes and the active mask ---------------------------------------------------------- */
 

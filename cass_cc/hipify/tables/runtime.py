@@ -6,7 +6,7 @@ from .rules import by_prefix
 FAMILY = "runtime"
 
 RENAMES = by_prefix("cuda", "hip", """
-cudaChooseDevice cudaCreateChannelDesc cudaCreateTextureObject
+cudaChooseDevice
 cudaDestroyExternalMemory cudaDestroyExternalSemaphore 
 cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
 cudaDeviceEnablePeerAccess cudaDeviceGetAttribute cudaDeviceGetByPCIBusId
@@ -85,6 +85,11 @@ RENAMES.update({
     "cudaGetErrorName": "cass_hipGetErrorName",
     # Fills CUDA's cudaPointerAttributes (types.py) from HIP's.
     "cudaPointerGetAttributes": "cass_hipPointerGetAttributes",
+    # Textures (cass_texture_compat.h): uchar channel descriptors that say unsigned, CUDA's
+    # border colour of normalised-integer textures, CUDA's tex2Dgather components.
+    "cudaCreateChannelDesc": "cass_hipCreateChannelDesc",
+    "cudaCreateTextureObject": "cass_hipCreateTextureObject",
+    "tex2Dgather": "cass_tex2Dgather",
 })
 
 # Calls whose HIP name depends on how many arguments the CUDA version of the caller passed
@@ -106,7 +111,7 @@ hipLaunchCooperativeKernel
 # Functions the compatibility header defines in place of HIP 5.2's.
 COMPAT_FUNCTIONS = """
 cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvGetErrorString
-cass_hipPointerGetAttributes
+cass_hipPointerGetAttributes cass_hipCreateChannelDesc cass_hipCreateTextureObject cass_tex2Dgather
 """
 
 # Types and enumerators the compatibility header defines in CUDA's shape.
