@@ -227,6 +227,10 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
 #include "cass_ptx.h"
 #include "cass_intrinsics.h"
 #include "cass_texture_compat.h"   /* CUDA texture rules HIP 5.2 misses */
+/* CUDA's half conversions (__host__ __device__, rounded as named) and bfloat16 math. */
+#include "cass_half.h"
+/* Conversions to float and double rounded as their names say. */
+#include "cass_convert.h"
 
 /* ---- votes and the active mask ---------------------------------------------------------- */
 

@@ -6,9 +6,9 @@ import re
 from dataclasses import dataclass
 
 from . import (coop_groups, device, device_missing, driver, errors, half, headers, libraries,
-               macros, runtime, types, warp)
+               macros, rounding, runtime, types, warp)
 
-FAMILIES = (runtime, types, errors, driver, device, warp, half, coop_groups, macros)
+FAMILIES = (runtime, types, errors, driver, device, warp, half, rounding, coop_groups, macros)
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,9 @@ KEEP = _words("KEEP")
 COMPAT = _words("COMPAT")
 # HIP-side names whose use needs the compatibility header: overloads it adds, functions it defines.
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
-                           + runtime.COMPAT_TYPES.split() + list(coop_groups.TYPE_RENAMES.values())
+                           + runtime.COMPAT_TYPES.split() + half.COMPAT_FUNCTIONS.split()
+                           + rounding.COMPAT_FUNCTIONS.split()
+                           + list(coop_groups.TYPE_RENAMES.values())
                            + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())
