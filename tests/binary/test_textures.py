@@ -148,11 +148,21 @@ def test_libcassrt_texture_and_array_calls(tmp_path):
     assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
 
 
+# texture_modes' probe line as the H200 printed it (linear-filter weights round half up to 1/256)
+H200_WEIGHT_PROBE = "0 1 1 1 26 85 129 256"
+
+
+def _probe(stdout: str) -> str:
+    line = next(line for line in stdout.splitlines() if line.startswith("probe ("))
+    return line.split("):")[1].strip()
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["texture_1d", "texture_2d", "texture_modes", "texture_formats"])
+@pytest.mark.parametrize("name", ["texture_1d", "texture_2d", "texture_modes", "texture_formats",
+                                  "texture_gather"])
 def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
     folder = PROGRAMS / "realworld" / name
-    sums = []
+    sums, outputs = [], {}
     for route in ("binary", "source"):
         exe = tmp_path / f"{name}-{route}"
         built = cass_nvcc("-O2", f"--cass-route={route}", "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
@@ -160,7 +170,13 @@ def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
         run = cass_run(exe)
         assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
         sums.append(checksum(run.stdout))
+        outputs[route] = run.stdout
     assert sums[0] == sums[1]
     reference = folder / "reference.txt"
     if reference.is_file():
         assert sums[0] == checksum(reference.read_text())
+    if name == "texture_modes":
+        # The binary route follows the H200's filter. The source route's is gfx1100's (the
+        # emulator's, rounding half to even): AMD does not document it and no HIP-side code sees
+        # the weights, so its probe line is left unchecked.
+        assert _probe(outputs["binary"]) == H200_WEIGHT_PROBE
