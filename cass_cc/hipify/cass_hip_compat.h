@@ -497,6 +497,14 @@ class cass_thread_block_tile : public thread_block_tile<Size, void> {
         meta_count_(tile.meta_group_size()) {}
   __device__ unsigned int meta_group_rank() const { return meta_rank_; }
   __device__ unsigned int meta_group_size() const { return meta_count_; }
+  /* Votes over the tile's lanes (HIP 5.2's tiles have none); bit i is the tile's thread i. */
+  __device__ unsigned int ballot(int predicate) const {
+    unsigned long long wave = __ballot(predicate);
+    unsigned first = __lane_id() & ~(Size - 1u);
+    return static_cast<unsigned int>((wave >> first) & (Size == 32 ? 0xffffffffull : (1ull << Size) - 1));
+  }
+  __device__ int any(int predicate) const { return ballot(predicate) != 0; }
+  __device__ int all(int predicate) const { return ballot(predicate) == ballot(1); }
 };
 
 template <unsigned int Size>
@@ -514,6 +522,9 @@ tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
 }
 
 }  // namespace cooperative_groups
+
+/* Scans, memcpy_async and wait. */
+#include "cass_cg_extras.h"
 
 #endif  // defined(__HIP__)
 

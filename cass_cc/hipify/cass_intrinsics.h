@@ -258,4 +258,14 @@ __device__ inline unsigned cass_urhadd(unsigned a, unsigned b) {
 #define __uhadd cass_uhadd
 #define __urhadd cass_urhadd
 
+/* ---- cuda_pipeline.h's primitives: the copy is done at once (as cp.async in cass_ptx.h), so
+ * there is nothing to wait for; __syncthreads still orders the block's copies. --------------- */
+__device__ inline void __pipeline_memcpy_async(void* dst, const void* src, size_t bytes,
+                                               size_t zero_fill = 0) {
+  cass_ptx::copy_zero_fill(static_cast<unsigned char*>(dst), static_cast<const unsigned char*>(src),
+                           static_cast<unsigned>(bytes), static_cast<unsigned>(bytes - zero_fill));
+}
+__device__ inline void __pipeline_commit() {}
+__device__ inline void __pipeline_wait_prior(size_t prior) { (void)prior; }
+
 #endif  // CASS_INTRINSICS_H

@@ -190,7 +190,7 @@ DIAGNOSTICS = [
      "w.cu:2: warning: m holds a 32-bit lane mask, but the statement uses the 64-bit value"),
     ("if (__activemask() != 0xffffffffffffffff) f();", "__activemask holds a 32-bit lane mask"),
     ("v = __shfl_xor_sync(0xffffffff, v, 1, 64);", "__shfl_xor_sync with width 64"),
-    ("#include <cooperative_groups.h>\nunsigned b = tile.ballot(p);", "w.cu:2: warning: HIP 5.2's thread_block_tile has no ballot()"),
+    ("#include <cooperative_groups.h>\nunsigned b = tile.match_any(p);", "w.cu:2: warning: HIP 5.2's thread_block_tile has no match_any()"),
     ("#include <cooperative_groups.h>\nint r = cg::this_grid().block_rank();", "grid_group has no block_rank()"),
 ]
 

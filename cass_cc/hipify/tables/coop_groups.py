@@ -18,14 +18,14 @@ group_size thread_rank sync is_valid
 """
 
 COMPAT = """
-reduce plus less greater bit_and bit_or bit_xor
+reduce plus less greater bit_and bit_or bit_xor inclusive_scan exclusive_scan memcpy_async
+wait wait_prior labeled_partition binary_partition
 """
 
 # group.num_threads() is CUDA 12's spelling of size().
 MEMBER_RENAMES = {"num_threads": "size"}
 
 MEMBER_UNSUPPORTED = {
-    "ballot": "HIP 5.2's thread_block_tile has no ballot(); use __ballot_sync on the tile's lanes",
     "match_any": "HIP 5.2's thread_block_tile has no match_any(); use __match_any_sync",
     "match_all": "HIP 5.2's thread_block_tile has no match_all(); use __match_all_sync",
     "group_dim": "HIP 5.2's thread_block has no group_dim(); use blockDim",

@@ -24,6 +24,11 @@ HEADERS = {
     "cooperative_groups.h": "hip/hip_cooperative_groups.h",
     # cg::reduce and its operators come from the compatibility header.
     "cooperative_groups/reduce.h": "hip/hip_cooperative_groups.h",
+    "cooperative_groups/scan.h": "hip/hip_cooperative_groups.h",
+    "cooperative_groups/memcpy_async.h": "hip/hip_cooperative_groups.h",
+    # __pipeline_memcpy_async and kin come from the compatibility header too.
+    "cuda_pipeline.h": "hip/hip_runtime.h",
+    "cuda_pipeline_primitives.h": "hip/hip_runtime.h",
     "nvrtc.h": "hip/hiprtc.h",
     "cublas.h": "hipblas/hipblas.h",
     "cublas_v2.h": "hipblas/hipblas.h",
@@ -40,11 +45,8 @@ HEADERS = {
 # CUDA headers without a HIP counterpart here: an include is reported (and kept).
 UNSUPPORTED = {
     "mma.h": "WMMA (tensor cores) maps to rocWMMA, whose API differs; port by hand",
-    "cuda_pipeline.h": "asynchronous copy pipelines have no HIP 5.2 counterpart",
     "cuda_awbarrier.h": "arrive/wait barriers have no HIP 5.2 counterpart",
     "cuda_fp8.h": "HIP 5.2 has no fp8 types",
-    "cooperative_groups/memcpy_async.h": "HIP 5.2's cooperative groups have no memcpy_async",
-    "cooperative_groups/scan.h": "HIP 5.2's cooperative groups have no scan",
     "nvToolsExt.h": "NVTX maps to roctx (roctracer), whose API differs",
     "nvtx3/nvToolsExt.h": "NVTX maps to roctx (roctracer), whose API differs",
     "cudnn.h": "cuDNN maps to MIOpen, whose API differs; port by hand",
