@@ -1,6 +1,7 @@
 """Vector instructions that move data between lanes and the scalar unit, which the ALU tables do
 not describe: v_readlane_b32, v_readfirstlane_b32, v_writelane_b32, v_swap_b32,
-v_permlane16_b32, v_permlanex16_b32 — plus the plain
+v_permlane16_b32, v_permlanex16_b32, the M0-relative moves v_movrels_b32, v_movreld_b32,
+v_movrelsd_b32, v_movrelsd_2_b32 (hipcc's dynamically indexed private arrays) — plus the plain
 v_mov_b32/v_mov_b16/v_nop used when the tables lack them."""
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ import numpy as np
 
 from .alu.op import op
 from .decode import Instr
-from .state import EXEC, read_scalar_bits, write_scalar_bits
+from .operands import vector_bits
+from .state import EXEC, M0, read_scalar_bits, write_scalar_bits
 
 FALLBACK_VECTOR_OPS = {
     "v_mov_b32": op("b32", "b32", lambda a: a.copy()),
@@ -71,9 +73,58 @@ def build_lanes(instr: Instr):
         return swap
     if m in ("v_permlane16_b32", "v_permlanex16_b32"):
         return _permlane(ops, instr.mods, cross=m == "v_permlanex16_b32")
+    if m in MOVREL_OFFSETS:
+        return _movrel(ops, *MOVREL_OFFSETS[m])
     if m == "v_nop":
         return lambda st, w: False
     return None
+
+
+def _m0_all(m0: np.ndarray) -> np.ndarray:
+    return m0
+
+
+def _m0_src_field(m0: np.ndarray) -> np.ndarray:
+    return m0 & 0x3FF
+
+
+def _m0_dst_field(m0: np.ndarray) -> np.ndarray:
+    return (m0 >> 16) & 0x3FF
+
+
+# mnemonic -> (offset added to the source VGPR, offset added to the destination VGPR), from M0;
+# None: that operand is used as written (movreld's source may also be an SGPR or a constant)
+MOVREL_OFFSETS = {
+    "v_movrels_b32": (_m0_all, None),
+    "v_movreld_b32": (None, _m0_all),
+    "v_movrelsd_b32": (_m0_all, _m0_all),
+    "v_movrelsd_2_b32": (_m0_src_field, _m0_dst_field),   # M0[9:0] source, M0[25:16] destination
+}
+
+
+def _movrel(ops, src_offset, dst_offset):
+    """VGPR[vdst (+ offset)] = VGPR[src (+ offset)] in each enabled lane, the offsets read from M0
+    per wave. Out of range (at or past the wave's VGPR count) the ISA's out-of-range GPR rule
+    applies: a source reads VGPR0, a destination is not written."""
+    vdst, src = ops
+    fixed_source = vector_bits(src, "b32") if src_offset is None else None
+
+    def movrel(st, w):
+        w = np.asarray(w)
+        count = st.V.shape[1]
+        m0 = st.S[w, M0].astype(np.int64)
+        if fixed_source is not None:
+            values = fixed_source(st, w)
+        else:
+            s = src.reg + src_offset(m0)
+            values = st.V[w, np.where(s < count, s, 0)]
+        d = vdst.reg + (dst_offset(m0) if dst_offset is not None else np.zeros_like(m0))
+        in_range = d < count
+        d = np.where(in_range, d, 0)
+        write = st.exec_mask(w) & in_range[:, None]
+        st.V[w, d] = np.where(write, values, st.V[w, d])
+        return False
+    return movrel
 
 
 def _permlane(ops, mods, cross: bool):
