@@ -1,6 +1,7 @@
 """Image and typed-buffer instructions: buffer_load_format_* (HIP's tex1Dfetch) and
-image_sample* / image_load / image_gather4* (tex1D/tex2D/tex3D, tex2Dgather), reading the resource (T#, V#) and sampler (S#)
-descriptors as gfx11 lays them out.
+image_sample* / image_load / image_gather4* (tex1D/tex2D/tex3D, tex2Dgather) and image_store
+(HIP's surf*write), reading the resource (T#, V#) and sampler (S#) descriptors as gfx11 lays them
+out. An image store out of range is dropped, as an image load out of range reads zeros.
 
 The fields the emulator reads: V# base (dwords 0-1), stride (dword 1 [29:16]), num_records
 (dword 2), DST_SEL (dword 3 [11:0]), FORMAT (dword 3 [17:12]); T# base >> 8 (dwords 0-1 [7:0]),
@@ -47,7 +48,7 @@ BORDER_TRANSPARENT_BLACK, BORDER_OPAQUE_BLACK, BORDER_OPAQUE_WHITE, BORDER_REGIS
 BORDER_PALETTE: list[tuple[float, float, float, float]] = []
 
 BUFFER_FORMAT = re.compile(r"^buffer_load_format_(?P<c>x|xy|xyz|xyzw)$")
-IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load|gather4|gather4_lz)$")
+IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load|store|gather4|gather4_lz)$")
 DIMS = {"SQ_RSRC_IMG_1D": 1, "SQ_RSRC_IMG_2D": 2, "SQ_RSRC_IMG_3D": 3}
 
 
@@ -89,6 +90,26 @@ class Format:
                 out.append(one if sel == SEL_1 else 0)
         return out
 
+    def encode(self, words: list[int]) -> bytes:
+        """Four data dwords (x, y, z, w) -> one texel's bytes, the inverse of convert: unorm and
+        snorm clamp and round to nearest even, integers keep their low bits."""
+        raw = b""
+        for c in range(self.channels):
+            raw += (self._encode_channel(words[c]) & ((1 << self.bits) - 1)).to_bytes(self.bits // 8, "little")
+        return raw
+
+    def _encode_channel(self, word: int) -> int:
+        if self.numeric in ("uint", "sint") or (self.numeric == "float" and self.bits == 32):
+            return word
+        value = _bits_f32(word)
+        if self.numeric == "float":
+            return int(np.array([value], np.float16).view(np.uint16)[0])
+        if math.isnan(value):
+            return 0
+        if self.numeric == "unorm":
+            return round(min(max(value, 0.0), 1.0) * ((1 << self.bits) - 1))
+        return round(min(max(value, -1.0), 1.0) * ((1 << (self.bits - 1)) - 1))
+
     def _channel(self, word: int) -> int:
         bits = self.bits
         signed = word - (1 << bits) if word >> (bits - 1) else word
@@ -105,6 +126,16 @@ class Format:
 
 def _read(st, address: int, nbytes: int) -> bytes:
     return bytes(st.mem.read(np.array([address], np.uint64), nbytes)[0])
+
+
+def _store_data(st, wave, lane, vdata: int, dmask: int) -> list[int]:
+    """The data of a store: the dmask components from consecutive registers, zero for the rest."""
+    words, reg = [0, 0, 0, 0], vdata
+    for c in range(4):
+        if dmask >> c & 1:
+            words[c] = int(st.V[wave, reg, lane])
+            reg += 1
+    return words
 
 
 def _write_result(st, wave, lane, vdst: int, dmask: int, words: list[int]) -> None:
@@ -190,6 +221,11 @@ class Image:
         address = self.base + index[0] * self.format.size + index[1] * self.row + index[2] * self.slice
         return self.format.convert(_read(st, address, self.format.size))
 
+    def store(self, st, index: list[int], words: list[int]) -> None:
+        address = self.base + index[0] * self.format.size + index[1] * self.row + index[2] * self.slice
+        data = np.frombuffer(self.format.encode(words), np.uint8).reshape(1, self.format.size)
+        st.mem.write(np.array([address], np.uint64), data)
+
     def sample(self, st, coords: list[float], dims: int) -> list[int]:
         coords = list(coords) + [0.0] * (3 - len(coords))
         scaled = [coords[a] if self.unnormalized or a >= dims else _f32(coords[a] * self.sizes[a]) for a in range(3)]
@@ -244,7 +280,7 @@ def build_image(instr: Instr):
         return None
     op = m.group("op")
     vdst, vaddr, rsrc = instr.operands[:3]
-    ssamp = instr.operands[3] if op != "load" else None
+    ssamp = instr.operands[3] if op not in ("load", "store") else None
     dmask = int(instr.mods.get("dmask", 1))
     dim = instr.mods.get("dim", "SQ_RSRC_IMG_1D")
     if dim not in DIMS:
@@ -265,6 +301,11 @@ def build_image(instr: Instr):
             if op.startswith("gather4"):
                 words = image.gather(st, [_bits_f32(v) for v in raw], dmask.bit_length() - 1)
                 _write_result(st, wave, lane, vdst.reg, 0xF, words)
+                continue
+            if op == "store":
+                index = [raw[a] if a < dims else 0 for a in range(3)]
+                if all(0 <= index[a] < image.sizes[a] for a in range(3)):
+                    image.store(st, index, _store_data(st, wave, lane, vdst.reg, dmask))
                 continue
             if op == "load":
                 index = [raw[a] if a < dims else 0 for a in range(3)]

@@ -5,7 +5,13 @@
  *     as a texel value (the H200: 0.5 on 8-bit unorm reads 127/255), AMD's sampler returns
  *     the float it was given;
  *   - tex2Dgather: HIP 5.2 gathers component 0 from alpha, 1 from red, 2 from green, 3 from
- *     blue (CUDA's comp is x, y, z, w), and at a moved coordinate under point filtering.
+ *     blue (CUDA's comp is x, y, z, w), and at a moved coordinate under point filtering;
+ *   - surface objects: HIP 5.2's libamdhip64 lacks the hipCreateSurfaceObject its headers
+ *     declare, its surf*read have no value-returning forms and its surf* functions convert
+ *     integer texels to float by value (see below). A surface object here is a
+ *     texture object of the array (its image descriptor is what HIP's surf* functions read).
+ *     Out-of-range accesses behave as cudaBoundaryModeZero whatever the mode: AMD's image
+ *     loads return zero and its stores are dropped; CUDA's default mode would trap.
  */
 #ifndef CASS_TEXTURE_COMPAT_H
 #define CASS_TEXTURE_COMPAT_H
@@ -93,5 +99,112 @@ template <typename T>
 static __device__ void cass_tex2Dgather(T* value, hipTextureObject_t texture, float x, float y, int comp = 0) {
   *value = cass_tex2Dgather<T>(texture, x, y, comp);
 }
+
+inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* resource) {
+  if (!surface || !resource || resource->resType != hipResourceTypeArray) return hipErrorInvalidValue;
+  hipTextureDesc elements = {};
+  elements.readMode = hipReadModeElementType;
+  hipTextureObject_t texture = 0;
+  hipError_t e = hipCreateTextureObject(&texture, resource, &elements, nullptr);
+  *surface = reinterpret_cast<hipSurfaceObject_t>(texture);
+  return e;
+}
+
+inline hipError_t cass_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
+  return hipDestroyTextureObject(reinterpret_cast<hipTextureObject_t>(surface));
+}
+
+/* CUDA's surface functions. HIP 5.2's convert each component to and from float by value, so
+ * integer texels (uchar4 200 -> 200.0f) reach the image as float bits; here integer components
+ * travel as their bits and float ones as floats. CUDA's x is in bytes: HIP's __hipGetPixelAddr
+ * turns it into a texel index from the descriptor's channel type and order. */
+template <typename T> struct cass_surface_component { typedef T type; };
+template <typename T, unsigned n> struct cass_surface_component<HIP_vector_type<T, n>> { typedef T type; };
+
+template <typename T>
+static __device__ float cass_surface_word(T v) {
+  if (std::is_floating_point<T>::value) return static_cast<float>(v);
+  return __builtin_bit_cast(float, static_cast<int>(v));
+}
+
+template <typename T>
+static __device__ T cass_surface_value(float word) {
+  if (std::is_floating_point<T>::value) return static_cast<T>(word);
+  return static_cast<T>(__builtin_bit_cast(int, word));
+}
+
+template <typename T>
+static __device__ T cass_surface_from(float4::Native_vec_ words) {
+  typedef typename cass_surface_component<T>::type C;
+  T v;
+  C* c = reinterpret_cast<C*>(&v);
+  for (unsigned k = 0; k < sizeof(T) / sizeof(C); ++k) c[k] = cass_surface_value<C>(words[k]);
+  return v;
+}
+
+template <typename T>
+static __device__ float4::Native_vec_ cass_surface_to(const T& v) {
+  typedef typename cass_surface_component<T>::type C;
+  float4::Native_vec_ words = {0.0f, 0.0f, 0.0f, 0.0f};
+  const C* c = reinterpret_cast<const C*>(&v);
+  for (unsigned k = 0; k < sizeof(T) / sizeof(C); ++k) words[k] = cass_surface_word<C>(c[k]);
+  return words;
+}
+
+#define CASS_SURFACE_IMAGE(shape, x)                                                                  \
+  unsigned int ADDRESS_SPACE_CONSTANT* i = (unsigned int ADDRESS_SPACE_CONSTANT*)surface;             \
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_##shape(i),                          \
+                                __ockl_image_channel_order_##shape(i));
+/* One shape: its value-returning and pointer reads and its write; `...` the coordinates after
+ * x, `at` the ockl coordinate built from texel and them. */
+#define CASS_SURFACE_FAMILY(name, shape, at, ...)                                                     \
+  template <typename T>                                                                                \
+  static __device__ T cass_##name##read(hipSurfaceObject_t surface, int x, __VA_ARGS__,               \
+                                        int mode = hipBoundaryModeTrap) {                              \
+    CASS_SURFACE_IMAGE(shape, x)                                                                       \
+    return cass_surface_from<T>(__ockl_image_load_##shape(i, at));                                     \
+  }                                                                                                    \
+  template <typename T>                                                                                \
+  static __device__ void cass_##name##read(T* value, hipSurfaceObject_t surface, int x, __VA_ARGS__,  \
+                                           int mode = hipBoundaryModeTrap) {                           \
+    *value = cass_##name##read<T>(surface, x, CASS_SURFACE_REST_##shape, mode);                        \
+  }                                                                                                    \
+  template <typename T>                                                                                \
+  static __device__ void cass_##name##write(T value, hipSurfaceObject_t surface, int x, __VA_ARGS__,  \
+                                            int mode = hipBoundaryModeTrap) {                          \
+    CASS_SURFACE_IMAGE(shape, x)                                                                       \
+    __ockl_image_store_##shape(i, at, cass_surface_to(value));                                         \
+  }
+
+#define CASS_SURFACE_REST_2D y
+#define CASS_SURFACE_REST_3D y, z
+#define CASS_SURFACE_REST_1Da layer
+#define CASS_SURFACE_REST_2Da y, layer
+CASS_SURFACE_FAMILY(surf2D, 2D, (int2(texel, y).data), int y)
+CASS_SURFACE_FAMILY(surf3D, 3D, (int4(texel, y, z, 0).data), int y, int z)
+CASS_SURFACE_FAMILY(surf1DLayered, 1Da, (int2(texel, layer).data), int layer)
+CASS_SURFACE_FAMILY(surf2DLayered, 2Da, (int4(texel, y, layer, 0).data), int y, int layer)
+
+/* 1D has no coordinate after x, which the family's variadic form needs. */
+template <typename T>
+static __device__ T cass_surf1Dread(hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+  CASS_SURFACE_IMAGE(1D, x)
+  return cass_surface_from<T>(__ockl_image_load_1D(i, texel));
+}
+template <typename T>
+static __device__ void cass_surf1Dread(T* value, hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+  *value = cass_surf1Dread<T>(surface, x, mode);
+}
+template <typename T>
+static __device__ void cass_surf1Dwrite(T value, hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+  CASS_SURFACE_IMAGE(1D, x)
+  __ockl_image_store_1D(i, texel, cass_surface_to(value));
+}
+#undef CASS_SURFACE_FAMILY
+#undef CASS_SURFACE_IMAGE
+#undef CASS_SURFACE_REST_2D
+#undef CASS_SURFACE_REST_3D
+#undef CASS_SURFACE_REST_1Da
+#undef CASS_SURFACE_REST_2Da
 
 #endif

@@ -90,7 +90,12 @@ RENAMES.update({
     "cudaCreateChannelDesc": "cass_hipCreateChannelDesc",
     "cudaCreateTextureObject": "cass_hipCreateTextureObject",
     "tex2Dgather": "cass_tex2Dgather",
+    # Surface objects are texture objects of their array there.
+    "cudaCreateSurfaceObject": "cass_hipCreateSurfaceObject",
+    "cudaDestroySurfaceObject": "cass_hipDestroySurfaceObject",
 })
+RENAMES.update({f"surf{shape}{op}": f"cass_surf{shape}{op}"
+                for shape in ("1D", "2D", "3D", "1DLayered", "2DLayered") for op in ("read", "write")})
 
 # Calls whose HIP name depends on how many arguments the CUDA version of the caller passed
 # (CUDA 12 changed these signatures; RENAMES holds the CUDA 12 choice for other uses).
@@ -112,6 +117,8 @@ hipLaunchCooperativeKernel
 COMPAT_FUNCTIONS = """
 cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvGetErrorString
 cass_hipPointerGetAttributes cass_hipCreateChannelDesc cass_hipCreateTextureObject cass_tex2Dgather
+cass_hipCreateSurfaceObject cass_hipDestroySurfaceObject
+cass_surf1Dread cass_surf1Dwrite cass_surf2Dread cass_surf2Dwrite cass_surf3Dread cass_surf3Dwrite cass_surf1DLayeredread cass_surf1DLayeredwrite cass_surf2DLayeredread cass_surf2DLayeredwrite
 """
 
 # Types and enumerators the compatibility header defines in CUDA's shape.
@@ -122,8 +129,6 @@ cass_hipMemoryTypeDevice cass_hipMemoryTypeManaged
 
 _NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"
 UNSUPPORTED = {
-    "cudaCreateSurfaceObject": _NOT_IN_LIBAMDHIP64,
-    "cudaDestroySurfaceObject": _NOT_IN_LIBAMDHIP64,
     "cudaGraphKernelNodeGetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaGraphKernelNodeSetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaDeviceSetLimit": "HIP 5.2 on AMD has no hipDeviceSetLimit (stack and heap limits are fixed)",

@@ -3,7 +3,9 @@ hipCreateTextureObject and hipDestroyTextureObject.
 
 A hipTextureObject_t points to HIP 5.2's texture object in device memory: 12 dwords of image
 descriptor (a gfx11 T#, or a V# for a linear resource, which tex1Dfetch reads with
-buffer_load_format; dword 10 holds the width, which HIP's device code reads there) and 8 dwords of
+buffer_load_format; dwords 8 and 9 hold the HSA channel type and order and dword 10 the width,
+which HIP's device code reads there: its surf* functions turn CUDA's byte x into a texel index
+with them) and 8 dwords of
 sampler (an S#), laid out as the emulator reads them (cass_cc/emu/image.py). A hipArray is linear
 device memory with packed rows.
 """
@@ -27,6 +29,11 @@ ARRAY_LAYERED, ARRAY_CUBEMAP = 1, 4                      # hipMalloc3DArray flag
 CLAMP = {0: image.WRAP, 1: image.CLAMP_LAST_TEXEL, 2: image.MIRROR, 3: image.CLAMP_BORDER}
 IMG_1D, IMG_2D, IMG_3D = 8, 9, 10                        # T# TYPE
 SEL_XYZW = [image.SEL_X, image.SEL_X + 1, image.SEL_X + 2, image.SEL_X + 3]
+# (numeric format, bits) -> hsa_ext_image_channel_type_t; channels -> hsa_ext_image_channel_order_t
+HSA_CHANNEL_TYPE = {("snorm", 8): 0, ("snorm", 16): 1, ("unorm", 8): 2, ("unorm", 16): 3,
+                    ("sint", 8): 8, ("sint", 16): 9, ("sint", 32): 10, ("uint", 8): 11, ("uint", 16): 12,
+                    ("uint", 32): 13, ("float", 16): 14, ("float", 32): 15}
+HSA_CHANNEL_ORDER = {1: 1, 2: 3, 4: 8}                   # R, RG, RGBA
 
 
 class ChannelFormatDesc(ctypes.Structure):
@@ -211,6 +218,9 @@ def _image_descriptor(base: int, fmt: int, channels: int, width: int, height: in
     t[2] = (width - 1) >> 2 | (height - 1) << 14
     t[3] = sel | kind << 28
     t[4] = depth - 1 if kind == IMG_3D else pitch_texels - 1
+    _, bits, numeric = image.FORMATS[fmt]
+    t[8] = HSA_CHANNEL_TYPE[numeric, bits]
+    t[9] = HSA_CHANNEL_ORDER[channels]
     t[10] = width
     return t
 
