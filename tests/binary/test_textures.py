@@ -1,7 +1,8 @@
 """Texture objects on the binary route: the SASS grammar's texture operands, the lifter's TEX/TLD
 (and its refusal of a handle in a register), and libcassrt's texture and array calls, checked
-under cass-run; and the texture programs (tests/programs/realworld/texture_*) through both routes,
-which must agree with each other and with the H200 where its output is recorded."""
+under cass-run; and the texture and surface programs (tests/programs/realworld/texture_*, surfaces)
+through both routes, which must agree with each other and with the H200 where its output is
+recorded."""
 
 from __future__ import annotations
 
@@ -159,7 +160,7 @@ def _probe(stdout: str) -> str:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["texture_1d", "texture_2d", "texture_modes", "texture_formats",
-                                  "texture_gather"])
+                                  "texture_gather", "surfaces"])
 def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
     folder = PROGRAMS / "realworld" / name
     sums, outputs = [], {}

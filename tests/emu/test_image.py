@@ -120,3 +120,24 @@ def test_gather4_returns_the_footprint_in_direct3d_order():
     assert [f32(v) for v in img.gather(st, [1.75, 1.25], 0)] == [data[1, 1], data[1, 2], data[0, 2], data[0, 1]]
     gather = parse_instruction("image_gather4_lz v[0:3], v[0:1], s[0:7], s[12:15] dmask:0x2 dim:SQ_RSRC_IMG_2D", 0, 8)
     assert image.build_image_family(gather) is not None
+
+
+def test_image_store_encodes_the_texel_format_and_drops_out_of_range_stores():
+    data = np.zeros((2, 3, 4), np.uint8)
+    st, img = make_image(data, 46, 4)                      # 8_8_8_8 UINT: integers keep their low bits
+    img.store(st, [1, 1, 0], [200, 7, 300, 0xFFFFFFFF])
+    assert img.texel(st, [1, 1, 0]) == [200, 7, 300 & 0xFF, 0xFF]
+    unorm = image.Format(42, 0o7654)
+    assert list(unorm.encode([bits(0.5), bits(-1.0), bits(2.0), bits(51 / 255)])) == [128, 0, 255, 51]
+    snorm = image.Format(8, 0o7654)                        # 16 SNORM
+    assert snorm.encode([bits(-0.5), 0, 0, 0]) == (-16384 & 0xFFFF).to_bytes(2, "little")   # -16383.5, to even
+    store = parse_instruction("image_store v[5:8], v[11:12], s[16:23] dmask:0xf dim:SQ_RSRC_IMG_2D unorm", 0, 8)
+    assert not store.error and image.build_image_family(store) is not None
+
+
+def test_descriptors_carry_the_hsa_channel_type_and_order_hip_reads():
+    # HIP's surf* functions turn CUDA's byte x into a texel index from dwords 8 and 9
+    t = textures._image_descriptor(0x1000, 46, 4, 8, 2, 1, 8, textures.IMG_2D)
+    assert (t[8], t[9], t[10]) == (11, 8, 8)                # UNSIGNED_INT8, RGBA, width
+    t = textures._image_descriptor(0x1000, 22, 1, 8, 2, 1, 8, textures.IMG_2D)
+    assert (t[8], t[9]) == (15, 1)                          # FLOAT, R
