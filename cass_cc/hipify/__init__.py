@@ -75,7 +75,8 @@ def _needs_compat(src: Source, changed: dict[int, str]) -> bool:
         return True
     for i in src.code:
         tok = src.tokens[i]
-        if tok.kind == HEADER and changed.get(i, "")[1:-1] in tables.HEADERS_NEEDING_COMPAT:
+        if tok.kind == HEADER and (changed.get(i, "")[1:-1] in tables.HEADERS_NEEDING_COMPAT
+                                   or tok.text[1:-1] in tables.CUDA_HEADERS_NEEDING_COMPAT):
             return True
         if tok.kind == IDENT and not src.is_member(i) and (
                 tok.text in tables.COMPAT or changed.get(i) in tables.COMPAT_TARGETS):

@@ -525,6 +525,9 @@ tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
 
 /* Scans, memcpy_async and wait. */
 #include "cass_cg_extras.h"
+/* Atomics on 16-bit, half-pair and 64-bit signed types; libcu++'s atomics. */
+#include "cass_atomics.h"
+#include "cass_cuda_atomic.h"
 
 #endif  // defined(__HIP__)
 

@@ -76,8 +76,8 @@ def unsupported_headers(src: Source, own: set) -> Iterator[tuple[int, str]]:
     prefix, prefix_reason = tables.HEADERS_UNSUPPORTED_PREFIX
     for index in src.headers():
         name = src.tokens[index].text[1:-1]
-        why = tables.HEADERS_UNSUPPORTED.get(name) or (prefix_reason if name.startswith(prefix)
-                                                       else None)
+        why = tables.HEADERS_UNSUPPORTED.get(name) or (
+            prefix_reason if name.startswith(prefix) and name not in tables.HEADERS else None)
         if why:
             yield index, f"header '{name}' is not translated: {why}"
 

@@ -176,7 +176,7 @@ DIAGNOSTICS = [
     ("cudaDeviceSetLimit(cudaLimitStackSize, 4096);", "'cudaDeviceSetLimit' has no HIP equivalent"),
     ("cudnnCreate(&h);", "'cudnnCreate' is not translated: cuDNN maps to MIOpen"),
     ("#include <mma.h>", "w.cu:1: warning: header 'mma.h' is not translated: WMMA"),
-    ('#include "cuda/std/atomic"', "header 'cuda/std/atomic' is not translated: libcu++"),
+    ('#include "cuda/barrier"', "header 'cuda/barrier' is not translated: libcu++"),
     ("__global__ void parent(int *p) {\n  if (p) { child<<<1, 32>>>(p); }\n}",
      "w.cu:2: warning: kernel launch from device code (CUDA dynamic parallelism)"),
     ("x = __vabsdiffs4(a, b);", "'__vabsdiffs4' is a CUDA device function that HIP 5.2 lacks"),

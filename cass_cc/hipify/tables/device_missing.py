@@ -20,7 +20,7 @@ __cvta_grid_constant_to_generic __cvta_local_to_generic
 __double2bfloat16 __double2half   __finite __finitef __finitel
 __float22bfloat162_rn __float2bfloat162_rn __float2bfloat16_rd __float2bfloat16_ru
 __float2bfloat16_rz __fmaf_ieee_rd __fmaf_ieee_rn __fmaf_ieee_ru __fmaf_ieee_rz __fns __hadd2_rn
-__hadd_rn __half2char_rz __half2uchar_rz __halves2bfloat162 __hcmadd __heq2_mask __hequ2_mask
+__hadd_rn __half2char_rz __half2uchar_rz __hcmadd __heq2_mask __hequ2_mask
 __hfma2_relu __hfma_relu __hge2_mask __hgeu2_mask __hgt2_mask __hgtu2_mask __high2bfloat16
 __high2bfloat162 __highs2bfloat162 __hle2_mask __hleu2_mask __hlt2_mask __hltu2_mask 
    __hmul2_rn __hmul_rn __hne2_mask __hneu2_mask __hsub2_rn

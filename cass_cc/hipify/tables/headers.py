@@ -29,6 +29,9 @@ HEADERS = {
     # __pipeline_memcpy_async and kin come from the compatibility header too.
     "cuda_pipeline.h": "hip/hip_runtime.h",
     "cuda_pipeline_primitives.h": "hip/hip_runtime.h",
+    # libcu++'s atomics: cuda::atomic, cuda::atomic_ref, cuda::std::atomic (compatibility header).
+    "cuda/atomic": "hip/hip_runtime.h",
+    "cuda/std/atomic": "hip/hip_runtime.h",
     "nvrtc.h": "hip/hiprtc.h",
     "cublas.h": "hipblas/hipblas.h",
     "cublas_v2.h": "hipblas/hipblas.h",
@@ -55,6 +58,9 @@ UNSUPPORTED = {
 }
 # libcu++ (<cuda/std/atomic>, <cuda/barrier>, ...) has no HIP 5.2 counterpart.
 UNSUPPORTED_PREFIX = ("cuda/", "libcu++ (the CUDA C++ standard library) has no HIP 5.2 counterpart")
+
+# CUDA headers whose contents only the compatibility header provides.
+CUDA_NEEDING_COMPAT = frozenset({"cuda/atomic", "cuda/std/atomic"})
 
 # The HIP headers that declare the runtime and the kernel built-ins (threadIdx, __syncthreads):
 # nvcc includes cuda_runtime.h into every .cu file; a .cu file that includes none of these gets
