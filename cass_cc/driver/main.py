@@ -16,7 +16,7 @@ from ..errors import CassError, ToolMissing
 from . import routes
 from .jobs import Job, Runner
 from .parse import UsageError, parse
-from .plan import Action, Archive, Compile, Dependencies, Link, Preprocess, make_plan
+from .plan import Action, Archive, Compile, Dependencies, DeviceLink, Link, Preprocess, make_plan
 from .settings import Settings, settings_from
 
 PROG = "cass-nvcc"
@@ -56,6 +56,10 @@ def run(argv: list[str]) -> int:
     if args.flag("list-gpu-arch") or args.flag("list-gpu-code"):
         sys.stdout.write(help_texts.gpu_list("arch" if args.flag("list-gpu-arch") else "code"))
         return 0
+    if args.flag("cass-print-runtime-dir"):
+        from ..runtime import cassrt
+        sys.stdout.write(f"{cassrt.library_dir()}\n")
+        return 0
     settings = settings_from(args)
     runner = Runner(settings.verbose, settings.dryrun, settings.time_passes)
     if not settings.no_warnings:
@@ -87,6 +91,12 @@ def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
         else:
             route = routes.route_module(settings.route, settings.rdc)
         return route.compile_jobs(action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
+    if isinstance(action, DeviceLink):
+        if routes.resolve(settings.route) != "binary":
+            raise UsageError("-dlink runs on the binary route; on the source route link the -dc "
+                             "objects with cass-nvcc, which links their device code with hipcc")
+        from . import device_link
+        return device_link.explicit_jobs(action.inputs, action.output, settings, work)
     from . import hip_fatbin, host, source_route  # imported when needed: a compile's nvcc starts sooner
 
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.

@@ -38,8 +38,7 @@ class Option:
 
 
 NV_DEVICE = "it produces NVIDIA device code; cass-nvcc builds AMD (gfx1100) programs"
-NO_DLINK = ("a separate device link step is not supported yet: link the -rdc=true/-dc objects "
-            "with cass-nvcc, which links their device code in the same step")
+NO_LINKER_SCRIPT = "host linker scripts for the device link are not supported yet"
 NO_LTO = "link-time optimization of device code is not supported yet"
 NV_TOOL = "options of an NVIDIA tool that cass-nvcc does not run"
 WINDOWS = "Windows only; no effect on Linux"
@@ -77,7 +76,10 @@ PHASE = [
        "Compile into objects with relocatable device code (the same as -rdc=true -c)."),
     _o("device-w", "dw", FLAG, IMPLEMENTED,
        "Compile into objects with executable device code (the same as -c)."),
-    _o("device-link", "dlink", FLAG, UNSUPPORTED, "Link relocatable device code.", reason=NO_DLINK),
+    _o("device-link", "dlink", FLAG, IMPLEMENTED,
+       "Link the relocatable device code of these objects (made with -dc or -rdc=true) into one "
+       "object (default a_dlink.o) that the program's link takes with them; a host linker other "
+       "than cass-nvcc then names libcassrt where it named cudart (see --cass-print-runtime-dir)."),
     _o("link", "link", FLAG, IMPLEMENTED, "Compile and link all inputs (the default)."),
     _o("lib", "lib", FLAG, IMPLEMENTED, "Compile all inputs and put the objects in a static library."),
     _o("run", "run", FLAG, UNSUPPORTED, "Build an executable and run it.",
@@ -305,9 +307,9 @@ GENERIC = [
     _o("diag-warn", "diag-warn", LIST, RECORDED, "Make these front-end diagnostics warnings.",
        "<error-number>,...", reason="nvcc's front-end numbers have no clang equivalent"),
     _o("host-linker-script", "hls", VALUE, UNSUPPORTED, "Host linker script for device linking.",
-       "{use-lcs|gen-lcs}", ("use-lcs", "gen-lcs"), reason=NO_DLINK),
+       "{use-lcs|gen-lcs}", ("use-lcs", "gen-lcs"), reason=NO_LINKER_SCRIPT),
     _o("augment-host-linker-script", "aug-hls", FLAG, UNSUPPORTED, "Augment the host linker script.",
-       reason=NO_DLINK),
+       reason=NO_LINKER_SCRIPT),
     _o("relocatable-link", "r", FLAG, UNSUPPORTED, "Relocatable link of objects.",
        reason="not implemented yet"),
     _o("brief-diagnostics", "brief-diag", VALUE, RECORDED, "Short front-end diagnostics.",
@@ -351,6 +353,9 @@ CASS = [
           "route (disasm, lift, codegen, ...), or the translation unit after 'hipify'.",
           "CASS_DUMP_AFTER", "<pass>"),
     _cass("cass-time-passes", FLAG, "Print the time each step took.", "CASS_TIME_PASSES"),
+    _cass("cass-print-runtime-dir", FLAG, "Print the folder of libcassrt, the CUDA runtime that "
+          "programs link instead of cudart, and exit. A program linked without cass-nvcc (g++ a.o "
+          "dlink.o ...) names -L<dir> -lcassrt -Wl,-rpath,<dir> where it named -lcudart.", ""),
 ]
 
 GROUPS = [

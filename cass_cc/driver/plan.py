@@ -69,7 +69,15 @@ class Archive:
     output: str
 
 
-Action = Preprocess | Dependencies | Compile | Link | Archive
+@dataclass
+class DeviceLink:
+    """-dlink: the relocatable device code of objects linked into one host object."""
+    inputs: list[str]
+    output: str
+
+
+Action = Preprocess | Dependencies | Compile | Link | Archive | DeviceLink
+DLINK_DEFAULT = "a_dlink.o"   # nvcc's name, in -odir when given
 
 
 def classify_inputs(args: Arguments) -> list[TranslationUnit | str]:
@@ -127,6 +135,9 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
             raise UsageError("-MF with several input files is not supported (like nvcc)")
         return [Dependencies(tu, out, deps_targets or [_object_name(tu, odir)]) for tu in units]
 
+    if args.flag("device-link"):
+        return [_device_link(args, inputs, odir)]
+
     with_deps = args.flag("generate-dependencies-with-compile") or \
         args.flag("generate-nonsystem-dependencies-with-compile")
     if compiles_only(args):
@@ -167,3 +178,16 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
     else:
         actions.append(Link(objects, output, shared=args.flag("shared")))
     return actions
+
+
+def _device_link(args: Arguments, inputs: list, odir: str | None) -> DeviceLink:
+    """nvcc -dlink: objects and static libraries in, one object out (-o, else a_dlink.o; nvcc
+    writes it there even with -lib). Under -c nvcc compiles nothing from objects and writes no
+    file at all, so that combination is refused rather than silently doing nothing."""
+    if compiles_only(args):
+        raise UsageError("-dlink with -c/-dc/-dw: nvcc compiles and links nothing then; give the "
+                         "device link its own step (cass-nvcc -dlink a.o b.o -o dlink.o)")
+    sources = [i.source for i in inputs if isinstance(i, TranslationUnit)]
+    if sources:
+        raise UsageError(f"-dlink takes objects: compile '{sources[0]}' with -dc first")
+    return DeviceLink(list(inputs), args.value("output-file") or os.path.join(odir or "", DLINK_DEFAULT))

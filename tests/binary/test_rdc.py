@@ -192,25 +192,37 @@ def test_call_through_a_pointer_from_the_host_is_refused(build_root):
     assert "Traceback" not in proc.stderr and not (out / "prog").exists()
 
 
-def test_device_link_as_a_step_of_its_own(rdc_objects, tmp_path):
-    """device_link.explicit_jobs (what `cass-nvcc -dlink` runs): its object, linked with the -rdc
-    objects, makes the program; no second device link runs at the link."""
+def test_device_link_as_a_step_of_its_own(rdc_objects):
+    """The Makefile flow: `cass-nvcc -dlink` writes a_dlink.o (nvcc's name); the host linker
+    takes it with the -rdc objects, either g++ naming libcassrt (found with
+    --cass-print-runtime-dir) or cass-nvcc, which then runs no second device link."""
     from cass_cc.driver import device_link
-    from cass_cc.driver.jobs import Runner
-    from cass_cc.driver.settings import Settings
 
     out = rdc_objects / "dlink-step"
     out.mkdir()
-    objects = [str(rdc_objects / f"{s.stem}.o") for s in program_sources(MULTI)]
-    Runner().run(device_link.explicit_jobs(objects, str(out / "dlink.o"), Settings(), str(tmp_path)))
-    assert not device_link.relocatable_archs(str(out / "dlink.o"))
-    assert device_link.defines_linked_registration(str(out / "dlink.o"))
-    proc = cass_nvcc(*objects, out / "dlink.o", "-o", out / "prog", "--cass-verbose", cwd=out)
+    objects = [rdc_objects / f"{s.stem}.o" for s in program_sources(MULTI)]
+    proc = cass_nvcc("-dlink", *objects, cwd=out, env={"CASS_REPORT_DIR": str(out / "reports")})
+    assert proc.returncode == 0, proc.stderr
+    dlink = out / "a_dlink.o"
+    assert not device_link.relocatable_archs(str(dlink)) and device_link.defines_linked_registration(str(dlink))
+    _all_lifted(out / "reports", {"_Z10scale_rowsPKfPfii", "_Z8hash_allPji"})
+
+    proc = cass_nvcc("--cass-print-runtime-dir", cwd=out)
+    runtime = proc.stdout.strip()
+    assert proc.returncode == 0 and (Path(runtime) / "libcassrt.so").is_file(), proc.stdout + proc.stderr
+    subprocess.run(["g++", "-o", str(out / "by_gxx"), *map(str, objects), str(dlink), f"-L{runtime}", "-lcassrt",
+                    f"-Wl,-rpath,{runtime}"], check=True)
+    _passes(out / "by_gxx", MULTI)
+
+    proc = cass_nvcc(*objects, dlink, "-o", out / "by_cass_nvcc", "--cass-verbose", cwd=out)
     assert proc.returncode == 0, proc.stderr
     assert "-dlink" not in proc.stderr
-    _passes(out / "prog", MULTI)
-    with pytest.raises(CassError, match="no input holds relocatable device code"):
-        device_link.explicit_jobs([str(out / "dlink.o")], str(out / "again.o"), Settings(), str(tmp_path))
+    _passes(out / "by_cass_nvcc", MULTI)
+
+    proc = cass_nvcc("-dlink", dlink, "-o", out / "again.o", cwd=out)
+    assert proc.returncode == 1 and proc.stderr.startswith("cass-nvcc: error: -dlink: no input holds relocatable "
+                                                           "device code"), proc.stderr
+    assert not (out / "again.o").exists()
 
 
 STEP = "__device__ unsigned step(unsigned x) { return 3 * x + 1; }\n"

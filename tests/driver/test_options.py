@@ -209,3 +209,35 @@ def test_spellings_real_builds_use(argv, long, value):
 def test_glued_threads_take_only_numbers():
     with pytest.raises(UsageError, match="-tx"):
         settings_from(parse(["-tx", "x.cu"], env={}))
+
+
+@pytest.mark.parametrize("argv, output", [
+    (["-dlink", "a.o", "b.o"], "a_dlink.o"),
+    (["--device-link", "a.o", "-odir", "out"], "out/a_dlink.o"),
+    (["-dlink", "a.o", "b.o", "-o", "d.o"], "d.o"),
+    (["-dlink", "a.o", "-lib", "-o", "libd.a"], "libd.a"),   # nvcc writes the object there, no archive
+])
+def test_device_link_plans_one_step_with_nvccs_output_name(tmp_path, monkeypatch, argv, output):
+    from cass_cc.driver.plan import DeviceLink, make_plan
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.o").write_bytes(b"")
+    (tmp_path / "b.o").write_bytes(b"")
+    plan = make_plan(parse(argv, env={}), str(tmp_path))
+    assert plan == [DeviceLink([i for i in argv if i.endswith(".o") and i != output], output)]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-dlink", "-c", "a.o"], "-dlink with -c/-dc/-dw: nvcc compiles and links nothing"),
+    (["-dlink", "-dc", "a.o"], "-dlink with -c/-dc/-dw"),
+    (["-dlink", "a.o", "x.cu"], "-dlink takes objects: compile 'x.cu' with -dc first"),
+])
+def test_device_link_refuses_what_would_do_nothing_or_compile(tmp_path, monkeypatch, argv, message):
+    from cass_cc.driver.plan import make_plan
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "a.o").write_bytes(b"")
+    (tmp_path / "x.cu").write_text("__global__ void k() {}\n")
+    with pytest.raises(UsageError) as e:
+        make_plan(parse(argv, env={}), str(tmp_path))
+    assert e.value.message.startswith(message)
