@@ -50,6 +50,10 @@ BORDER_PALETTE: list[tuple[float, float, float, float]] = []
 BUFFER_FORMAT = re.compile(r"^buffer_load_format_(?P<c>x|xy|xyz|xyzw)$")
 IMAGE = re.compile(r"^image_(?P<op>sample|sample_lz|sample_l|load|store|gather4|gather4_lz)$")
 DIMS = {"SQ_RSRC_IMG_1D": 1, "SQ_RSRC_IMG_2D": 2, "SQ_RSRC_IMG_3D": 3}
+# array images: the coordinates, then the layer (a float for sampling, rounded to the nearest
+# layer and clamped; an integer for load and store); layers are the slices
+LAYERED_DIMS = {"SQ_RSRC_IMG_1D_ARRAY": 1, "SQ_RSRC_IMG_2D_ARRAY": 2}
+IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY = 10, 12, 13          # T# TYPE with a depth field
 
 
 def _f32_bits(v: float) -> int:
@@ -189,8 +193,11 @@ class Image:
         self.width = ((t[1] >> 30) | (t[2] & 0xFFF) << 2) + 1
         self.height = ((t[2] >> 14) & 0x3FFF) + 1
         self.type = t[3] >> 28
-        self.depth = (t[4] & 0x1FFF) + 1 if self.type == 10 else 1
-        pitch = self.width if self.type == 10 else (t[4] & 0x3FFF) + 1
+        sliced = self.type in (IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY)
+        self.depth = (t[4] & 0x1FFF) + 1 if sliced else 1
+        pitch = self.width if sliced else (t[4] & 0x3FFF) + 1
+        if self.type == IMG_1D_ARRAY:
+            self.height = 1
         self.row = pitch * self.format.size
         self.slice = self.row * self.height
         self.sizes = (self.width, self.height, self.depth)
@@ -226,11 +233,16 @@ class Image:
         data = np.frombuffer(self.format.encode(words), np.uint8).reshape(1, self.format.size)
         st.mem.write(np.array([address], np.uint64), data)
 
-    def sample(self, st, coords: list[float], dims: int) -> list[int]:
+    def layer(self, value: float) -> int:
+        return min(max(round(value) if math.isfinite(value) else 0, 0), self.depth - 1)
+
+    def sample(self, st, coords: list[float], dims: int, layer: int = 0) -> list[int]:
+        """Point or linear sampling over the first dims axes, in slice `layer` of an array."""
         coords = list(coords) + [0.0] * (3 - len(coords))
         scaled = [coords[a] if self.unnormalized or a >= dims else _f32(coords[a] * self.sizes[a]) for a in range(3)]
         if not self.linear:
             index = [self.address(_floor(scaled[a]), a) if a < dims else 0 for a in range(3)]
+            index[2] = layer if dims < 3 else index[2]
             return self.texel(st, index)
         corners = []
         for a in range(dims):
@@ -240,7 +252,7 @@ class Image:
             corners.append(((self.address(low, a), _f32(1.0 - alpha)), (self.address(low + 1, a), alpha)))
         total = None
         for corner in range(1 << dims):
-            weight, index = None, [0, 0, 0]
+            weight, index = None, [0, 0, layer]
             for a in range(dims):
                 at, w = corners[a][corner >> a & 1]
                 index[a] = at
@@ -283,13 +295,14 @@ def build_image(instr: Instr):
     ssamp = instr.operands[3] if op not in ("load", "store") else None
     dmask = int(instr.mods.get("dmask", 1))
     dim = instr.mods.get("dim", "SQ_RSRC_IMG_1D")
-    if dim not in DIMS:
+    if dim not in DIMS and dim not in LAYERED_DIMS:
         raise ValueError(f"image dimension {dim}")
     if instr.mods.get("a16") or instr.mods.get("d16"):
         raise ValueError("16-bit image addresses or data")
     if op.startswith("gather4") and (dim != "SQ_RSRC_IMG_2D" or dmask not in (1, 2, 4, 8)):
         raise ValueError("gather4 other than 2D of one component")
-    dims = DIMS[dim]
+    layered = dim in LAYERED_DIMS
+    dims = LAYERED_DIMS[dim] if layered else DIMS[dim]
 
     def execute(st, w):
         waves, lanes, _ = active_lanes(st, w)
@@ -297,22 +310,25 @@ def build_image(instr: Instr):
             t = [int(x) for x in st.S[wave, rsrc.reg:rsrc.reg + 8]]
             s = [int(x) for x in st.S[wave, ssamp.reg:ssamp.reg + 4]] if ssamp is not None else None
             image = Image(t, s)
-            raw = [int(st.V[wave, vaddr.reg + a, lane]) for a in range(dims)]
+            raw = [int(st.V[wave, vaddr.reg + a, lane]) for a in range(dims + layered)]
+            if layered:     # the layer goes to the slice axis
+                raw = raw[:dims] + [0] * (2 - dims) + raw[dims:]
             if op.startswith("gather4"):
                 words = image.gather(st, [_bits_f32(v) for v in raw], dmask.bit_length() - 1)
                 _write_result(st, wave, lane, vdst.reg, 0xF, words)
                 continue
             if op == "store":
-                index = [raw[a] if a < dims else 0 for a in range(3)]
+                index = [raw[a] if a < dims or layered else 0 for a in range(3)]
                 if all(0 <= index[a] < image.sizes[a] for a in range(3)):
                     image.store(st, index, _store_data(st, wave, lane, vdst.reg, dmask))
                 continue
             if op == "load":
-                index = [raw[a] if a < dims else 0 for a in range(3)]
+                index = [raw[a] if a < dims or layered else 0 for a in range(3)]
                 inside = all(0 <= index[a] < image.sizes[a] for a in range(3))
                 words = image.texel(st, index) if inside else [0, 0, 0, 0]
             else:
-                words = image.sample(st, [_bits_f32(v) for v in raw], dims)
+                layer = image.layer(_bits_f32(raw[2])) if layered else 0
+                words = image.sample(st, [_bits_f32(v) for v in raw[:dims]], dims, layer)
             _write_result(st, wave, lane, vdst.reg, dmask, words)
         return False
     return execute

@@ -141,3 +141,23 @@ def test_descriptors_carry_the_hsa_channel_type_and_order_hip_reads():
     assert (t[8], t[9], t[10]) == (11, 8, 8)                # UNSIGNED_INT8, RGBA, width
     t = textures._image_descriptor(0x1000, 22, 1, 8, 2, 1, 8, textures.IMG_2D)
     assert (t[8], t[9]) == (15, 1)                          # FLOAT, R
+
+
+def test_a_layered_image_samples_within_the_nearest_layer():
+    layers = np.stack([np.full((2, 4), 10.0 * k, np.float32) + np.arange(4, dtype=np.float32) for k in range(3)])
+    mem = Memory()
+    raw = layers.view(np.uint8).reshape(1, -1)
+    base = mem.allocate(raw.size)
+    mem.write(np.array([base], np.uint64), raw)
+    t = textures._image_descriptor(base, 22, 1, 4, 2, 3, 4, textures.IMG_2D_ARRAY)
+    td = textures.TextureDesc()
+    td.addressMode[0] = td.addressMode[1] = 1
+    td.filterMode = 1
+    td.normalizedCoords = 0
+    img = image.Image(t, textures._sampler_descriptor(td))
+    st = SimpleNamespace(mem=mem)
+    assert [img.layer(v) for v in (-1.0, 0.4, 1.6, 7.0)] == [0, 0, 2, 2]
+    # linear along x inside layer 1 only: halfway between texels 1 and 2
+    assert f32(img.sample(st, [2.0, 1.0], 2, img.layer(1.0))[0]) == 11.5
+    sample = parse_instruction("image_sample_lz v9, v[2:4], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY", 0, 8)
+    assert not sample.error and image.build_image_family(sample) is not None

@@ -27,7 +27,8 @@ FILTER_LINEAR, READ_NORMALIZED = 1, 1
 ARRAY_LAYERED, ARRAY_CUBEMAP = 1, 4                      # hipMalloc3DArray flags
 # hipTextureAddressMode -> S# CLAMP: wrap, clamp, mirror, border
 CLAMP = {0: image.WRAP, 1: image.CLAMP_LAST_TEXEL, 2: image.MIRROR, 3: image.CLAMP_BORDER}
-IMG_1D, IMG_2D, IMG_3D = 8, 9, 10                        # T# TYPE
+IMG_1D, IMG_2D, IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY = 8, 9, 10, 12, 13     # T# TYPE
+TEXTURE_1D_LAYERED, TEXTURE_2D_LAYERED = 0xF1, 0xF2     # hipArray.textureType of a layered array
 SEL_XYZW = [image.SEL_X, image.SEL_X + 1, image.SEL_X + 2, image.SEL_X + 3]
 # (numeric format, bits) -> hsa_ext_image_channel_type_t; channels -> hsa_ext_image_channel_order_t
 HSA_CHANNEL_TYPE = {("snorm", 8): 0, ("snorm", 16): 1, ("unorm", 8): 2, ("unorm", 16): 3,
@@ -94,7 +95,7 @@ def _format_code(channels: int, bits: int, kind: int, normalized: bool) -> int:
     return next(code for code, f in image.FORMATS.items() if f == (channels, bits, numeric))
 
 
-def _make_array(out: int, desc_ptr: int, width: int, height: int, depth: int) -> int:
+def _make_array(out: int, desc_ptr: int, width: int, height: int, depth: int, layered: bool = False) -> int:
     if not out or not desc_ptr or not width:
         return errors.INVALID_VALUE
     desc = ChannelFormatDesc.from_address(desc_ptr)
@@ -104,6 +105,8 @@ def _make_array(out: int, desc_ptr: int, width: int, height: int, depth: int) ->
     element = fmt[0] * fmt[1] // 8
     array = Array(None, ChannelFormatDesc(desc.x, desc.y, desc.z, desc.w, desc.f), 0, width, height, depth)
     array.NumChannels = fmt[0]
+    if layered:                     # depth counts the layers; a 1D layered array has height 0
+        array.textureType = TEXTURE_2D_LAYERED if height else TEXTURE_1D_LAYERED
     array.data = DEVICE.allocate(width * max(height, 1) * max(depth, 1) * element, "device")
     address = ctypes.addressof(array)
     ARRAYS[address] = array
@@ -118,9 +121,11 @@ def hipMallocArray(out: int, desc: int, width: int, height: int, flags: int) -> 
 
 @hip_api
 def hipMalloc3DArray(out: int, desc: int, width: int, height: int, depth: int, flags: int) -> int:
-    if flags & (ARRAY_LAYERED | ARRAY_CUBEMAP):
+    if flags & ARRAY_CUBEMAP:
         return errors.NOT_SUPPORTED
-    return _make_array(out, desc, width, height, depth)
+    if flags & ARRAY_LAYERED and not depth:
+        return errors.INVALID_VALUE
+    return _make_array(out, desc, width, height, depth, bool(flags & ARRAY_LAYERED))
 
 
 @hip_api
@@ -217,7 +222,7 @@ def _image_descriptor(base: int, fmt: int, channels: int, width: int, height: in
     t[1] = (base >> 40) & 0xFF | fmt << 20 | ((width - 1) & 3) << 30
     t[2] = (width - 1) >> 2 | (height - 1) << 14
     t[3] = sel | kind << 28
-    t[4] = depth - 1 if kind == IMG_3D else pitch_texels - 1
+    t[4] = depth - 1 if kind in (IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY) else pitch_texels - 1
     _, bits, numeric = image.FORMATS[fmt]
     t[8] = HSA_CHANNEL_TYPE[numeric, bits]
     t[9] = HSA_CHANNEL_ORDER[channels]
@@ -247,7 +252,8 @@ def _descriptors(rd: ResourceDesc, td: TextureDesc) -> list[int]:
             raise errors.HipFailure(errors.INVALID_VALUE)
         desc, base = array.desc, array.data
         width, height, depth = array.width, max(array.height, 1), max(array.depth, 1)
-        kind = IMG_3D if array.depth else IMG_2D if array.height else IMG_1D
+        layers = {TEXTURE_1D_LAYERED: IMG_1D_ARRAY, TEXTURE_2D_LAYERED: IMG_2D_ARRAY}
+        kind = layers.get(array.textureType) or (IMG_3D if array.depth else IMG_2D if array.height else IMG_1D)
         pitch = width
     elif rd.resType in (RESOURCE_LINEAR, RESOURCE_PITCH2D):
         part = rd.res.linear if rd.resType == RESOURCE_LINEAR else rd.res.pitch2D
