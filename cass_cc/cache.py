@@ -59,7 +59,7 @@ def kernel_key(unit: KernelUnit) -> str:
     add(translator_version(), unit.offload_arch, unit.sm_arch, unit.name, k.code)
     add([tuple(p) for p in k.params], k.param_base, k.param_size, k.static_shared_size, k.max_threads,
         k.reqntid, k.frame_size, k.min_stack_size, k.max_stack_size, k.crs_stack_size, k.regcount,
-        sorted(k.indirect_branches.items()), k.exit_offsets,
+        sorted(k.indirect_branches.items()), k.exit_offsets, getattr(k, "section_functions", []),
         [(r.offset, r.symbol, r.type, r.addend) for r in k.relocations])
     for bank, cb in sorted(k.constant_banks.items()):
         add(bank, cb.data, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
@@ -68,6 +68,12 @@ def kernel_key(unit: KernelUnit) -> str:
         add([(v.name, v.section, v.offset, v.size, v.data) for v in cubin.globals])
         for bank, cb in sorted(cubin.constant_banks.items()):
             add(bank, cb.size, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
+        # After a device link the device functions a kernel calls sit in sections of their own:
+        # their code is part of the kernel's translation (and their handles, if it takes addresses).
+        for name in getattr(k, "callees", []):
+            f = cubin.functions[name]
+            add(name, cubin.function_handles.get(name), f.code, f.frame_size, sorted(f.indirect_branches.items()),
+                [(r.offset, r.symbol, r.type, r.addend) for r in f.relocations])
     return h.hexdigest()
 
 

@@ -45,10 +45,8 @@ def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
     if settings.dump_after:
         from cass_cc.passes import LIFT_PIPELINE
         return run_pipeline(unit, LIFT_PIPELINE, settings.dump_after)
-    # The cache's key covers the kernel's own SASS, not that of the device functions it calls
-    # (after a device link they sit in other sections): such kernels are translated afresh.
-    cache = None if getattr(unit.kernel, "callees", None) else TranslationCache()
-    if cache is not None and cache.lookup(unit):  # a hit needs neither the passes nor click
+    cache = TranslationCache()
+    if cache.lookup(unit):  # a hit needs neither the passes nor click
         return unit
     from cass_cc.translate import translate_unit
     return translate_unit(unit, cache)

@@ -12,7 +12,6 @@ import pytest
 from binroute import ROOT, cass_nvcc, cass_run, checksum, program_sources, reports
 
 from cass_cc import toolchain
-from cass_cc.errors import CassError
 
 MULTI = ROOT / "tests" / "programs" / "binary" / "rdc_multi"
 XTEA = ROOT / "tests" / "programs" / "bench" / "crypto" / "xtea_ctr"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 
-from binroute import EXAMPLES, cass_nvcc
+from binroute import EXAMPLES, cass_nvcc, cass_run, reports
 
 HEAVY = ("llvmlite", "lark", "click", "cass_cc.sass", "cass_cc.passes.lift")
 
@@ -30,3 +30,52 @@ def test_warm_build_imports_no_translator(tmp_path):
     heavy = sorted(m for m in imported if any(m == h or m.startswith(h + ".") for h in HEAVY))
     assert not heavy, f"a warm build imported {heavy}"
     assert _fatbin_section(tmp_path / "warm.o") == _fatbin_section(tmp_path / "cold.o")
+
+
+STEP = "__device__ unsigned step(unsigned x) { return %d * x + 1; }\n"
+STEPS = """
+#include <cstdio>
+__device__ unsigned step(unsigned x);
+__global__ void steps(unsigned *v) { v[threadIdx.x] = step(step(v[threadIdx.x])); }
+int main()
+{
+    unsigned h[32], *d, s = 0;
+    for (int i = 0; i < 32; i++) h[i] = i;
+    cudaMalloc(&d, sizeof h);
+    cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    steps<<<1, 32>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 32; i++) s += h[i];
+    printf("sum %u\\n", s);
+    return 0;
+}
+"""
+
+
+def _rdc_build(folder, name: str, env: dict) -> tuple[list[str], str]:
+    """-rdc=true build of step.cu + steps.cu: the kernel's cache reasons and the program's output."""
+    reports_dir = folder / f"{name}.reports"
+    proc = cass_nvcc("--cass-route=binary", "-rdc=true", folder / "step.cu", folder / "steps.cu",
+                     "-o", folder / name, cwd=folder, env={**env, "CASS_REPORT_DIR": str(reports_dir)})
+    assert proc.returncode == 0, proc.stderr
+    (kernel,) = [k for r in reports(reports_dir) for k in r["kernels"]]
+    assert kernel["name"] == "_Z5stepsPj" and kernel["tier"] == "lift", kernel
+    run = cass_run(folder / name)
+    assert run.returncode == 0, run.stdout + run.stderr
+    return kernel["reasons"], run.stdout.strip()
+
+
+def test_device_linked_kernels_are_cached_with_their_callees(tmp_path):
+    """A kernel that calls a device function of another file (translated after the device link)
+    comes from the cache on a warm -rdc rebuild, and an edit of only that function translates it
+    afresh: the callees' code is part of the cache key."""
+    env = {"CASS_CACHE_DIR": str(tmp_path / "cache")}
+    (tmp_path / "steps.cu").write_text(STEPS)
+    (tmp_path / "step.cu").write_text(STEP % 3)
+    reasons, output = _rdc_build(tmp_path, "cold", env)
+    assert "cache: hit" not in reasons and output == "sum 4592"
+    reasons, output = _rdc_build(tmp_path, "warm", env)
+    assert "cache: hit" in reasons and output == "sum 4592"
+    (tmp_path / "step.cu").write_text(STEP % 5)
+    reasons, output = _rdc_build(tmp_path, "edited", env)
+    assert "cache: hit" not in reasons and output == f"sum {sum(5 * (5 * i + 1) + 1 for i in range(32))}"
