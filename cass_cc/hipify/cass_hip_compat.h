@@ -217,6 +217,9 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
   return hipSuccess;
 }
 
+/* 128-bit integers that device code can divide (hipify writes __int128 as cass_s128/cass_u128). */
+#include "cass_int128.h"
+
 /* Everything below is device code (and the types device code uses): only a HIP compiler reads
  * it. A .cpp file that the host compiler builds gets the host half above, as under nvcc, where
  * such a file sees no device functions either. */

@@ -78,6 +78,23 @@ def group_type(src: Source, index: int) -> str | None:
     return tables.GROUP_TYPE_RENAMES[tok.text]
 
 
+def int128(src: Source, index: int) -> str | None:
+    """`unsigned __int128` -> `cass_u128`, `__int128` -> `cass_s128` (the compatibility header's
+    types whose device-side division clang 15 can build); the `unsigned`/`signed` goes."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT:
+        return None
+    if tok.text in tables.INT128_NAMES:
+        return tables.INT128_NAMES[tok.text]
+    if tok.text == "__int128":
+        before = src.prev(index)
+        return "cass_u128" if before is not None and before.is_ident("unsigned") else "cass_s128"
+    after = src.next(index)
+    if tok.text in ("unsigned", "signed") and after is not None and after.is_ident("__int128"):
+        return ""
+    return None
+
+
 def device_pass_test(src: Source, index: int) -> str | None:
     """`#ifdef __CUDA_ARCH__`, `defined(__CUDA_ARCH__)`: "is this the device pass?" in HIP."""
     old, new = tables.DEVICE_PASS_MACRO
@@ -102,7 +119,7 @@ def is_defined_test(src: Source, index: int) -> bool:
 
 
 RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member, group_type,
-                           by_arity, table_name, library_name)
+                           int128, by_arity, table_name, library_name)
 
 
 def apply(src: Source) -> dict[int, str]:

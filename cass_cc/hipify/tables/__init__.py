@@ -41,7 +41,7 @@ COMPAT = _words("COMPAT")
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
                            + runtime.COMPAT_TYPES.split() + half.COMPAT_FUNCTIONS.split()
                            + rounding.COMPAT_FUNCTIONS.split()
-                           + list(coop_groups.TYPE_RENAMES.values())
+                           + list(coop_groups.TYPE_RENAMES.values()) + ["cass_s128", "cass_u128"]
                            + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())
@@ -63,6 +63,8 @@ DEVICE_PASS_MACRO = macros.DEVICE_PASS_MACRO
 ARCH_NUMBER_MACRO = macros.ARCH_NUMBER_MACRO
 ARCH_NUMBER = macros.ARCH_NUMBER
 WIDE_IN_HIP = warp.WIDE_IN_HIP
+# GCC's names of the 128-bit integer types; `[unsigned] __int128` is rewritten by its own rule.
+INT128_NAMES = {"__int128_t": "cass_s128", "__uint128_t": "cass_u128"}
 
 
 # A library prefix must end a word: curandState and curand_init, not curandom.
