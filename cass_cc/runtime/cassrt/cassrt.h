@@ -60,6 +60,15 @@ int cassrt_symbol_address(const void *host_var, void **device_ptr, size_t *size)
 int cassrt_symbol_copy(const void *host_var, void *host_buf, size_t count, size_t offset, int kind,
                        int to_device, void *stream, int async);
 
+/* --- 3D pitched memory (hip_passthrough.c): cudaMemcpy3DParms and HIP's hipMemcpy3DParms are
+ * separate types, so only plain numbers cross from cuda_memory.c to the HIP side. */
+int cassrt_malloc_3d(void **ptr, size_t *pitch, size_t width, size_t height, size_t depth);
+int cassrt_memcpy_3d(void *dst, size_t dst_pitch, size_t dst_xsize, size_t dst_ysize, const size_t dst_pos[3],
+                     const void *src, size_t src_pitch, size_t src_xsize, size_t src_ysize,
+                     const size_t src_pos[3], const size_t extent[3], int kind, void *stream, int async);
+int cassrt_memset_3d(void *ptr, size_t pitch, size_t xsize, size_t ysize, int value, const size_t extent[3],
+                     void *stream, int async);
+
 /* --- pointers (hip_device.c) -------------------------------------------------------------- */
 enum cassrt_memory_type { CASSRT_UNREGISTERED, CASSRT_HOST, CASSRT_DEVICE, CASSRT_MANAGED };
 struct cassrt_pointer_info { enum cassrt_memory_type type; int device; void *device_pointer, *host_pointer; };

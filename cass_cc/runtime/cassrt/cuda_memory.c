@@ -82,15 +82,7 @@ cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *att
     return cudaSuccess;
 }
 
-/* --- 3D pitched memory: cudaMemcpy3DParms and HIP's hipMemcpy3DParms are separate types, so
- * only plain numbers cross to the HIP side (hip_passthrough.c), field by field. */
-int cassrt_malloc_3d(void **ptr, size_t *pitch, size_t width, size_t height, size_t depth);
-int cassrt_memcpy_3d(void *dst, size_t dst_pitch, size_t dst_xsize, size_t dst_ysize, const size_t dst_pos[3],
-                     const void *src, size_t src_pitch, size_t src_xsize, size_t src_ysize,
-                     const size_t src_pos[3], const size_t extent[3], int kind, void *stream, int async);
-int cassrt_memset_3d(void *ptr, size_t pitch, size_t xsize, size_t ysize, int value, const size_t extent[3],
-                     void *stream, int async);
-
+/* --- 3D pitched memory (cassrt_*_3d in cassrt.h) */
 cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
 {
     if (!pitchedDevPtr)

@@ -21,13 +21,6 @@
 
 /* 3D pitched memory (cuda_memory.c): CUDA's structures arrive as plain numbers and are rebuilt
  * as HIP's, field by field. */
-int cassrt_malloc_3d(void **ptr, size_t *pitch, size_t width, size_t height, size_t depth);
-int cassrt_memcpy_3d(void *dst, size_t dst_pitch, size_t dst_xsize, size_t dst_ysize, const size_t dst_pos[3],
-                     const void *src, size_t src_pitch, size_t src_xsize, size_t src_ysize,
-                     const size_t src_pos[3], const size_t extent[3], int kind, void *stream, int async);
-int cassrt_memset_3d(void *ptr, size_t pitch, size_t xsize, size_t ysize, int value, const size_t extent[3],
-                     void *stream, int async);
-
 int cassrt_malloc_3d(void **ptr, size_t *pitch, size_t width, size_t height, size_t depth)
 {
     hipPitchedPtr p = {0};
