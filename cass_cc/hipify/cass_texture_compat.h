@@ -68,21 +68,21 @@ inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const
 
 /* CUDA's gather ignores the filter mode; ROCm's __ockl_image_gather4* move the coordinate to a
  * texel corner when the sampler filters by point (texture_gather then reads one texel left and
- * up), so the instruction is issued here directly. The descriptors go in scalar registers: the
- * texture object must be uniform across the wavefront, as a kernel argument is. */
+ * up), so the LLVM intrinsic they wrap is called here directly (LLVM loops over the distinct
+ * descriptors of a wavefront when the texture object is divergent). */
+typedef unsigned cass_image_words __attribute__((ext_vector_type(8)));
+typedef unsigned cass_sampler_words __attribute__((ext_vector_type(4)));
+extern "C" __device__ float4::Native_vec_ cass_llvm_gather4_lz_2d(
+    int dmask, float x, float y, cass_image_words image, cass_sampler_words sampler, bool unorm, int tfe,
+    int cache) __asm("llvm.amdgcn.image.gather4.lz.2d.v4f32.f32");
+
 template <unsigned channel>
 static __device__ float4::Native_vec_ cass_gather4(hipTextureObject_t texture, float x, float y) {
-  typedef unsigned image_words __attribute__((ext_vector_type(8)));
-  typedef unsigned sampler_words __attribute__((ext_vector_type(4)));
-  const image_words ADDRESS_SPACE_CONSTANT* image = (const image_words ADDRESS_SPACE_CONSTANT*)texture;
-  const sampler_words ADDRESS_SPACE_CONSTANT* sampler =
-      (const sampler_words ADDRESS_SPACE_CONSTANT*)((const unsigned ADDRESS_SPACE_CONSTANT*)texture
-                                                    + HIP_SAMPLER_OBJECT_OFFSET_DWORD);
-  float4::Native_vec_ texels;
-  float2::Native_vec_ at = {x, y};
-  asm volatile("image_gather4_lz %0, %1, %2, %3 dmask:%4 dim:SQ_RSRC_IMG_2D\n\ts_waitcnt vmcnt(0)"
-               : "=v"(texels) : "v"(at), "s"(*image), "s"(*sampler), "i"(1u << channel));
-  return texels;
+  const unsigned ADDRESS_SPACE_CONSTANT* words = (const unsigned ADDRESS_SPACE_CONSTANT*)texture;
+  cass_image_words image = *(const cass_image_words ADDRESS_SPACE_CONSTANT*)words;
+  cass_sampler_words sampler =
+      *(const cass_sampler_words ADDRESS_SPACE_CONSTANT*)(words + HIP_SAMPLER_OBJECT_OFFSET_DWORD);
+  return cass_llvm_gather4_lz_2d(1 << channel, x, y, image, sampler, false, 0, 0);
 }
 
 template <typename T>
