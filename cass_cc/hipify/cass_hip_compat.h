@@ -531,6 +531,8 @@ tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
 /* Atomics on 16-bit, half-pair and 64-bit signed types; libcu++'s atomics. */
 #include "cass_atomics.h"
 #include "cass_cuda_atomic.h"
+/* nvcuda::wmma. */
+#include "cass_wmma.h"
 
 #endif  // defined(__HIP__)
 

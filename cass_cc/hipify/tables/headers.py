@@ -32,6 +32,8 @@ HEADERS = {
     # libcu++'s atomics: cuda::atomic, cuda::atomic_ref, cuda::std::atomic (compatibility header).
     "cuda/atomic": "hip/hip_runtime.h",
     "cuda/std/atomic": "hip/hip_runtime.h",
+    # nvcuda::wmma (compatibility header).
+    "mma.h": "hip/hip_runtime.h",
     "nvrtc.h": "hip/hiprtc.h",
     "cublas.h": "hipblas/hipblas.h",
     "cublas_v2.h": "hipblas/hipblas.h",
@@ -47,7 +49,6 @@ HEADERS = {
 
 # CUDA headers without a HIP counterpart here: an include is reported (and kept).
 UNSUPPORTED = {
-    "mma.h": "WMMA (tensor cores) maps to rocWMMA, whose API differs; port by hand",
     "cuda_awbarrier.h": "arrive/wait barriers have no HIP 5.2 counterpart",
     "cuda_fp8.h": "HIP 5.2 has no fp8 types",
     "nvToolsExt.h": "NVTX maps to roctx (roctracer), whose API differs",
@@ -60,7 +61,7 @@ UNSUPPORTED = {
 UNSUPPORTED_PREFIX = ("cuda/", "libcu++ (the CUDA C++ standard library) has no HIP 5.2 counterpart")
 
 # CUDA headers whose contents only the compatibility header provides.
-CUDA_NEEDING_COMPAT = frozenset({"cuda/atomic", "cuda/std/atomic"})
+CUDA_NEEDING_COMPAT = frozenset({"cuda/atomic", "cuda/std/atomic", "mma.h"})
 
 # The HIP headers that declare the runtime and the kernel built-ins (threadIdx, __syncthreads):
 # nvcc includes cuda_runtime.h into every .cu file; a .cu file that includes none of these gets

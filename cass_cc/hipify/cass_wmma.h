@@ -1,0 +1,157 @@
+/* cass_wmma.h: nvcuda::wmma (CUDA's <mma.h>) for wave32 AMD targets, in plain per-lane code.
+ * Included by cass_hip_compat.h in device compiles; hipify maps <mma.h> to it.
+ *
+ * Shapes m16n16k16 and m16n16k8 (tf32); matrix_a/matrix_b of half, bfloat16, tf32 (float
+ * storage), signed and unsigned char; accumulators of float, half and int.
+ * A fragment of an R x C tile holds element (r, c) of the row-major order f = r * C + c in
+ * lane f % 32, slot f / 32 (CUDA leaves the mapping unspecified; element-wise code on x[] works
+ * with any). mma_sync gathers each lane's A rows and B column with cross-lane reads and sums
+ * in the accumulator's type, products first, k ascending, starting from C.
+ */
+#ifndef CASS_WMMA_H
+#define CASS_WMMA_H
+
+#include <type_traits>
+
+namespace nvcuda {
+namespace wmma {
+
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+namespace precision {
+struct tf32 {};
+}  // namespace precision
+
+namespace cass_detail {
+
+template <typename Use, int M, int N, int K> struct tile;
+template <int M, int N, int K> struct tile<matrix_a, M, N, K> { enum { rows = M, cols = K }; };
+template <int M, int N, int K> struct tile<matrix_b, M, N, K> { enum { rows = K, cols = N }; };
+template <int M, int N, int K> struct tile<accumulator, M, N, K> { enum { rows = M, cols = N }; };
+
+template <typename T> struct storage { typedef T type; };
+template <> struct storage<precision::tf32> { typedef float type; };
+
+/* The value an element takes part in a product with: float for the floating types, int for
+ * the integer ones. */
+__device__ inline float compute(__half v) { return __half2float(v); }
+__device__ inline float compute(hip_bfloat16 v) { return static_cast<float>(v); }
+__device__ inline float compute(float v) {
+  unsigned bits;
+  __builtin_memcpy(&bits, &v, sizeof bits);
+  bits &= 0xffffe000u;  /* a tf32 operand keeps 10 mantissa bits */
+  __builtin_memcpy(&v, &bits, sizeof v);
+  return v;
+}
+__device__ inline int compute(signed char v) { return v; }
+__device__ inline int compute(unsigned char v) { return v; }
+
+}  // namespace cass_detail
+
+template <typename Use, int M, int N, int K, typename T, typename Layout = void>
+class fragment {
+  static_assert(M == 16 && N == 16 && (K == 16 || K == 8),
+                "cass_wmma.h: only the m16n16k16 and m16n16k8 shapes are implemented");
+
+ public:
+  typedef typename cass_detail::storage<T>::type element_type;
+  enum {
+    rows = cass_detail::tile<Use, M, N, K>::rows,
+    cols = cass_detail::tile<Use, M, N, K>::cols,
+    num_elements = rows * cols / 32
+  };
+  element_type x[num_elements];
+};
+
+template <typename Use, int M, int N, int K, typename T, typename Layout, typename V>
+__device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, const V& value) {
+  for (int i = 0; i < f.num_elements; ++i) f.x[i] = static_cast<typename fragment<Use, M, N, K, T, Layout>::element_type>(value);
+}
+
+namespace cass_detail {
+
+/* Element (r, c) of slot i of this lane, and its offset in memory of leading dimension ldm. */
+template <typename Frag>
+__device__ inline unsigned offset(int i, unsigned ldm, bool column_major) {
+  unsigned f = i * 32 + __lane_id(), r = f / Frag::cols, c = f % Frag::cols;
+  return column_major ? c * ldm + r : r * ldm + c;
+}
+
+template <typename Frag, typename P>
+__device__ inline void load(Frag& f, const P* p, unsigned ldm, bool column_major) {
+  for (int i = 0; i < Frag::num_elements; ++i)
+    f.x[i] = static_cast<typename Frag::element_type>(p[offset<Frag>(i, ldm, column_major)]);
+}
+
+template <typename Frag, typename P>
+__device__ inline void store(P* p, const Frag& f, unsigned ldm, bool column_major) {
+  for (int i = 0; i < Frag::num_elements; ++i) p[offset<Frag>(i, ldm, column_major)] = static_cast<P>(f.x[i]);
+}
+
+}  // namespace cass_detail
+
+template <typename Use, int M, int N, int K, typename T, typename P>
+__device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, row_major>& f, const P* p, unsigned ldm) {
+  cass_detail::load(f, p, ldm, false);
+}
+template <typename Use, int M, int N, int K, typename T, typename P>
+__device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, col_major>& f, const P* p, unsigned ldm) {
+  cass_detail::load(f, p, ldm, true);
+}
+template <int M, int N, int K, typename T, typename P>
+__device__ inline void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const P* p, unsigned ldm,
+                                        layout_t layout) {
+  cass_detail::load(f, p, ldm, layout == mem_col_major);
+}
+template <int M, int N, int K, typename T, typename P>
+__device__ inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm,
+                                         layout_t layout) {
+  cass_detail::store(p, f, ldm, layout == mem_col_major);
+}
+
+/* tf32 rounding of CUDA's __float_to_tf32: to nearest, ties away from zero, 10 mantissa bits. */
+__device__ inline float __float_to_tf32(float v) {
+  unsigned bits;
+  __builtin_memcpy(&bits, &v, sizeof bits);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & 0xffffe000u;
+  __builtin_memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+/* D = A * B + C. Accumulator slot i of lane l is row 2i + l / 16, column l % 16; A's element
+ * (r, k) is in slot (r * K + k) / 32 of lane (r * K + k) % 32, so for a fixed i and k the two
+ * rows a wavefront needs are in two known slots, and B's (k, c) in slot k / 2. */
+template <int M, int N, int K, typename TA, typename LA, typename TB, typename LB, typename TC, typename TD>
+__device__ inline void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
+                                const fragment<matrix_b, M, N, K, TB, LB>& b,
+                                const fragment<accumulator, M, N, K, TC>& c) {
+  typedef decltype(cass_detail::compute(a.x[0])) Compute;
+  typedef typename std::conditional<std::is_same<Compute, int>::value, int, float>::type Sum;
+  unsigned lane = __lane_id(), upper = lane / 16, column = lane % 16;
+  Sum result[8];
+#pragma unroll
+  for (int i = 0; i < 8; ++i) {
+    Sum sum = static_cast<Sum>(c.x[i]);
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      int f0 = (2 * i) * K + k, f1 = (2 * i + 1) * K + k;
+      int source = (upper ? f1 : f0) % 32;
+      Compute a0 = __shfl(cass_detail::compute(a.x[f0 / 32]), source);
+      Compute a1 = __shfl(cass_detail::compute(a.x[f1 / 32]), source);
+      Compute bv = __shfl(cass_detail::compute(b.x[k / 2]), (k % 2) * 16 + column);
+      sum = sum + static_cast<Sum>(upper ? a1 : a0) * static_cast<Sum>(bv);
+    }
+    result[i] = sum;
+  }
+#pragma unroll
+  for (int i = 0; i < 8; ++i) d.x[i] = static_cast<typename fragment<accumulator, M, N, K, TD>::element_type>(result[i]);
+}
+
+}  // namespace wmma
+}  // namespace nvcuda
+
+#endif  // CASS_WMMA_H
