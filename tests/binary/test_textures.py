@@ -181,3 +181,71 @@ def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
         # emulator's, rounding half to even): AMD does not document it and no HIP-side code sees
         # the weights, so its probe line is left unchecked.
         assert _probe(outputs["binary"]) == H200_WEIGHT_PROBE
+
+
+# What hipify's cass_texture_compat.h fixes in HIP 5.2 for CUDA code, in a -G build (whose
+# texture objects sit in vector registers): uchar channel descriptors that say unsigned, the
+# border colour of a 16-bit unorm texture as a texel value (the rule the H200 shows for 8 bits),
+# gathering component w, and a value-returning surface read of a uchar4 surface.
+COMPAT_CALLS = r"""
+#include <cstdio>
+__global__ void use(cudaTextureObject_t bytes, cudaTextureObject_t shorts, cudaSurfaceObject_t surface, float4 *out,
+                    uchar4 *read)
+{
+    read[0] = tex2Dgather<uchar4>(bytes, 1.0f, 1.0f, 3);
+    *out = tex1D<float4>(shorts, -1.0f);
+    read[1] = surf2Dread<uchar4>(surface, 4, 1);
+}
+int main()
+{
+    int bad = 0;
+    // (CUDA has no three-channel descriptors: cudaCreateChannelDesc<uchar3>() is of kind None)
+    cudaChannelFormatKind kinds[3] = {cudaCreateChannelDesc<uchar1>().f, cudaCreateChannelDesc<uchar2>().f,
+                                      cudaCreateChannelDesc<uchar4>().f};
+    for (int k = 0; k < 3; ++k) bad += kinds[k] != cudaChannelFormatKindUnsigned;
+    cudaChannelFormatDesc u4 = cudaCreateChannelDesc<uchar4>(), s4 = cudaCreateChannelDesc<ushort4>();
+    unsigned char texels[2][2][4];
+    for (int i = 0; i < 16; ++i) (&texels[0][0][0])[i] = (unsigned char)(i * 10);
+    cudaArray_t a, b;
+    cudaMallocArray(&a, &u4, 2, 2, cudaArraySurfaceLoadStore);
+    cudaMallocArray(&b, &s4, 1);
+    cudaMemcpy2DToArray(a, 0, 0, texels, 8, 8, 2, cudaMemcpyHostToDevice);
+    cudaResourceDesc ra = {}, rb = {};
+    ra.resType = rb.resType = cudaResourceTypeArray;
+    ra.res.array.array = a; rb.res.array.array = b;
+    cudaTextureDesc ta = {}, tb = {};
+    ta.readMode = cudaReadModeElementType;
+    tb.addressMode[0] = cudaAddressModeBorder;
+    tb.readMode = cudaReadModeNormalizedFloat;
+    tb.borderColor[0] = 0.5f;
+    cudaTextureObject_t bytes = 0, shorts = 0;
+    cudaSurfaceObject_t surface = 0;
+    if (cudaCreateTextureObject(&bytes, &ra, &ta, nullptr) || cudaCreateTextureObject(&shorts, &rb, &tb, nullptr)
+        || cudaCreateSurfaceObject(&surface, &ra)) { printf("create failed\nFAIL\n"); return 1; }
+    float4 *out, border;
+    uchar4 *read, got[2];
+    cudaMalloc(&out, sizeof border);
+    cudaMalloc(&read, sizeof got);
+    use<<<1, 1>>>(bytes, shorts, surface, out, read);
+    cudaMemcpy(&border, out, sizeof border, cudaMemcpyDeviceToHost);
+    cudaMemcpy(got, read, sizeof got, cudaMemcpyDeviceToHost);
+    // gather at (1, 1): texels (0, 1), (1, 1), (1, 0), (0, 0), component w
+    uchar4 g = got[0], texel = got[1];
+    bad += g.x != texels[1][0][3] || g.y != texels[1][1][3] || g.z != texels[0][1][3] || g.w != texels[0][0][3];
+    bad += border.x != 32767.0f / 65535.0f;
+    bad += texel.x != texels[1][1][0] || texel.w != texels[1][1][3];
+    printf("%d %d %d %d | %.9g | %d %d\n%s\n", g.x, g.y, g.z, g.w, border.x, texel.x, texel.w, bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("route", ["source", "binary"])
+def test_cuda_texture_rules_hip_lacks_hold_in_a_debug_build(route, tmp_path):
+    source = tmp_path / "compat.cu"
+    source.write_text(COMPAT_CALLS)
+    built = cass_nvcc("-G", f"--cass-route={route}", "-o", tmp_path / "compat", source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(tmp_path / "compat")
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
