@@ -10,14 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import io
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import lark
 from lark import Lark, Token, Transformer
 from lark.exceptions import LarkError, UnexpectedInput
 
+from .. import toolchain
 from ..errors import CassError
+from ..fsutil import atomic_write_bytes
 from .model import ConstRef, Imm, Instruction, Label, Mem, Reg, SymbolRef
 
 GRAMMAR = Path(__file__).with_name("sass.lark")
@@ -193,7 +199,31 @@ class _ToModel(Transformer):
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(GRAMMAR.read_text(), parser="lalr", lexer="contextual", maybe_placeholders=False)
+    """The LALR parser. lark's analysis of the grammar costs ~70 ms of every cold compile, so its
+    result is kept in the cass cache, named by a digest of the grammar, lark and Python versions
+    (an edited grammar gets a new file). The file is written by atomic rename, so concurrent
+    builds read a whole one or none; one that does not load is rebuilt and replaced."""
+    grammar = GRAMMAR.read_text()
+    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
+    try:
+        saved = toolchain.cache_root() / f"sass-parser-{digest}.lark"
+    except OSError:
+        saved = None
+    if saved is not None and saved.is_file():
+        try:
+            with open(saved, "rb") as f:
+                return Lark.load(f)
+        except Exception:  # noqa: BLE001 -- any damage (truncated, foreign file): build it again
+            pass
+    parser = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    if saved is not None:
+        data = io.BytesIO()
+        parser.save(data)
+        try:
+            atomic_write_bytes(str(saved), data.getvalue())
+        except (CassError, OSError):
+            pass  # a cache that cannot be written only costs the next build the analysis
+    return parser
 
 
 def parse_sass(text: str, source: str = "sass") -> ParsedSass:

@@ -79,3 +79,36 @@ def test_device_linked_kernels_are_cached_with_their_callees(tmp_path):
     (tmp_path / "step.cu").write_text(STEP % 5)
     reasons, output = _rdc_build(tmp_path, "edited", env)
     assert "cache: hit" not in reasons and output == f"sum {sum(5 * (5 * i + 1) + 1 for i in range(32))}"
+
+
+SASS = """
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+        /*0010*/              @!P0 IMAD.WIDE.U32 R2, R0, 0x4, R2.reuse ;
+        /*0020*/                   STG.E desc[UR4][R2.64+0x4], R5 ;
+        /*0030*/                   EXIT ;
+"""
+
+
+def test_sass_parser_is_kept_in_the_cache(tmp_path, monkeypatch):
+    """lark's analysis of the SASS grammar is saved in the cass cache and loaded by later builds;
+    the loaded parser parses alike, and a damaged file is rebuilt and replaced."""
+    from lark import Lark
+
+    from cass_cc.sass import parser
+
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    parser._parser.cache_clear()
+    try:
+        fresh = parser.parse_sass(SASS).instructions
+        (saved,) = tmp_path.glob("sass-parser-*.lark")
+        written = saved.read_bytes()
+        parser._parser.cache_clear()
+        assert parser.parse_sass(SASS).instructions == fresh
+        saved.write_bytes(written[:100])
+        parser._parser.cache_clear()
+        assert parser.parse_sass(SASS).instructions == fresh
+        with open(saved, "rb") as f:   # replaced by a whole one
+            assert isinstance(Lark.load(f), Lark)
+        assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(".cass-")]
+    finally:
+        parser._parser.cache_clear()
