@@ -10,7 +10,8 @@
  * are reused for requests of the same class. The heap is the one libcassrt writes into
  * __cass_device_heap = {base, size} (binary-route programs, whose hipify fallback code objects
  * then share the translated kernels' heap); without it (the source route, on HIP's runtime) it
- * is a zero-initialised array of the code object, CUDA's default heap size and no file space.
+ * is a zero-initialised array of the code object (twice CUDA's default heap size, as libcassrt
+ * makes it, and no file space).
  * Each code object then has its own, so memory must be freed by kernels of the translation unit
  * that allocated it (free ignores pointers of other heaps).
  */
@@ -18,7 +19,7 @@
 #define CASS_DEVICE_HEAP_H
 #if defined(__HIP__) && defined(__HIP_DEVICE_COMPILE__)
 
-#define CASS_HEAP_BYTES (8ull << 20)
+#define CASS_HEAP_BYTES (2 * (8ull << 20) + 16384) /* twice CUDA's default heap: requests round up to powers of two */
 #define CASS_HEAP_CLASSES 40
 #define CASS_HEAP_LISTS 32 /* free lists per class: one per lane of a wave32 */
 #define CASS_HEAP_MIN_SHIFT 5
@@ -76,10 +77,11 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
     char *base = heap.base;
     if (size >= (1ull << 44))
         return 0;
-    unsigned long long need = size + 16 + (1ull << CASS_HEAP_MIN_SHIFT) - 1;
-    unsigned shift = 64 - __builtin_clzll(need);            /* 2^(shift-1) >= size + 16 */
-    unsigned cls = shift - (CASS_HEAP_MIN_SHIFT + 1);
-    unsigned long long bytes = 1ull << (shift - 1);
+    unsigned shift = 64 - __builtin_clzll(size + 16 - 1);    /* 2^shift: the least power of two >= size + 16 */
+    if (shift < CASS_HEAP_MIN_SHIFT)
+        shift = CASS_HEAP_MIN_SHIFT;
+    unsigned cls = shift - CASS_HEAP_MIN_SHIFT;
+    unsigned long long bytes = 1ull << shift;
     if (cls >= CASS_HEAP_CLASSES)
         return 0;
     unsigned lane = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
@@ -111,7 +113,9 @@ extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
         address >= (unsigned long long)base + heap.size)
         return;                                                 /* NULL, or not from this heap */
     unsigned long long offset = address - 16 - (unsigned long long)base;
-    unsigned cls = (unsigned)*(unsigned long long *)(base + offset);
+    unsigned long long cls = *(unsigned long long *)(base + offset);
+    if (cls >= CASS_HEAP_CLASSES)
+        return;                                                 /* no block start: nothing to push */
     unsigned long long *head = __cass_heap_list(base, cls, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
     for (;;) {                                                  /* push it on the lane's list */
         unsigned long long h = __cass_heap_load(head);

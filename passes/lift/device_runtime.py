@@ -265,12 +265,14 @@ def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
     b = ir.IRBuilder(entry)
     base = b.load(heap, typ=I64)
     limit = b.load(_gep(b, heap, ir.Constant(I64, 8)), typ=I64)
-    # class c holds blocks of 2^(c + MIN_SHIFT) bytes, header included
-    need = b.add(size, ir.Constant(I64, BLOCK_HEADER + (1 << MIN_SHIFT) - 1))
-    leading = b.call(_intrinsic(module, "llvm.ctlz.i64", I64, [I64, I1]), [need, ir.Constant(I1, 0)])
-    shift = b.sub(ir.Constant(I64, 64), leading)               # 2^shift > need - 1 >= size + header
-    cls = b.sub(shift, ir.Constant(I64, MIN_SHIFT + 1))
-    block_bytes = b.shl(ir.Constant(I64, 1), b.sub(shift, ir.Constant(I64, 1)))
+    # class c holds blocks of 2^(c + MIN_SHIFT) bytes, header included: the smallest power of two
+    # >= size + header is 2^shift with shift = 64 - ctlz(size + header - 1)
+    last = b.add(size, ir.Constant(I64, BLOCK_HEADER - 1))
+    leading = b.call(_intrinsic(module, "llvm.ctlz.i64", I64, [I64, I1]), [last, ir.Constant(I1, 0)])
+    shift = b.sub(ir.Constant(I64, 64), leading)
+    shift = b.select(b.icmp_unsigned("<", shift, ir.Constant(I64, MIN_SHIFT)), ir.Constant(I64, MIN_SHIFT), shift)
+    cls = b.sub(shift, ir.Constant(I64, MIN_SHIFT))
+    block_bytes = b.shl(ir.Constant(I64, 1), shift)
     usable = b.icmp_unsigned("!=", base, ir.Constant(I64, 0))
     usable = b.and_(usable, b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)))
     usable = b.and_(usable, b.icmp_unsigned("<", size, ir.Constant(I64, 1 << 44)))
@@ -340,9 +342,11 @@ def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
     heap_ptr = lambda off: _gep(b, b.inttoptr(base, GLOBAL), off)
     b.position_at_end(push)
     cls = b.load(heap_ptr(block_off), typ=I64)
+    # a header that holds no class (the pointer is no block start, or the program wrote before
+    # its block) is left alone rather than followed outside the list heads
     head_ptr = _list_head(b, base, cls, _lane(b, module))
     loop = fn.append_basic_block("push_loop")
-    b.branch(loop)
+    b.cbranch(b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)), loop, done)
     b.position_at_end(loop)
     head = _atomic_load(b, head_ptr, I64)
     next_slot = heap_ptr(b.add(block_off, ir.Constant(I64, 8)))

@@ -2,7 +2,8 @@
 the translated code (passes/lift/device_runtime.py) on the heap libcassrt gives each code object,
 sized by cudaDeviceSetLimit; cooperative launches (cudaLaunchCooperativeKernel,
 cudaLaunchKernelEx's cooperative attribute) get the grid-sync workspace the SASS reads from
-c[0x0][0x8c/0x90]. The realworld programs device_malloc and grid_sync cover the rest."""
+c[0x0][0x8c/0x90]. The realworld programs device_malloc, device_malloc_calls (malloc/free in
+__noinline__ device functions, sizes across the size classes) and grid_sync cover the rest."""
 
 from __future__ import annotations
 
@@ -66,6 +67,41 @@ def test_malloc_gives_distinct_aligned_blocks_inside_the_heap(grab_code_object):
     assert min(b - a for a, b in zip(sorted(pointers), sorted(pointers)[1:])) >= 100
 
 
+@pytest.mark.parametrize("size", [0, 17, 120, 1000, 4000, 16000])
+def test_blocks_hold_the_request_and_their_header(grab_code_object, size):
+    """A block is the least power of two >= size + 16 bytes (at least 32): a request just past a
+    power of two takes the next one up. Blocks that were a power of two smaller (sizes 120, 1000,
+    4000, 16000) made a thread's writes run into the next block's header, whose class free() then
+    followed outside the heap (device_malloc_calls faulted in the allocator)."""
+    heap, pointers, _ = _run_grab(grab_code_object, 1 << 20, size)
+    step = min(b - a for a, b in zip(sorted(pointers), sorted(pointers)[1:]))
+    assert step >= size + 16 and step == max(32, 1 << (size + 15).bit_length())
+    assert all(heap < p and p + size <= heap + (1 << 20) for p in pointers)
+
+
+def test_free_of_a_pointer_into_a_block_pushes_nothing(tmp_path):
+    """free() of an address inside a block (whose 'header' is user data) leaves the free lists
+    alone instead of following a class read from the data."""
+    (tmp_path / "inner.cu").write_text("""#include <cstdio>
+__global__ void k(int *o) {
+  long long *p = (long long *)malloc(64);
+  p[0] = 0x123456789abcdLL; p[1] = -1;     // what free(p + 2) takes for a block header
+  free(p + 2);
+  long long *q = (long long *)malloc(64);  // p is still taken: q is a fresh block
+  o[threadIdx.x] = q != p && q != p + 2 && p[0] == 0x123456789abcdLL;
+  free(q); free(p);
+}
+int main() { int *d, h[32], ok = 1; cudaMalloc(&d, sizeof h); k<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 32; ++i) ok &= h[i] == 1;
+  printf("%s\\n", ok && cudaDeviceSynchronize() == cudaSuccess ? "PASS" : "FAIL"); return !ok; }
+""")
+    built = cass_nvcc("-O2", "--cass-route=binary", "-o", tmp_path / "inner", tmp_path / "inner.cu", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(tmp_path / "inner")
+    assert run.returncode == 0 and run.stdout.strip() == "PASS", run.stdout + run.stderr
+
+
 def test_free_blocks_are_reused_for_the_same_size(grab_code_object):
     heap, first, (co, name, out, mem) = _run_grab(grab_code_object, 1 << 20, 100)
     launch(co, name, (1, 1, 1), (8, 1, 1), struct.pack("<QQ", out, 100), memory=mem)
@@ -117,7 +153,7 @@ int main() { int *d, h[4]; cudaMalloc(&d, sizeof h); k<<<1, 4>>>(d);
     assert run.returncode == 0 and run.stdout.splitlines() == want, run.stdout + run.stderr
 
 
-@pytest.mark.parametrize("name", ["device_malloc", "grid_sync"])
+@pytest.mark.parametrize("name", ["device_malloc", "device_malloc_calls", "grid_sync"])
 def test_source_route(name, tmp_path):
     """The same programs through hipcc: device malloc from cass_device_heap.h, which hipify adds
     to a TU that allocates (ROCm 5.2's own cannot be selected for gfx11), and HIP's grid barrier

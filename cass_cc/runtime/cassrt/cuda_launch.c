@@ -35,9 +35,11 @@ cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
 
 /* The device heap of malloc/free in kernels. A translated code object that calls them defines
  * __cass_device_heap = {base, size} (passes/lift/device_runtime.py); before the first launch of a
- * kernel from an image, the heap (cudaLimitMallocHeapSize bytes, made on first need, header
- * zeroed) is written into that variable of each of the image's code objects. Each image
- * registers the variable under a host key of its own, its `struct heap_binding`. */
+ * kernel from an image, the heap (made on first need, header zeroed) is written into that
+ * variable of each of the image's code objects. Each image registers the variable under a host
+ * key of its own, its `struct heap_binding`. The allocator rounds a request plus its 16-byte
+ * header up to a power of two, so the heap has twice cudaLimitMallocHeapSize bytes (and its
+ * header) for requests adding up to the limit to fit, as they do on CUDA. */
 #define HEAP_VARIABLE "__cass_device_heap"
 #define HEAP_HEADER_BYTES 16384 /* covers the allocator's bump offset and free-list heads (10256 bytes) */
 
@@ -71,12 +73,13 @@ static int heap_ready(void)
 {
     if (heap_base)
         return cudaSuccess;
-    size_t size = 0;
-    int e = cudaDeviceGetLimit(&size, cudaLimitMallocHeapSize);
+    size_t limit = 0;
+    int e = cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize);
+    size_t size = 2 * limit + HEAP_HEADER_BYTES;
     if (e == cudaSuccess)
         e = cudaMalloc(&heap_base, size);
     if (e == cudaSuccess)
-        e = cudaMemset(heap_base, 0, size < HEAP_HEADER_BYTES ? size : HEAP_HEADER_BYTES);
+        e = cudaMemset(heap_base, 0, HEAP_HEADER_BYTES);
     if (e != cudaSuccess) {
         heap_base = NULL;
         return e;
