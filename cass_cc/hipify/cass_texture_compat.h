@@ -96,7 +96,8 @@ static __device__ T cass_tex2Dgather(hipTextureObject_t texture, float x, float 
 }
 
 template <typename T>
-static __device__ void cass_tex2Dgather(T* value, hipTextureObject_t texture, float x, float y, int comp = 0) {
+static __device__ void cass_tex2Dgather(T* value, hipTextureObject_t texture, float x, float y,
+                                        int comp = 0) {
   *value = cass_tex2Dgather<T>(texture, x, y, comp);
 }
 
@@ -151,60 +152,107 @@ static __device__ float4::Native_vec_ cass_surface_to(const T& v) {
   return words;
 }
 
-#define CASS_SURFACE_IMAGE(shape, x)                                                                  \
-  unsigned int ADDRESS_SPACE_CONSTANT* i = (unsigned int ADDRESS_SPACE_CONSTANT*)surface;             \
-  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_##shape(i),                          \
-                                __ockl_image_channel_order_##shape(i));
-/* One shape: its value-returning and pointer reads and its write; `...` the coordinates after
- * x, `at` the ockl coordinate built from texel and them. */
-#define CASS_SURFACE_FAMILY(name, shape, at, ...)                                                     \
-  template <typename T>                                                                                \
-  static __device__ T cass_##name##read(hipSurfaceObject_t surface, int x, __VA_ARGS__,               \
-                                        int mode = hipBoundaryModeTrap) {                              \
-    CASS_SURFACE_IMAGE(shape, x)                                                                       \
-    return cass_surface_from<T>(__ockl_image_load_##shape(i, at));                                     \
-  }                                                                                                    \
-  template <typename T>                                                                                \
-  static __device__ void cass_##name##read(T* value, hipSurfaceObject_t surface, int x, __VA_ARGS__,  \
-                                           int mode = hipBoundaryModeTrap) {                           \
-    *value = cass_##name##read<T>(surface, x, CASS_SURFACE_REST_##shape, mode);                        \
-  }                                                                                                    \
-  template <typename T>                                                                                \
-  static __device__ void cass_##name##write(T value, hipSurfaceObject_t surface, int x, __VA_ARGS__,  \
-                                            int mode = hipBoundaryModeTrap) {                          \
-    CASS_SURFACE_IMAGE(shape, x)                                                                       \
-    __ockl_image_store_##shape(i, at, cass_surface_to(value));                                         \
-  }
+static __device__ unsigned int ADDRESS_SPACE_CONSTANT* cass_surface_image(hipSurfaceObject_t surface) {
+  return (unsigned int ADDRESS_SPACE_CONSTANT*)surface;
+}
 
-#define CASS_SURFACE_REST_2D y
-#define CASS_SURFACE_REST_3D y, z
-#define CASS_SURFACE_REST_1Da layer
-#define CASS_SURFACE_REST_2Da y, layer
-CASS_SURFACE_FAMILY(surf2D, 2D, (int2(texel, y).data), int y)
-CASS_SURFACE_FAMILY(surf3D, 3D, (int4(texel, y, z, 0).data), int y, int z)
-CASS_SURFACE_FAMILY(surf1DLayered, 1Da, (int2(texel, layer).data), int layer)
-CASS_SURFACE_FAMILY(surf2DLayered, 2Da, (int4(texel, y, layer, 0).data), int y, int layer)
-
-/* 1D has no coordinate after x, which the family's variadic form needs. */
 template <typename T>
 static __device__ T cass_surf1Dread(hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
-  CASS_SURFACE_IMAGE(1D, x)
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
   return cass_surface_from<T>(__ockl_image_load_1D(i, texel));
 }
 template <typename T>
-static __device__ void cass_surf1Dread(T* value, hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+static __device__ void cass_surf1Dread(T* value, hipSurfaceObject_t surface,
+                                       int x, int mode = hipBoundaryModeTrap) {
   *value = cass_surf1Dread<T>(surface, x, mode);
 }
 template <typename T>
-static __device__ void cass_surf1Dwrite(T value, hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
-  CASS_SURFACE_IMAGE(1D, x)
+static __device__ void cass_surf1Dwrite(T value, hipSurfaceObject_t surface,
+                                        int x, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
   __ockl_image_store_1D(i, texel, cass_surface_to(value));
 }
-#undef CASS_SURFACE_FAMILY
-#undef CASS_SURFACE_IMAGE
-#undef CASS_SURFACE_REST_2D
-#undef CASS_SURFACE_REST_3D
-#undef CASS_SURFACE_REST_1Da
-#undef CASS_SURFACE_REST_2Da
+
+template <typename T>
+static __device__ T cass_surf2Dread(hipSurfaceObject_t surface,
+                                    int x, int y, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
+  return cass_surface_from<T>(__ockl_image_load_2D(i, int2(texel, y).data));
+}
+template <typename T>
+static __device__ void cass_surf2Dread(T* value, hipSurfaceObject_t surface,
+                                       int x, int y, int mode = hipBoundaryModeTrap) {
+  *value = cass_surf2Dread<T>(surface, x, y, mode);
+}
+template <typename T>
+static __device__ void cass_surf2Dwrite(T value, hipSurfaceObject_t surface,
+                                        int x, int y, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
+  __ockl_image_store_2D(i, int2(texel, y).data, cass_surface_to(value));
+}
+
+template <typename T>
+static __device__ T cass_surf3Dread(hipSurfaceObject_t surface,
+                                    int x, int y, int z, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
+  return cass_surface_from<T>(__ockl_image_load_3D(i, int4(texel, y, z, 0).data));
+}
+template <typename T>
+static __device__ void cass_surf3Dread(T* value, hipSurfaceObject_t surface,
+                                       int x, int y, int z, int mode = hipBoundaryModeTrap) {
+  *value = cass_surf3Dread<T>(surface, x, y, z, mode);
+}
+template <typename T>
+static __device__ void cass_surf3Dwrite(T value, hipSurfaceObject_t surface,
+                                        int x, int y, int z, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
+  __ockl_image_store_3D(i, int4(texel, y, z, 0).data, cass_surface_to(value));
+}
+
+template <typename T>
+static __device__ T cass_surf1DLayeredread(hipSurfaceObject_t surface,
+                                           int x, int layer, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
+  return cass_surface_from<T>(__ockl_image_load_1Da(i, int2(texel, layer).data));
+}
+template <typename T>
+static __device__ void cass_surf1DLayeredread(T* value, hipSurfaceObject_t surface,
+                                              int x, int layer, int mode = hipBoundaryModeTrap) {
+  *value = cass_surf1DLayeredread<T>(surface, x, layer, mode);
+}
+template <typename T>
+static __device__ void cass_surf1DLayeredwrite(T value, hipSurfaceObject_t surface,
+                                               int x, int layer, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
+  __ockl_image_store_1Da(i, int2(texel, layer).data, cass_surface_to(value));
+}
+
+template <typename T>
+static __device__ T cass_surf2DLayeredread(hipSurfaceObject_t surface,
+                                           int x, int y, int layer, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));
+  return cass_surface_from<T>(__ockl_image_load_2Da(i, int4(texel, y, layer, 0).data));
+}
+template <typename T>
+static __device__ void cass_surf2DLayeredread(T* value, hipSurfaceObject_t surface,
+                                              int x, int y, int layer, int mode = hipBoundaryModeTrap) {
+  *value = cass_surf2DLayeredread<T>(surface, x, y, layer, mode);
+}
+template <typename T>
+static __device__ void cass_surf2DLayeredwrite(T value, hipSurfaceObject_t surface,
+                                               int x, int y, int layer, int mode = hipBoundaryModeTrap) {
+  unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
+  int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));
+  __ockl_image_store_2Da(i, int4(texel, y, layer, 0).data, cass_surface_to(value));
+}
 
 #endif
