@@ -1,13 +1,17 @@
 """M0-relative VGPR moves (hipcc's code for dynamically indexed private arrays): v_movrels_b32,
 v_movreld_b32, v_movrelsd_b32, v_movrelsd_2_b32 — the index from M0 per wave, EXEC, the 10-bit
 fields of movrelsd_2, and the out-of-range rule (a source past the wave's VGPRs reads VGPR0, a
-destination past them is not written). Assembled with llvm-mc-22, run on the emulator."""
+destination past them is not written). Assembled with llvm-mc-22, run on the emulator; and hipcc's
+own use of them for a private array indexed by a uniform runtime value."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from .emu_build import asm_device
+from cass_cc.emu.decode import decode
+
+from .emu_build import Device, asm_device, compile_hip
 
 LANE = np.arange(32, dtype=np.uint32)
 ARRAY = 8                                      # the "array": v8..v15, element i = lane * 16 + i
@@ -126,3 +130,42 @@ def test_out_of_range_source_reads_vgpr0_and_destination_is_dropped():
     assert np.array_equal(out[:32], LANE)
     assert np.array_equal(out[32:64], LANE)
     assert np.array_equal(out[64:], _element(0))
+
+
+HIP_KERNEL = """#include <hip/hip_runtime.h>
+// a private array indexed by a runtime value uniform across the wave: hipcc keeps it in VGPRs
+// and reaches it with s_mov_b32 m0 + v_movreld_b32 (the stores) and v_movrels_b32 (the loads)
+extern "C" __global__ void pick(float *out, const float *in, int n) {
+  int t = threadIdx.x;
+  float w[8];
+  for (int i = 0; i < 8; ++i) w[i] = in[t * 8 + i];
+  for (int i = 0; i < n; ++i) w[(i * 3 + n) & 7] += i * t;
+  float s = 0;
+  for (int i = 0; i < n; ++i) s += (i + 1) * w[(i * 5 + n) & 7];
+  out[t] = s;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def pick_code(tmp_path_factory) -> bytes:
+    source = tmp_path_factory.mktemp("movrel") / "pick.hip"
+    source.write_text(HIP_KERNEL)
+    return compile_hip(source)
+
+
+def test_hipcc_dynamically_indexed_private_array(pick_code):
+    assert {"v_movrels_b32_e32", "v_movreld_b32_e32"} <= {i.mnemonic for i in decode(pick_code, 0).values()}
+    dev = Device(pick_code)
+    w = np.random.default_rng(7).integers(-50, 50, (32, 8)).astype(np.float32)
+    for n in (5, 11):
+        out = dev.zeros(32, np.float32)
+        dev.run("pick", 1, 32, out, dev.upload(w), n)
+        want = w.copy()
+        for t in range(32):
+            for i in range(n):
+                want[t, (i * 3 + n) & 7] += np.float32(i * t)
+        sums = np.zeros(32, np.float32)
+        for i in range(n):
+            sums = sums + np.float32(i + 1) * want[:, (i * 5 + n) & 7]
+        assert np.array_equal(dev.download(out, 32, np.float32), sums)
