@@ -136,6 +136,11 @@ CASS_HALF_FROM(_rd, 2)
 CASS_HALF_FROM(_ru, 3)
 #undef CASS_HALF_FROM
 
+/* Rounded once from the double, not through float. */
+__host__ __device__ inline __half __double2half(double x) {
+  return cass_half::from_bits(cass_half::bits_from_double(x, 0));
+}
+
 __host__ __device__ inline unsigned short cass_half_as_ushort(__half h) { return cass_half::to_bits(h); }
 __host__ __device__ inline short cass_half_as_short(__half h) {
   return static_cast<short>(cass_half::to_bits(h));

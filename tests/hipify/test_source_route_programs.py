@@ -25,6 +25,7 @@ CASES = {
     "realworld/device_malloc": "device malloc/free through cass_device_heap.h",
     "realworld/simd_intrinsics": "SIMD video intrinsics, dp2a, CUDA's integer __hadd/__rhadd",
     "realworld/dpx_align": "DPX intrinsics",
+    "sass/half_bf16": "__double2half, rounded half conversions",
 }
 
 

@@ -17,7 +17,7 @@ __bfloat162ushort_ru __bfloat162ushort_rz __bfloat16_as_short __brkpt __cvta_con
 __cvta_generic_to_constant  __cvta_generic_to_grid_constant
 __cvta_generic_to_local  
 __cvta_grid_constant_to_generic __cvta_local_to_generic 
-__double2bfloat16 __double2half   __finite __finitef __finitel
+__double2bfloat16   __finite __finitef __finitel
 __float22bfloat162_rn __float2bfloat162_rn __float2bfloat16_rd __float2bfloat16_ru
 __float2bfloat16_rz __fmaf_ieee_rd __fmaf_ieee_rn __fmaf_ieee_ru __fmaf_ieee_rz __fns __hadd2_rn
 __hadd_rn __half2char_rz __half2uchar_rz __hcmadd __heq2_mask __hequ2_mask

@@ -38,7 +38,7 @@ __hble2 __hbgt2 __hbge2 make_half2
 """
 
 COMPAT = """
-__hmax __hmin __hmax2 __hmin2 __float2bfloat16 __float2bfloat16_rn __bfloat162float
+__double2half __hmax __hmin __hmax2 __hmin2 __float2bfloat16 __float2bfloat16_rn __bfloat162float
 __bfloat16_as_ushort __ushort_as_bfloat16 __nv_bfloat162 __floats2bfloat162_rn __halves2bfloat162
 """
 
