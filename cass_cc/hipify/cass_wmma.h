@@ -1,8 +1,9 @@
 /* cass_wmma.h: nvcuda::wmma (CUDA's <mma.h>) for wave32 AMD targets, in plain per-lane code.
  * Included by cass_hip_compat.h in device compiles; hipify maps <mma.h> to it.
  *
- * Shapes m16n16k16 and m16n16k8 (tf32); matrix_a/matrix_b of half, bfloat16, tf32 (float
- * storage), signed and unsigned char; accumulators of float, half and int.
+ * Shapes m16n16k16, m32n8k16, m8n32k16, m16n16k8 (tf32) and m8n8k4 (double); matrix_a/matrix_b
+ * of half, bfloat16, tf32 (float storage), double, signed and unsigned char; accumulators of
+ * float, half, double and int.
  * A fragment of an R x C tile holds element (r, c) of the row-major order f = r * C + c in
  * lane f % 32, slot f / 32 (CUDA leaves the mapping unspecified; element-wise code on x[] works
  * with any). mma_sync gathers each lane's A rows and B column with cross-lane reads and sums
@@ -36,8 +37,8 @@ template <int M, int N, int K> struct tile<accumulator, M, N, K> { enum { rows =
 template <typename T> struct storage { typedef T type; };
 template <> struct storage<precision::tf32> { typedef float type; };
 
-/* The value an element takes part in a product with: float for the floating types, int for
- * the integer ones. */
+/* The value an element takes part in a product with: float for the narrow floating types,
+ * double for double, int for the integer ones. */
 __device__ inline float compute(__half v) { return __half2float(v); }
 __device__ inline float compute(hip_bfloat16 v) { return static_cast<float>(v); }
 __device__ inline float compute(float v) {
@@ -47,6 +48,7 @@ __device__ inline float compute(float v) {
   __builtin_memcpy(&v, &bits, sizeof v);
   return v;
 }
+__device__ inline double compute(double v) { return v; }
 __device__ inline int compute(signed char v) { return v; }
 __device__ inline int compute(unsigned char v) { return v; }
 
@@ -54,8 +56,9 @@ __device__ inline int compute(unsigned char v) { return v; }
 
 template <typename Use, int M, int N, int K, typename T, typename Layout = void>
 class fragment {
-  static_assert(M == 16 && N == 16 && (K == 16 || K == 8),
-                "cass_wmma.h: only the m16n16k16 and m16n16k8 shapes are implemented");
+  static_assert((M == 16 && N == 16 && (K == 16 || K == 8)) || (M == 32 && N == 8 && K == 16) ||
+                    (M == 8 && N == 32 && K == 16) || (M == 8 && N == 8 && K == 4),
+                "cass_wmma.h: the shapes are m16n16k16, m32n8k16, m8n32k16, m16n16k8 (tf32), m8n8k4 (double)");
 
  public:
   typedef typename cass_detail::storage<T>::type element_type;
@@ -122,33 +125,38 @@ __device__ inline float __float_to_tf32(float v) {
   return v;
 }
 
-/* D = A * B + C. Accumulator slot i of lane l is row 2i + l / 16, column l % 16; A's element
- * (r, k) is in slot (r * K + k) / 32 of lane (r * K + k) % 32, so for a fixed i and k the two
- * rows a wavefront needs are in two known slots, and B's (k, c) in slot k / 2. */
+/* D = A * B + C. Accumulator slot i of lane l is row i * G + l / N, column l % N (G = 32 / N
+ * lanes share a slot index); A's element (r, k) is in slot (r * K + k) / 32 of lane
+ * (r * K + k) % 32, so for a fixed i and k the G rows a wavefront needs are in G known slots,
+ * read with one cross-lane read each; B's (k, c) is in slot k * N / 32 for every c. */
 template <int M, int N, int K, typename TA, typename LA, typename TB, typename LB, typename TC, typename TD>
 __device__ inline void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
                                 const fragment<matrix_b, M, N, K, TB, LB>& b,
                                 const fragment<accumulator, M, N, K, TC>& c) {
   typedef decltype(cass_detail::compute(a.x[0])) Compute;
-  typedef typename std::conditional<std::is_same<Compute, int>::value, int, float>::type Sum;
-  unsigned lane = __lane_id(), upper = lane / 16, column = lane % 16;
-  Sum result[8];
+  typedef typename std::conditional<std::is_same<Compute, float>::value, float, Compute>::type Sum;
+  constexpr int G = 32 / N, slots = M * N / 32;
+  int lane = __lane_id(), group = lane / N, column = lane % N;
+  Sum result[slots];
 #pragma unroll
-  for (int i = 0; i < 8; ++i) {
+  for (int i = 0; i < slots; ++i) {
     Sum sum = static_cast<Sum>(c.x[i]);
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      int f0 = (2 * i) * K + k, f1 = (2 * i + 1) * K + k;
-      int source = (upper ? f1 : f0) % 32;
-      Compute a0 = __shfl(cass_detail::compute(a.x[f0 / 32]), source);
-      Compute a1 = __shfl(cass_detail::compute(a.x[f1 / 32]), source);
-      Compute bv = __shfl(cass_detail::compute(b.x[k / 2]), (k % 2) * 16 + column);
-      sum = sum + static_cast<Sum>(upper ? a1 : a0) * static_cast<Sum>(bv);
+      int source = ((i * G + group) * K + k) % 32;
+      Compute av = Compute();
+#pragma unroll
+      for (int g = 0; g < G; ++g) {
+        Compute v = __shfl(cass_detail::compute(a.x[((i * G + g) * K + k) / 32]), source);
+        if (g == group) av = v;
+      }
+      Compute bv = __shfl(cass_detail::compute(b.x[k * N / 32]), (k * N) % 32 + column);
+      sum = sum + static_cast<Sum>(av) * static_cast<Sum>(bv);
     }
     result[i] = sum;
   }
 #pragma unroll
-  for (int i = 0; i < 8; ++i) d.x[i] = static_cast<typename fragment<accumulator, M, N, K, TD>::element_type>(result[i]);
+  for (int i = 0; i < slots; ++i) d.x[i] = static_cast<typename fragment<accumulator, M, N, K, TD>::element_type>(result[i]);
 }
 
 }  // namespace wmma

@@ -26,6 +26,7 @@ CASES = {
     "realworld/simd_intrinsics": "SIMD video intrinsics, dp2a, CUDA's integer __hadd/__rhadd",
     "realworld/dpx_align": "DPX intrinsics",
     "sass/half_bf16": "__double2half, rounded half conversions",
+    "sass/mma_shapes": "inline PTX mma.sync shapes and wmma m8n8k4 double",
 }
 
 
