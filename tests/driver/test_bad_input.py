@@ -36,7 +36,7 @@ def no_leftovers(folder: Path) -> list[str]:
     ("ok", ["--no-such-option", "-c", "ok.cu"],
      "option '--no-such-option' is not supported yet: it is not an nvcc option (see cass-nvcc --help; "
      "-forward-unknown-to-host-compiler passes such options to the host compiler)"),
-    ("ok", ["-dlink", "ok.o"], "option '-dlink' is not supported yet: a separate device link step"),
+    ("ok", ["-dlink", "ok.cu"], "-dlink takes objects: compile 'ok.cu' with -dc first"),
     ("ok", ["-ptx", "ok.cu"], "option '-ptx' is not supported yet: it produces NVIDIA device code"),
     ("ok", ["-c", "ok.cu", "-x"], "option '-x' needs a value ({c|c++|cu})"),
     ("ok", ["-c", "ok.cu", "ok.cu", "-o", "two.o"],
