@@ -1,6 +1,7 @@
 /* cass_convert.h: CUDA's conversions to float and double in the directed rounding modes
- * (__double2float_rz, __int2float_rd, __ull2float_ru, __ll2double_rz, ...); HIP 5.2's round to
- * nearest whatever their suffix says. hipify renames CUDA's names to these cass_ ones
+ * (__double2float_rz, __int2float_rd, __ull2float_ru, __ll2double_rz, ...), whose HIP 5.2
+ * versions round to nearest whatever their suffix says, and from float and double to integers
+ * (__float2int_rd, __double2ull_rz, ...), which saturate in CUDA and are casts in HIP 5.2. hipify renames CUDA's names to these cass_ ones
  * (tables/rounding.py). Included by cass_hip_compat.h in device compiles.
  * Modes as in cass_ptx.h: 1 toward zero, 2 down, 3 up.
  */
@@ -64,6 +65,20 @@ __device__ inline float from_double(double x, int mode) {
   return directed(r, x > back ? 1 : x < back ? -1 : 0, mode);
 }
 
+/* A float or double rounded to an integer type in `mode` (0 nearest even, 1 toward zero, 2 down,
+ * 3 up), saturated to the type's range, NaN giving 0, as PTX's cvt.r*i does (HIP 5.2 casts,
+ * which is undefined out of range). */
+template <typename I>
+__device__ inline I to_integer(double v, int mode) {
+  if (v != v) return 0;
+  double r = mode == 0 ? __builtin_rint(v) : mode == 1 ? __builtin_trunc(v)
+             : mode == 2 ? __builtin_floor(v) : __builtin_ceil(v);
+  const double past = 2.0 * static_cast<double>(I(1) << (std::numeric_limits<I>::digits - 1));
+  if (r <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (r >= past) return std::numeric_limits<I>::max();  /* 2^digits: one past the largest */
+  return static_cast<I>(r);
+}
+
 }  // namespace cass_convert
 
 #define CASS_CONVERT(SUFFIX, MODE)                                                               \
@@ -86,6 +101,33 @@ __device__ inline float from_double(double x, int mode) {
   __device__ inline double cass_ull2double##SUFFIX(unsigned long long x) {                      \
     return cass_convert::from_integer<double>(x, MODE);                                          \
   }
+#define CASS_TO_INTEGER(SUFFIX, MODE)                                                             \
+  __device__ inline int cass_float2int##SUFFIX(float x) { return cass_convert::to_integer<int>(x, MODE); } \
+  __device__ inline unsigned cass_float2uint##SUFFIX(float x) {                                 \
+    return cass_convert::to_integer<unsigned>(x, MODE);                                          \
+  }                                                                                              \
+  __device__ inline long long cass_float2ll##SUFFIX(float x) {                                  \
+    return cass_convert::to_integer<long long>(x, MODE);                                         \
+  }                                                                                              \
+  __device__ inline unsigned long long cass_float2ull##SUFFIX(float x) {                        \
+    return cass_convert::to_integer<unsigned long long>(x, MODE);                                \
+  }                                                                                              \
+  __device__ inline int cass_double2int##SUFFIX(double x) { return cass_convert::to_integer<int>(x, MODE); } \
+  __device__ inline unsigned cass_double2uint##SUFFIX(double x) {                               \
+    return cass_convert::to_integer<unsigned>(x, MODE);                                          \
+  }                                                                                              \
+  __device__ inline long long cass_double2ll##SUFFIX(double x) {                                \
+    return cass_convert::to_integer<long long>(x, MODE);                                         \
+  }                                                                                              \
+  __device__ inline unsigned long long cass_double2ull##SUFFIX(double x) {                      \
+    return cass_convert::to_integer<unsigned long long>(x, MODE);                                \
+  }
+CASS_TO_INTEGER(_rn, 0)
+CASS_TO_INTEGER(_rz, 1)
+CASS_TO_INTEGER(_rd, 2)
+CASS_TO_INTEGER(_ru, 3)
+#undef CASS_TO_INTEGER
+
 CASS_CONVERT(_rz, 1)
 CASS_CONVERT(_rd, 2)
 CASS_CONVERT(_ru, 3)

@@ -35,17 +35,27 @@ __device__ inline double directed(double r, double e, int mode) {
   if (mode == 3 && e > 0) return nextafter(r, __builtin_inf());
   return r;
 }
+/* An infinite result of finite operands is an overflow: the directed modes that round toward
+ * zero from it give the largest finite double instead. */
+__device__ inline double overflowed(double r, int mode) {
+  bool infinite = mode == 0 || (mode == 2 && r < 0) || (mode == 3 && r > 0);
+  return infinite ? r : __builtin_copysign(1.7976931348623157e308, r);
+}
+__device__ inline bool finite(double a) { return __builtin_isfinite(a); }
 __device__ inline double add_f64(double a, double b, int mode) {
   CASS_PTX_UNFUSED
   double s = a + b, bb = s - a;
+  if (__builtin_isinf(s) && finite(a) && finite(b)) return overflowed(s, mode);
   return directed(s, (a - (s - bb)) + (b - bb), mode);
 }
 __device__ inline double mul_f64(double a, double b, int mode) {
   double p = a * b;
+  if (__builtin_isinf(p) && finite(a) && finite(b)) return overflowed(p, mode);
   return directed(p, __builtin_fma(a, b, -p), mode);
 }
 __device__ inline double div_f64(double a, double b, int mode) {
   double q = a / b, r = __builtin_fma(-q, b, a);
+  if (__builtin_isinf(q) && finite(a) && finite(b) && b != 0) return overflowed(q, mode);
   return directed(q, b < 0 ? -r : r, mode);
 }
 __device__ inline double sqrt_f64(double a, int mode) {
@@ -56,6 +66,7 @@ __device__ inline double sqrt_f64(double a, int mode) {
 __device__ inline double fma_f64(double a, double b, double c, int mode) {
   CASS_PTX_UNFUSED
   double r = __builtin_fma(a, b, c);
+  if (__builtin_isinf(r) && finite(a) && finite(b) && finite(c)) return overflowed(r, mode);
   double u1 = a * b, u2 = __builtin_fma(a, b, -u1);
   double a1 = c + u2, z0 = a1 - c, z = (c - (a1 - z0)) + (u2 - z0);
   double b1 = u1 + a1, w0 = b1 - u1, b2 = (u1 - (b1 - w0)) + (a1 - w0);

@@ -22,8 +22,8 @@ __longlong_as_double __hiloint2double __double2hiint __double2loint
 __fdividef __saturatef __expf __exp10f __logf __log2f __log10f __powf __sinf __cosf __tanf
 __sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn __fmul_rn __fadd_rn __fsub_rn __fmaf_rn 
 __frcp_rn __dadd_rn __dmul_rn __fma_rn __drcp_rn __dsqrt_rn __ddiv_rn
-__float2int_rn __float2int_rz __float2uint_rn __int2float_rn __uint2float_rn __double2float_rn
-__ll2float_rn __float2ll_rn __double2ll_rn __int2double_rn __uint2double_rn __ll2double_rn
+   __int2float_rn __uint2float_rn __double2float_rn
+__ll2float_rn   __int2double_rn __uint2double_rn __ll2double_rn
 __ull2double_rn
 rsqrtf rcbrtf cbrtf normcdff erfcinvf erfinvf sincospif cospif sinpif exp10f norm3df rnorm3df
 sincosf fmaf fminf fmaxf fabsf sqrtf expf logf powf sinf cosf tanhf copysignf nextafterf fdimf

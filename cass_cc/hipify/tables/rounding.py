@@ -1,6 +1,7 @@
 """Conversions to float and double in a directed rounding mode. HIP 5.2 declares CUDA's names
 (__double2float_rz, __int2float_rd, __ull2float_ru ...) but rounds to nearest in all of them; the
-compatibility header's cass_ versions (cass_convert.h) round as the suffix says."""
+compatibility header's cass_ versions (cass_convert.h) round as the suffix says. Its conversions
+from float and double to integers are casts, undefined out of range, where CUDA saturates."""
 
 FAMILY = "rounding"
 
@@ -8,6 +9,9 @@ _CONVERSIONS = [f"{source}2{target}{mode}" for mode in ("_rz", "_rd", "_ru")
                 for source, target in [("double", "float"), ("int", "float"), ("uint", "float"),
                                        ("ll", "float"), ("ull", "float"), ("ll", "double"),
                                        ("ull", "double")]]
+
+_CONVERSIONS += [f"{source}2{target}{mode}" for mode in ("_rn", "_rz", "_rd", "_ru")
+                 for source in ("float", "double") for target in ("int", "uint", "ll", "ull")]
 
 RENAMES = {f"__{name}": f"cass_{name}" for name in _CONVERSIONS}
 
