@@ -252,8 +252,10 @@ class _Builder:
             value = self._convert(raw, bits, kind, normalized)
             missing = b.select(floating, self.k(0x3F800000), self.k(1)) if c == 3 else self.k(0)
             value = b.select(b.icmp_unsigned("<", self.k(c), channels), value, missing)
+            # An element read of an integer texture returns the border colour's float *bits*,
+            # cut to the channel (H200: 2.7f = 0x402CCCCD reads 205 from a uchar4 texture).
             border = b.bitcast(self.field(desc, "border", c), I32)
-            border = b.select(floating, border, b.fptosi(self.field(desc, "border", c), I32))
+            border = b.select(floating, border, self._convert(border, bits, kind, ir.Constant(ir.IntType(1), 0)))
             words.append(b.select(exists, value, self.k(0) if zero_outside else border))
         return words
 

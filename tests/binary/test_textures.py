@@ -149,7 +149,7 @@ def test_libcassrt_texture_and_array_calls(tmp_path):
     assert run.returncode == 0 and "PASS" in run.stdout, run.stdout + run.stderr
 
 
-# texture_modes' probe line as the H200 printed it (linear-filter weights round half up to 1/256)
+# texture_modes' weight probe line as the H200 printed it (linear-filter weights round half up to 1/256)
 H200_WEIGHT_PROBE = "0 1 1 1 26 85 129 256"
 
 
@@ -181,6 +181,9 @@ def test_both_routes_agree_on_the_texture_programs(name, tmp_path):
         # emulator's, rounding half to even): AMD does not document it and no HIP-side code sees
         # the weights, so its probe line is left unchecked.
         assert _probe(outputs["binary"]) == H200_WEIGHT_PROBE
+        # ...and its border-colour probes (texel-rounded normalised borders; an element read of
+        # an integer texture gets the border's float bits) are the H200's, line for line.
+        assert outputs["binary"] == reference.read_text()
 
 
 # What hipify's cass_texture_compat.h fixes in HIP 5.2 for CUDA code, in a -G build (whose

@@ -279,8 +279,8 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
 
 /* The border colour of a normalised-integer texture is a texel value too: the H200 returns 0.25,
  * 0.5 and 0.75 on 8-bit unorm as 64/255, 127/255 and 191/255, the nearest step with ties toward
- * zero (texture_modes). 16-bit and signed formats are assumed to follow the same rule
- * (texture_modes prints probe lines for them). */
+ * zero (texture_modes). Its probe lines show the same rule for 16-bit unorm (0.5 -> 32767/65535)
+ * and 8-bit snorm (0.5 -> 63/127) on the H200. */
 static float border_in_format(float c, int bits, int is_signed)
 {
     double top = is_signed ? (double)((1 << (bits - 1)) - 1) : (double)((1 << bits) - 1);
