@@ -269,6 +269,21 @@ __device__ inline unsigned cass_urhadd(unsigned a, unsigned b) {
 #define __uhadd cass_uhadd
 #define __urhadd cass_urhadd
 
+/* ---- __fns: the position of the offset-th set bit of mask counted from bit base, toward the
+ * most significant bit for a positive offset and the least for a negative one; offset 0 asks
+ * whether bit base is set. 0xffffffff when there is none (PTX fns.b32). -------------------- */
+__device__ inline unsigned __fns(unsigned mask, unsigned base, int offset) {
+  if (offset == 0) return base < 32 && ((mask >> base) & 1u) ? base : 0xffffffffu;
+  int step = offset > 0 ? 1 : -1, count = (offset > 0 ? offset : -offset) - 1;
+  for (int pos = static_cast<int>(base); pos >= 0 && pos < 32; pos += step) {
+    if ((mask >> pos) & 1u) {
+      if (count == 0) return static_cast<unsigned>(pos);
+      --count;
+    }
+  }
+  return 0xffffffffu;
+}
+
 /* ---- cuda_pipeline.h's primitives: the copy is done at once (as cp.async in cass_ptx.h), so
  * there is nothing to wait for; __syncthreads still orders the block's copies. --------------- */
 __device__ inline void __pipeline_memcpy_async(void* dst, const void* src, size_t bytes,

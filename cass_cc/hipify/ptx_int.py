@@ -327,6 +327,14 @@ def dp4a(em: Emitter, ins: Instruction, mods: list) -> None:
                        f"{em.read(a, 'u32')}, {em.read(b, 'u32')}, {em.read(c, dtype)})")
 
 
+def vabsdiff4(em: Emitter, ins: Instruction, mods: list) -> None:
+    """The plain unsigned form: per-byte |a - b| (no .add, no byte mask; c is then unused)."""
+    if mods != ["u32", "u32", "u32"]:
+        raise PtxRefusal(f"'{ins.opcode}' is not supported (only vabsdiff4.u32.u32.u32 without .add)")
+    d, a, b, _ = operands(ins, 4)
+    em.write(d, "u32", f"__vabsdiffu4({em.read(a, 'u32')}, {em.read(b, 'u32')})")
+
+
 HANDLERS = {
     "mov": mov, "add": add_sub, "sub": add_sub, "addc": add_sub, "subc": add_sub,
     "mul": mul_mad, "mad": mul_mad, "madc": mul_mad, "div": div_rem, "rem": div_rem,
@@ -334,4 +342,5 @@ HANDLERS = {
     "and": logic, "or": logic, "xor": logic, "shl": shift, "shr": shift, "lop3": lop3,
     "shf": shf, "prmt": prmt, "bfe": bfe, "bfi": bfi, "bmsk": bmsk, "szext": szext, "brev": bit_count, "popc": bit_count,
     "clz": bit_count, "bfind": bit_count, "setp": setp, "selp": selp, "dp4a": dp4a,
+    "vabsdiff4": vabsdiff4,
 }

@@ -27,6 +27,7 @@ CASES = {
     "realworld/dpx_align": "DPX intrinsics",
     "sass/half_bf16": "__double2half, rounded half conversions",
     "sass/mma_shapes": "inline PTX mma.sync shapes and wmma m8n8k4 double",
+    "sass/bitfield_ptx": "__fns, inline PTX vabsdiff4",
     "sass/rounding_modes": "directed double arithmetic that overflows, saturating float-to-integer",
 }
 

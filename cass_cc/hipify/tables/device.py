@@ -40,7 +40,7 @@ __vcmpgtu4 __vmaxu4 __vmins2 __vsetgeu2 __vsadu4 __dp2a_lo __dp2a_hi __viaddmax_
 __vimax3_s32_relu __vimax_s16x2_relu __vimax3_s16x2_relu __vibmax_s32 __vibmin_u32 __vibmax_s16x2 __hmax_nan __hmin_nan __hmax2_nan __hmin2_nan
 __dadd_rz __dadd_rd __dadd_ru __dsub_rz __dsub_rd __dsub_ru __dmul_rz __dmul_rd __dmul_ru __ddiv_rz __ddiv_rd
 __ddiv_ru __drcp_rz __drcp_rd __drcp_ru __dsqrt_rz __dsqrt_rd __dsqrt_ru __fma_rz __fma_rd __fma_ru
-umin umax llmin llmax ullmin ullmax __pipeline_memcpy_async __pipeline_commit __pipeline_wait_prior
+umin umax llmin llmax ullmin ullmax __pipeline_memcpy_async __pipeline_commit __pipeline_wait_prior __fns
 """
 
 # HIP 5.2 declares these only in part (for __half and __half2; or the rounded float operations
