@@ -361,8 +361,10 @@ def cs2r(ctx: Lifter, ins) -> None:
     if src.name == "SRZ":
         value = ir.Constant(I64, 0)
     elif src.name in ("SR_CLOCKLO", "SR_GLOBALTIMERLO"):
-        name = "llvm.readcyclecounter" if "CLOCK" in src.name else "llvm.amdgcn.s.memrealtime"
-        value = ctx.call(name, I64, [])
+        # gfx11 has no s_memtime/s_memrealtime; its cycle counter (SHADER_CYCLES) is 20 bits and
+        # wraps within a kernel, which breaks clock64's promise of a monotonic 64-bit count. The
+        # 64-bit real-time counter (s_sendmsg_rtn_b64 REALTIME) keeps it, for clock and globaltimer.
+        value = ctx.call("llvm.readsteadycounter", I64, [])
     else:
         raise unsupported(ins, src.name)
     if "32" in ins.modifiers:

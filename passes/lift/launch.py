@@ -266,6 +266,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
         from cass_cc.rdna3.globals import CONSTANT_BLOCK
         window = ctx.b.ptrtoint(ctx.b.addrspacecast(external_global(ctx, CONSTANT_BLOCK), FLAT), I64)
         return b.trunc(window if offset == 0x50 else b.lshr(window, ir.Constant(I64, 32)), I32)
+    if offset == 0x10c:                # %nsmid: one SM id (see special_register)
+        return ir.Constant(I32, 1)
     if offset == 0x140 and ctx.sm_arch == "sm_90":   # 1 in a cluster launch: ptxas guards its cluster
         return ir.Constant(I32, 0)      # barriers with it (BAR.SYNC 0 otherwise); launches have no clusters
     desc = 0x208 if ctx.sm_arch == "sm_90" else 0x118
@@ -402,8 +404,21 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
     if name == "SR_LMEMHIOFF":         # -G stack checks trap when R1 falls below it: the lifted
         return ir.Constant(I32, 0)     # frame's stack pointer counts down to offset 0
     if name in ("SR_CLOCKLO", "SR_CLOCKHI", "SR_GLOBALTIMERLO", "SR_GLOBALTIMERHI"):
-        t = ctx.call("llvm.readcyclecounter" if "CLOCK" in name else "llvm.amdgcn.s.memrealtime", I64, [])
+        t = ctx.call("llvm.readsteadycounter", I64, [])    # see integer.cs2r: one 64-bit clock
         return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)
+    # %smid/%nsmid and %warpid/%nwarpid: CUDA promises only smid < nsmid and warpid < nwarpid, both
+    # volatile (PTX ISA, "Special Registers"). One SM id (0 of 1) keeps every per-SM table
+    # consistent; the warp's index in its block (wave32 packs the flattened thread ids into waves
+    # in order, as NVIDIA packs warps) is below 32 = nwarpid, and SR_VIRTID/SR_VIRTCFG carry them in
+    # bits 8-14 / 8-15, where ptxas's SHF+SGXT read them.
+    if name == "SR_VIRTUALSMID":
+        return ir.Constant(I32, 0)
+    if name == "SR_VIRTID":
+        x, y, z = (ctx.call(f"llvm.amdgcn.workitem.id.{a}", I32, []) for a in "xyz")
+        flat = b.add(x, b.mul(_launch_word(ctx, 0x0), b.add(y, b.mul(_launch_word(ctx, 0x4), z))))
+        return b.shl(b.lshr(flat, ir.Constant(I32, 5)), ir.Constant(I32, 8))
+    if name == "SR_VIRTCFG":
+        return ir.Constant(I32, 32 << 8)
     masks = {"SR_EQMASK": "==", "SR_LTMASK": "<", "SR_LEMASK": "<=", "SR_GTMASK": ">", "SR_GEMASK": ">="}
     if name in masks:
         lane = lane_id(ctx)
