@@ -161,14 +161,41 @@ def hmul2(ctx: Lifter, ins) -> None:
     _write(ctx, ins, d, ctx.b.fmul(x, y))
 
 
+def _relu(ctx: Lifter, word: ir.Value, bf16: bool) -> ir.Value:
+    """PTX fma.rn.relu on a packed pair: a negative lane (sign bit set, so -0.0 too) becomes +0.0,
+    a NaN lane the canonical NaN 0x7fff; applied to the rounded result."""
+    b = ctx.b
+    infinity = 0x7F80 if bf16 else 0x7C00
+    out = ir.Constant(I32, 0)
+    for i in range(2):
+        lane = b.and_(b.lshr(word, ir.Constant(I32, 16 * i)), ir.Constant(I32, 0xFFFF))
+        magnitude = b.and_(lane, ir.Constant(I32, 0x7FFF))
+        negative = b.icmp_unsigned(">", lane, ir.Constant(I32, 0x7FFF))
+        lane = b.select(negative, ir.Constant(I32, 0), lane)
+        lane = b.select(b.icmp_unsigned(">", magnitude, ir.Constant(I32, infinity)), ir.Constant(I32, 0x7FFF), lane)
+        out = b.or_(out, b.shl(lane, ir.Constant(I32, 16 * i)))
+    return out
+
+
 @handles("HFMA2")
 def hfma2(ctx: Lifter, ins) -> None:
-    ctx.check(ins, ARITH)
+    """HFMA2.RELU (__hfma2_relu) clamps the rounded result (_relu); .F32 and .SAT have no RELU form."""
+    ctx.check(ins, ARITH | {"RELU"})
     d, *rest = ins.operands
+    relu = "RELU" in ins.modifiers
+    if relu and {"F32", "SAT"} & set(ins.modifiers):
+        raise unsupported(ins, "RELU with F32 or SAT")
     if "BF16_V2" in ins.modifiers:
-        _bf16_op(ctx, ins, d, rest, lambda v: two_sum(ctx, ctx.b.fmul(v[0], v[1]), v[2]))
+        ins_ = dataclasses.replace(ins, modifiers=tuple(m for m in ins.modifiers if m != "RELU")) if relu else ins
+        _bf16_op(ctx, ins_, d, rest, lambda v: two_sum(ctx, ctx.b.fmul(v[0], v[1]), v[2]))
+        if relu:
+            ctx.set32(d, _relu(ctx, ctx.u32(d), bf16=True))
         return
     x, y, z = sources(ctx, ins, rest)
+    if relu:
+        word = ctx.b.bitcast(ctx.call("llvm.fma.v2f16", V2, [x, y, z]), I32)
+        ctx.set32(d, _relu(ctx, word, bf16=False))
+        return
     if "F32" in ins.modifiers:
         fx, fy, fz = _f32_pair(ctx, [x, y, z])
         ctx.set32(d, ctx.call("llvm.fma.f32", F32, [fx, fy, fz]))
