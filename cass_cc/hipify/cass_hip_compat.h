@@ -207,6 +207,29 @@ inline hipError_t cass_hipPointerGetAttributes(cass_hipPointerAttributes* attrib
   return hipSuccess;
 }
 
+/* cudaDeviceSetLimit/cudaDeviceGetLimit with CUDA's stack-size limit (cudaLimitStackSize = 0,
+ * a value HIP 5.2's hipLimit_t leaves free). On AMD the compiler sizes each kernel's stack
+ * (scratch) and the runtime allocates it at launch, so a stack size is recorded and reported,
+ * not needed; HIP 5.2 has no hipDeviceSetLimit for the other limits. */
+enum cass_hipLimit {
+  cass_hipLimitStackSize = 0
+};
+inline size_t& cass_stack_size_limit() {
+  static size_t bytes = 1024;  /* CUDA's default */
+  return bytes;
+}
+inline hipError_t cass_hipDeviceSetLimit(int limit, size_t value) {
+  if (limit != cass_hipLimitStackSize) return hipErrorUnsupportedLimit;
+  cass_stack_size_limit() = value;
+  return hipSuccess;
+}
+inline hipError_t cass_hipDeviceGetLimit(size_t* value, int limit) {
+  if (limit != cass_hipLimitStackSize) return hipDeviceGetLimit(value, static_cast<hipLimit_t>(limit));
+  if (value == nullptr) return hipErrorInvalidValue;
+  *value = cass_stack_size_limit();
+  return hipSuccess;
+}
+
 /* The driver API's error texts: (CUresult, const char**) forms of HIP's runtime functions. */
 inline hipError_t cass_hipDrvGetErrorName(hipError_t error, const char** name) {
   *name = hipGetErrorName(error);

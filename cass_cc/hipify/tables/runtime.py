@@ -10,7 +10,7 @@ cudaChooseDevice
 cudaDestroyExternalMemory cudaDestroyExternalSemaphore 
 cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
 cudaDeviceEnablePeerAccess cudaDeviceGetAttribute cudaDeviceGetByPCIBusId
-cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetLimit cudaDeviceGetMemPool
+cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetMemPool
 cudaDeviceGetP2PAttribute cudaDeviceGetPCIBusId cudaDeviceGetSharedMemConfig
 cudaDeviceGetStreamPriorityRange cudaDeviceReset cudaDeviceSetCacheConfig 
 cudaDeviceSetMemPool cudaDeviceSetSharedMemConfig cudaDeviceSynchronize cudaDriverGetVersion
@@ -90,6 +90,9 @@ RENAMES.update({
     "cudaCreateChannelDesc": "cass_hipCreateChannelDesc",
     "cudaCreateTextureObject": "cass_hipCreateTextureObject",
     "tex2Dgather": "cass_tex2Dgather",
+    # Stack-size limits (HIP 5.2 has no hipDeviceSetLimit): the compatibility header's.
+    "cudaDeviceSetLimit": "cass_hipDeviceSetLimit",
+    "cudaDeviceGetLimit": "cass_hipDeviceGetLimit",
     # Surface objects are texture objects of their array there.
     "cudaCreateSurfaceObject": "cass_hipCreateSurfaceObject",
     "cudaDestroySurfaceObject": "cass_hipDestroySurfaceObject",
@@ -119,17 +122,17 @@ cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvG
 cass_hipPointerGetAttributes cass_hipCreateChannelDesc cass_hipCreateTextureObject cass_tex2Dgather
 cass_hipCreateSurfaceObject cass_hipDestroySurfaceObject
 cass_surf1Dread cass_surf1Dwrite cass_surf2Dread cass_surf2Dwrite cass_surf3Dread cass_surf3Dwrite cass_surf1DLayeredread cass_surf1DLayeredwrite cass_surf2DLayeredread cass_surf2DLayeredwrite
+cass_hipDeviceSetLimit cass_hipDeviceGetLimit
 """
 
 # Types and enumerators the compatibility header defines in CUDA's shape.
 COMPAT_TYPES = """
 cass_hipPointerAttributes cass_hipMemoryType cass_hipMemoryTypeUnregistered cass_hipMemoryTypeHost
-cass_hipMemoryTypeDevice cass_hipMemoryTypeManaged
+cass_hipMemoryTypeDevice cass_hipMemoryTypeManaged cass_hipLimitStackSize
 """
 
 _NOT_IN_LIBAMDHIP64 = "declared by HIP 5.2's headers but missing from its libamdhip64"
 UNSUPPORTED = {
     "cudaGraphKernelNodeGetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaGraphKernelNodeSetAttribute": _NOT_IN_LIBAMDHIP64,
-    "cudaDeviceSetLimit": "HIP 5.2 on AMD has no hipDeviceSetLimit (stack and heap limits are fixed)",
 }

@@ -131,6 +131,7 @@ RENAMES.update({
     "cudaMemoryTypeHost": "cass_hipMemoryTypeHost",
     "cudaMemoryTypeDevice": "cass_hipMemoryTypeDevice",
     "cudaMemoryTypeManaged": "cass_hipMemoryTypeManaged",
+    "cudaLimitStackSize": "cass_hipLimitStackSize",
     "cudaFuncCache": "hipFuncCache_t",
     "cudaDeviceAttr": "hipDeviceAttribute_t",
     "cudaDevAttrMultiProcessorCount": "hipDeviceAttributeMultiprocessorCount",
