@@ -258,6 +258,18 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
 /* Conversions to float and double rounded as their names say. */
 #include "cass_convert.h"
 
+/* The floating-point classification functions are __host__ __device__ in CUDA; clang's HIP
+ * headers declare global isnan/isinf/isfinite/signbit for the device only, which hides
+ * std::isnan from __host__ __device__ code's host pass. */
+#define CASS_COMPAT_CLASSIFY(NAME, BUILTIN)                                   \
+  __host__ inline bool NAME(double x) { return BUILTIN(x); }                 \
+  __host__ inline bool NAME(float x) { return BUILTIN(x); }
+CASS_COMPAT_CLASSIFY(isnan, __builtin_isnan)
+CASS_COMPAT_CLASSIFY(isinf, __builtin_isinf)
+CASS_COMPAT_CLASSIFY(isfinite, __builtin_isfinite)
+CASS_COMPAT_CLASSIFY(signbit, __builtin_signbit)
+#undef CASS_COMPAT_CLASSIFY
+
 /* ---- votes and the active mask ---------------------------------------------------------- */
 
 __device__ inline unsigned __activemask() {

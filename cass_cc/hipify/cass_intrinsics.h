@@ -269,6 +269,18 @@ __device__ inline unsigned cass_urhadd(unsigned a, unsigned b) {
 #define __uhadd cass_uhadd
 #define __urhadd cass_urhadd
 
+/* ---- add, subtract, multiply rounded to nearest and never fused into an fma (CUDA's __fadd_rn,
+ * __dmul_rn ...; HIP 5.2's are the plain operators, which -ffp-contract=fast fuses). --------- */
+#define CASS_UNFUSED_OP(NAME, TYPE, OP) \
+  __device__ inline TYPE NAME(TYPE a, TYPE b) { CASS_PTX_UNFUSED return a OP b; }
+CASS_UNFUSED_OP(cass_fadd_rn, float, +)
+CASS_UNFUSED_OP(cass_fsub_rn, float, -)
+CASS_UNFUSED_OP(cass_fmul_rn, float, *)
+CASS_UNFUSED_OP(cass_dadd_rn, double, +)
+CASS_UNFUSED_OP(cass_dsub_rn, double, -)
+CASS_UNFUSED_OP(cass_dmul_rn, double, *)
+#undef CASS_UNFUSED_OP
+
 /* ---- __fns: the position of the offset-th set bit of mask counted from bit base, toward the
  * most significant bit for a positive offset and the least for a negative one; offset 0 asks
  * whether bit base is set. 0xffffffff when there is none (PTX fns.b32). -------------------- */

@@ -28,6 +28,7 @@ CASES = {
     "sass/half_bf16": "__double2half, rounded half conversions",
     "sass/mma_shapes": "inline PTX mma.sync shapes and wmma m8n8k4 double",
     "sass/bitfield_ptx": "__fns, inline PTX vabsdiff4",
+    "sass/double_ops": "unfused __dmul_rn/__dsub_rn, isnan in __host__ __device__ code",
     "sass/rounding_modes": "directed double arithmetic that overflows, saturating float-to-integer",
 }
 

@@ -20,8 +20,8 @@ __funnelshift_r __funnelshift_lc __funnelshift_rc
 __float_as_int __int_as_float __float_as_uint __uint_as_float __double_as_longlong
 __longlong_as_double __hiloint2double __double2hiint __double2loint
 __fdividef __saturatef __expf __exp10f __logf __log2f __log10f __powf __sinf __cosf __tanf
-__sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn __fmul_rn __fadd_rn __fsub_rn __fmaf_rn 
-__frcp_rn __dadd_rn __dmul_rn __fma_rn __drcp_rn __dsqrt_rn __ddiv_rn
+__sincosf __frsqrt_rn __fsqrt_rn __fdiv_rn    __fmaf_rn 
+__frcp_rn   __fma_rn __drcp_rn __dsqrt_rn __ddiv_rn
    __int2float_rn __uint2float_rn __double2float_rn
 __ll2float_rn   __int2double_rn __uint2double_rn __ll2double_rn
 __ull2double_rn
