@@ -32,7 +32,8 @@ class Imm:
 
 @dataclass(frozen=True)
 class ConstRef:
-    """c[bank][offset], c[bank][Rx+offset], or cx[UR4][offset]."""
+    """c[bank][offset], c[bank][Rx+offset], cx[UR4][offset], or in relocatable code before the
+    device link c[Rx+`((symbol + offset))]: the bank and base come from `symbol`'s relocation."""
     bank: int | None
     offset: int
     reg: Reg | None = None         # register added to offset
@@ -41,6 +42,7 @@ class ConstRef:
     negate: bool = False
     absolute: bool = False
     invert: bool = False
+    symbol: str = ""               # the relocated word's symbol (bank None until the device link)
 
 
 @dataclass(frozen=True)

@@ -283,6 +283,8 @@ def const_load(ctx: Lifter, ref, ty: ir.Type) -> ir.Value:
     if ref.offset < 0:      # nvdisasm prints offsets from 0x8000 up as negative 16-bit numbers
         ref = replace(ref, offset=ref.offset & 0xFFFF)     # (c[0x0][-0x7030]: word 0x8fd0)
     width = ty.width // 8
+    if ref.symbol:          # only in a relocatable cubin, which extract refuses before the device link
+        raise ctx.refuse(f"constant word relocated to {ref.symbol} (relocatable device code before the device link)")
     if ref.bank_reg is not None or ref.bank is None:
         raise ctx.refuse("constant bank selected by a register")
     dyn = ctx.u32(ref.reg) if ref.reg is not None and ref.reg.index is not None else None
