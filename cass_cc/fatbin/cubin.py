@@ -12,7 +12,7 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..errors import CassError
-from .nvinfo import NvInfoRecord, KernelParam, indirect_branch_targets, kparam_info, parse_nvinfo
+from .nvinfo import NvInfoRecord, KernelParam, indirect_branch_targets, kparam_info, kparam_info_v2, parse_nvinfo
 
 EM_CUDA = 190
 STO_CUDA_ENTRY = 0x10
@@ -342,6 +342,8 @@ class Cubin:
         for rec in k.attributes:
             if rec.name == "EIATTR_KPARAM_INFO":
                 k.params.append(kparam_info(rec))
+            elif rec.name == "EIATTR_KPARAM_INFO_V2":
+                k.params.append(kparam_info_v2(rec))
             elif rec.name == "EIATTR_PARAM_CBANK":
                 _sym, packed = struct.unpack_from("<II", rec.value)
                 k.param_base, k.param_size = packed & 0xFFFF, packed >> 16
@@ -356,3 +358,7 @@ class Cubin:
             elif rec.name == "EIATTR_INDIRECT_BRANCH_TARGETS":
                 k.indirect_branches.update(indirect_branch_targets(rec))
         k.params.sort(key=lambda p: p.index)
+        outside = [p for p in k.params if k.param_size and p.offset + p.size > k.param_size]
+        if outside:     # e.g. flag bits in a size word whose layout is not known
+            raise CassError(f"{self.name}: {k.name}: parameter {outside[0].index} (offset {outside[0].offset}, "
+                            f"size {outside[0].size}) lies outside the {k.param_size}-byte parameter block")

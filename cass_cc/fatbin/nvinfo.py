@@ -107,6 +107,14 @@ def kparam_info(record: NvInfoRecord) -> KernelParam:
     return KernelParam(ordinal, offset, flags >> 18, flags & 0xFF)
 
 
+def kparam_info_v2(record: NvInfoRecord) -> KernelParam:
+    """EIATTR_KPARAM_INFO_V2, which nvcc writes instead of EIATTR_KPARAM_INFO when the parameters
+    exceed 4 KB (up to 32764 bytes; from c[0x0][0x1a80] before sm_90): u32 index, u16 ordinal, u16 offset, u32
+    size (the whole word: the cubin's reader checks it against the parameter block's size)."""
+    _index, ordinal, offset, size = struct.unpack_from("<IHHI", record.value, 0)
+    return KernelParam(ordinal, offset, size)
+
+
 def indirect_branch_targets(record: NvInfoRecord) -> dict[int, list[int]]:
     """{offset of the BRX instruction: [target offsets]}."""
     words = record.words()

@@ -11,12 +11,9 @@ stack pointer at 0x28, the global memory descriptor at 0x118 (0x208 on sm_90), p
 
 from __future__ import annotations
 
-import struct
 from dataclasses import dataclass, field, replace
 
 from llvmlite import ir
-
-from cass_cc.errors import Refusal
 
 from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, Lifter, PrivateAlloca, Reg
 
@@ -43,26 +40,10 @@ class Facts:
     # (bank, offset) -> (symbol, relocation type, addend) for address words in constant banks
 
 
-def _kparam_info_v2(k) -> list[tuple[int, int, int]]:
-    """(index, offset, size) from EIATTR_KPARAM_INFO_V2, which nvcc writes instead of
-    EIATTR_KPARAM_INFO for kernels with more than 4 KB of parameters (CUDA 12.1 allows 32764
-    bytes; the parameters then start at c[0x0][0x1a80]): u32 index, u16 ordinal, u16 offset,
-    u32 size. Other bits in the size word are not known: such a record is refused."""
-    out = []
-    for rec in getattr(k, "attributes", []) if k is not None else []:
-        if rec.name != "EIATTR_KPARAM_INFO_V2":
-            continue
-        _index, ordinal, offset, size = struct.unpack_from("<IHHI", rec.value, 0)
-        if size >> 16:
-            raise Refusal(f"{k.name}: EIATTR_KPARAM_INFO_V2 record with unknown flags 0x{size:08x}")
-        out.append((ordinal, offset, size))
-    return sorted(out)
-
-
 def facts_of(unit) -> Facts:
     k = unit.kernel
     default_base = 0x210 if unit.sm_arch == "sm_90" else 0x160
-    params = [tuple(p)[:3] for p in (k.params if k is not None else [])] or _kparam_info_v2(k)
+    params = [tuple(p)[:3] for p in (k.params if k is not None else [])]
     f = Facts(unit.name, params, getattr(k, "param_base", 0) or default_base)
     if k is None:
         return f
