@@ -222,6 +222,25 @@ def _indexed_launch_word(ctx: Lifter, where: ir.Value, width: int) -> ir.Value:
     return value
 
 
+DYNAMIC_LDS_SIZE = 120       # hidden_dynamic_lds_size: its offset in the implicit arguments (v5)
+
+
+def _dynamic_lds_mark(ctx: Lifter) -> ir.Value:
+    """0, computed from the address of a zero-sized external LDS array: LLVM lists
+    hidden_dynamic_lds_size in the metadata (so runtimes fill it) only for kernels that use such an
+    array, and with static shared memory the lifted kernel's own LDS array is not one."""
+    g = ctx.module.globals.get(DYNAMIC_MARK_NAME)
+    if g is None:
+        g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, 0), DYNAMIC_MARK_NAME, addrspace=3)
+        g.linkage = "external"
+        g.align = 4
+    mark = ir.InlineAsm(ir.FunctionType(I32, [LDS]), "v_mov_b32 $0, 0 ; $1", "=v,v")
+    return ctx.b.call(mark, [opaque(g, 3)])
+
+
+DYNAMIC_MARK_NAME = "__cass_dynamic_shared"
+
+
 def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     """A 32-bit word of c[0x0] outside the parameters."""
     b = ctx.b
@@ -247,6 +266,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
         from cass_cc.rdna3.globals import CONSTANT_BLOCK
         window = ctx.b.ptrtoint(ctx.b.addrspacecast(external_global(ctx, CONSTANT_BLOCK), FLAT), I64)
         return b.trunc(window if offset == 0x50 else b.lshr(window, ir.Constant(I64, 32)), I32)
+    if offset == 0x2c:                 # %dynamic_smem_size: hidden_dynamic_lds_size (code object v5)
+        return b.add(_load_at(ctx, _implicitarg(ctx), DYNAMIC_LDS_SIZE, I32, 4), _dynamic_lds_mark(ctx))
     if offset == 0x10c:                # %nsmid: one SM id (see special_register)
         return ir.Constant(I32, 1)
     if offset == 0x140 and ctx.sm_arch == "sm_90":   # 1 in a cluster launch: ptxas guards its cluster

@@ -1,6 +1,6 @@
 """Forms other parts of the project found the lifter refusing: %warpid/%smid/%nsmid/%nwarpid
-(S2R SR_VIRTID, SR_VIRTUALSMID, SR_VIRTCFG, c[0x0][0x10c]) and __hfma2_relu (HFMA2.RELU on half
-and bfloat16 pairs), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
+(S2R SR_VIRTID, SR_VIRTUALSMID, SR_VIRTCFG, c[0x0][0x10c]), %dynamic_smem_size (c[0x0][0x2c]) and
+__hfma2_relu (HFMA2.RELU on half and bfloat16 pairs), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
 
 from __future__ import annotations
 
@@ -27,6 +27,15 @@ extern "C" __global__ void ids(unsigned *o)
     unsigned t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     unsigned *p = o + 4 * (t + blockIdx.x * blockDim.x * blockDim.y * blockDim.z);
     p[0] = sm; p[1] = nsm; p[2] = warp; p[3] = nwarp;
+}
+extern "C" __global__ void smem(unsigned *o)
+{
+    extern __shared__ unsigned dynamic[];
+    unsigned size;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(size));
+    dynamic[threadIdx.x] = size + threadIdx.x;
+    __syncthreads();
+    o[threadIdx.x] = dynamic[(threadIdx.x + 1) % blockDim.x];
 }
 extern "C" __global__ void relu_h(const __half2 *a, const __half2 *b, const __half2 *c, __half2 *o)
 { int i = threadIdx.x; o[i] = __hfma2_relu(a[i], b[i], c[i]); }
@@ -60,11 +69,11 @@ class Device:
         ctypes.memmove(out.ctypes.data, addr, out.nbytes)
         return out
 
-    def run(self, grid, block, *pointers: int) -> None:
+    def run(self, grid, block, *pointers: int, dynamic_lds: int = 0) -> None:
         from cass_cc.emu import launch
         (name,) = self.co.kernels
         launch(self.co, name, grid=grid, block=block, kernarg=struct.pack(f"<{len(pointers)}Q", *pointers),
-               memory=self.mem)
+               memory=self.mem, dynamic_lds=dynamic_lds)
 
 
 def test_warp_and_sm_ids_keep_cuda_bounds(lifted):
@@ -80,6 +89,16 @@ def test_warp_and_sm_ids_keep_cuda_bounds(lifted):
     assert (got[:, 0] < got[:, 1]).all()
     assert (got[:, 2] == flat // 32).all()
     assert (got[:, 2] < got[:, 3]).all()            # ptxas may fold %nwarpid (64 on sm_80)
+
+
+@pytest.mark.parametrize("dynamic", [128, 4096])
+def test_dynamic_smem_size_is_the_launch_size(lifted, dynamic):
+    """%dynamic_smem_size (c[0x0][0x2c]) is the dynamic shared memory the launch asked for."""
+    dev = Device(lifted["smem"])
+    out = np.zeros(32, np.uint32)
+    addr = dev.put(out)
+    dev.run((1, 1, 1), (32, 1, 1), addr, dynamic_lds=dynamic)
+    assert (dev.get(addr, out) == dynamic + (np.arange(32) + 1) % 32).all()
 
 
 def _round_bf16(x: np.ndarray) -> np.ndarray:
