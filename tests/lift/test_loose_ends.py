@@ -1,6 +1,7 @@
 """Forms other parts of the project found the lifter refusing: %warpid/%smid/%nsmid/%nwarpid
-(S2R SR_VIRTID, SR_VIRTUALSMID, SR_VIRTCFG, c[0x0][0x10c]), %dynamic_smem_size (c[0x0][0x2c]) and
-__hfma2_relu (HFMA2.RELU on half and bfloat16 pairs), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
+(S2R SR_VIRTID, SR_VIRTUALSMID, SR_VIRTCFG, c[0x0][0x10c]), %dynamic_smem_size (c[0x0][0x2c]),
+__hfma2_relu (HFMA2.RELU on half and bfloat16 pairs) and assert() without printf (a lone
+__assertfail call), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not i
 SOURCE = r"""
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include <cassert>
 extern "C" __global__ void ids(unsigned *o)
 {
     unsigned sm, nsm, warp, nwarp;
@@ -36,6 +38,12 @@ extern "C" __global__ void smem(unsigned *o)
     dynamic[threadIdx.x] = size + threadIdx.x;
     __syncthreads();
     o[threadIdx.x] = dynamic[(threadIdx.x + 1) % blockDim.x];
+}
+extern "C" __global__ void only_assert(const int *in, int *out)
+{
+    int v = in[threadIdx.x];
+    assert(v >= 0);
+    out[threadIdx.x] = 2 * v;
 }
 extern "C" __global__ void relu_h(const __half2 *a, const __half2 *b, const __half2 *c, __half2 *o)
 { int i = threadIdx.x; o[i] = __hfma2_relu(a[i], b[i], c[i]); }
@@ -99,6 +107,20 @@ def test_dynamic_smem_size_is_the_launch_size(lifted, dynamic):
     addr = dev.put(out)
     dev.run((1, 1, 1), (32, 1, 1), addr, dynamic_lds=dynamic)
     assert (dev.get(addr, out) == dynamic + (np.arange(32) + 1) % 32).all()
+
+
+def test_assert_without_printf(lifted):
+    """A kernel whose only call is __assertfail lifts (no function pointer), runs, and traps."""
+    from cass_cc.emu import EmuFault
+    dev = Device(lifted["only_assert"])
+    good = np.arange(32, dtype=np.int32)
+    out = np.zeros(32, np.int32)
+    src, dst = dev.put(good), dev.put(out)
+    dev.run((1, 1, 1), (32, 1, 1), src, dst)
+    assert (dev.get(dst, out) == 2 * good).all()
+    bad = dev.put(np.where(good == 9, -1, good).astype(np.int32))
+    with pytest.raises(EmuFault):
+        dev.run((1, 1, 1), (32, 1, 1), bad, dst)
 
 
 def _round_bf16(x: np.ndarray) -> np.ndarray:
