@@ -67,6 +67,14 @@ class SymbolRef:
 
 
 @dataclass(frozen=True)
+class SectionOffset:
+    """`(((.text.k - .) - 0x10)), relocatable code's BRX operand: the start of `section` minus the
+    instruction's address, plus `addend` (the device link writes it as the immediate -0x..)."""
+    section: str
+    addend: int
+
+
+@dataclass(frozen=True)
 class Label:
     """A branch target: `0x1a0` or `` `(.L_x_3) `` resolved to an address when known."""
     address: int | None
@@ -78,7 +86,7 @@ class Instruction:
     address: int
     opcode: str                                  # "IMAD", "ISETP", "LDG" ...
     modifiers: tuple[str, ...] = ()              # ("WIDE", "U32") for IMAD.WIDE.U32
-    operands: tuple = ()                         # Reg | Imm | ConstRef | Mem | Label | SymbolRef,
+    operands: tuple = ()                         # Reg | Imm | ConstRef | Mem | Label | SymbolRef | SectionOffset,
                                                  # or tuple[int, ...] for DEPBAR's `{2,1}`
     guard: Reg | None = None                     # @P0 / @!P0 (invert set)
     text: str = ""                               # the line as nvdisasm wrote it, trimmed

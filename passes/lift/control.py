@@ -9,7 +9,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .cfg import is_subroutine_call, label_address
-from .core import I32, Label, Lifter, Reg, handles, unsupported
+from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
 
@@ -143,7 +143,7 @@ def brx(ctx: Lifter, ins) -> None:
     ctx.check(ins, set())
     regs = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "R"]
     imms = [op for op in ins.operands if not isinstance(op, Reg)]
-    if len(regs) != 1:
+    if len(regs) != 1 or any(not isinstance(op, Imm) for op in imms):   # SectionOffset: relocatable code
         raise unsupported(ins, "BRX operands")
     value = ctx.u32(regs[0], ("64",))
     delta = ins.address + 16 + (ctx.imm_bits32(imms[0]) if imms else 0)

@@ -27,3 +27,11 @@ def test_malformed_relocations_are_syntax_errors(text):
     from cass_cc.sass.parser import SassSyntaxError
     with pytest.raises(SassSyntaxError):
         _operand(text)
+
+
+def test_relocatable_brx_offset():
+    """BRX's immediate in relocatable code: the kernel section's start minus this address, minus 0x10."""
+    from cass_cc.sass.model import SectionOffset
+    ins = parse_sass('        /*00c0*/ BRX R8 `(((.text._Z8apply_opiii - .) - 0x10))   '
+                     '(*"BRANCH_TARGETS .L_x_1"*);\n.L_x_1:\n        /*00d0*/ EXIT ;\n').instructions[0]
+    assert ins.operands[1] == SectionOffset(".text._Z8apply_opiii", -0x10)
