@@ -24,7 +24,7 @@ from lark.exceptions import LarkError, UnexpectedInput
 from .. import toolchain
 from ..errors import CassError
 from ..fsutil import atomic_write_bytes
-from .model import ConstRef, Imm, Instruction, Label, Mem, Reg, SymbolRef
+from .model import ConstRef, Imm, Instruction, Label, Mem, Reg, SectionOffset, SymbolRef
 
 GRAMMAR = Path(__file__).with_name("sass.lark")
 
@@ -129,6 +129,16 @@ class _ToModel(Transformer):
         bank_reg = make_register(str(selector)) if head.type == "CXBANK" else None
         return ConstRef(bank, offset, reg, bank_reg, suffixes, negate=prefix == "-",
                         absolute=absolute, invert=prefix in ("!", "~"))
+
+    def relocated_constant(self, items):
+        symbol, _, addend = str(items[2])[3:-2].partition("+")
+        if not symbol.strip() or not re.fullmatch(r"\s*-?(0x[0-9a-fA-F]+|[0-9]+)\s*", addend):
+            raise SassSyntaxError(f"unexpected relocated constant {items[2]}")
+        return ConstRef(None, int(addend.strip(), 0), make_register(str(items[1])), symbol=symbol.strip())
+
+    def section_offset(self, items):
+        section, sign, addend = re.fullmatch(r"`\(\(\((\S+) - \.\) ([-+]) (\S+)\)\)", str(items[0])).groups()
+        return SectionOffset(section, int(addend, 0) * (-1 if sign == "-" else 1))
 
     def constant(self, items):
         return self._const(items, False)
