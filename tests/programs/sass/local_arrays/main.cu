@@ -39,11 +39,12 @@ __host__ __device__ void compute(const int *in, int i, long long *o)
         items[k].scale = 0.5 * (k + x % 3);
     }
     int pick = (unsigned)x % 5;
-    o[0] = a[(unsigned)x % 24] + a[((unsigned)x >> 5) % 24];
+    // 32-bit sums wrap explicitly: signed overflow would be undefined (hipcc widens it, nvcc wraps)
+    o[0] = (int)((unsigned)a[(unsigned)x % 24] + (unsigned)a[((unsigned)x >> 5) % 24]);
     o[1] = b[(unsigned)x % 9] ^ b[((unsigned)x / 9) % 9];
-    o[2] = items[pick].tag + items[pick].weight + items[pick].value + (long long)(items[pick].scale * 4);
+    o[2] = (int)((unsigned)(items[pick].tag + items[pick].weight) + (unsigned)items[pick].value) + (long long)(items[pick].scale * 4);
     o[3] = sum_through_pointer(a, 24, (x & 7) | 1);
-    o[4] = a[3] + a[23];
+    o[4] = (int)((unsigned)a[3] + (unsigned)a[23]);
     o[5] = collatz_depth(((unsigned)x % 1000) + 1, 0);
 }
 
