@@ -172,9 +172,13 @@ def build_vmem(instr: Instr):
     if (am := ATOMIC.match(m)):
         name, t = am.group("op"), am.group("t")
         returns = bool(instr.mods.get("glc"))
-        vdst = ops[0] if returns else None
-        rest = ops[1:] if returns else ops
-        vaddr, vdata = rest[0], rest[1]
+        if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
+            vdata, vaddr, rest = ops[0], ops[1], ops
+            vdst = vdata if returns else None
+        else:
+            vdst = ops[0] if returns else None
+            rest = ops[1:] if returns else ops
+            vaddr, vdata = rest[0], rest[1]
         addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods)
         width = 8 if t.endswith("64") else 4
         words = width // 4
