@@ -135,3 +135,60 @@ def test_ds_cmpstore_takes_data_then_cmp(words):
     dev.run("k", 1, 32, cells, pout)
     assert int(dev.download(cells, 1, np.uint64)[0]) == 32
     assert dev.download(pout, 32, np.uint32).tolist() == list(range(32))
+
+
+# Compare-and-swap loops compiled by hipcc: 4 blocks of 64 threads (8 waves) on one word each.
+BLOCKS, THREADS = 4, 64
+ADDENDS = ((np.arange(BLOCKS * THREADS, dtype=np.uint64) * 2654435761) % 1000).astype(np.uint32)
+
+
+@pytest.fixture(scope="module")
+def cas_code() -> bytes:
+    return compile_hip(KERNELS / "cmpswap.hip")
+
+
+def test_atomiccas_loops_add_every_lane_exactly_once(cas_code):
+    dev = Device(cas_code)
+    s32, s64, lds = dev.zeros(1, np.uint32), dev.zeros(1, np.uint64), dev.zeros(BLOCKS, np.uint32)
+    dev.run("cas_add", BLOCKS, THREADS, dev.upload(ADDENDS), s32, s64, lds)
+    total = int(ADDENDS.sum())
+    assert int(dev.download(s32, 1, np.uint32)[0]) == total
+    assert int(dev.download(s64, 1, np.uint64)[0]) == total << 20
+    assert dev.download(lds, BLOCKS, np.uint32).tolist() == ADDENDS.reshape(BLOCKS, -1).sum(1).tolist()
+
+
+def test_compare_exchange_success_flag_loops_add_every_lane_exactly_once(cas_code):
+    dev = Device(cas_code)
+    sums, sums64 = dev.zeros(5, np.uint32), dev.zeros(2, np.uint64)
+    dev.run("cas_flag_add", BLOCKS, THREADS, dev.upload(ADDENDS), sums, sums64)
+    total = int(ADDENDS.sum())
+    assert dev.download(sums, 5, np.uint32).tolist() == [total] * 5
+    assert dev.download(sums64, 2, np.uint64).tolist() == [total, total << 33]
+
+
+def test_half2_cas_loop_sum_is_exact(cas_code):
+    """The pattern of hipify's atomicAdd on __half2; every partial sum is exact in half."""
+    dev = Device(cas_code)
+    word = dev.zeros(1, np.uint32)
+    dev.run("cas_half2_add", BLOCKS, THREADS, dev.upload(ADDENDS), word)
+    lo, hi = dev.download(word, 1, np.uint32).view(np.float16).tolist()
+    assert (lo, hi) == (0.25 * int((ADDENDS & 3).sum()), 0.5 * int((ADDENDS & 1).sum()))
+
+
+def test_returning_buffer_atomic_writes_old_value_over_vdata():
+    """MUBUF has no vdst: with glc the pre-op value replaces vdata's first register(s)."""
+    dev = asm_device("""
+  v_mov_b32 v3, 0
+  v_mov_b32 v10, 1
+  s_mov_b32 s12, s4
+  s_and_b32 s13, s5, 0xffff
+  s_mov_b32 s14, 64
+  s_mov_b32 s15, 0x31014000
+  buffer_atomic_add_u32 v10, v3, s[12:15], 0 offen glc
+  s_waitcnt vmcnt(0)
+  global_store_b32 v1, v10, s[6:7]
+""", npointers=2)
+    cells, pout = dev.upload(np.array([100], np.uint32)), dev.zeros(32, np.uint32)
+    dev.run("k", 1, 32, cells, pout)
+    assert dev.download(cells, 1, np.uint32)[0] == 132
+    assert dev.download(pout, 32, np.uint32).tolist() == list(range(100, 132))
