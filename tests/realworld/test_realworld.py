@@ -21,7 +21,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS = ROOT / "tests" / "programs" / "realworld"
-HERE = Path(__file__).resolve().parent   # pitched_3d: cudaMalloc3D/cudaMemcpy3D/cudaMemset3D
 pytestmark = pytest.mark.slow
 
 # The programs whose source-route build needed a fix (the others pass too; run them by hand).
@@ -53,7 +52,7 @@ def _passes(exe: Path, folder: Path) -> None:
         assert _checksum(proc.stdout) == _checksum(reference.read_text())
 
 
-@pytest.mark.parametrize("folder", [PROGRAMS / name for name in SOURCE_ROUTE] + [HERE / "pitched_3d"],
+@pytest.mark.parametrize("folder", [PROGRAMS / name for name in SOURCE_ROUTE + ["pitched_3d"]],
                          ids=lambda p: p.name)
 def test_source_route(folder, tmp_path):
     exe = tmp_path / folder.name
