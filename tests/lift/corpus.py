@@ -30,10 +30,35 @@ def program_flags(source: Path) -> list[str]:
 
 
 def compile_cubins(sources: list[Path], arch: str, outdir: str) -> list[str]:
-    """compile_cubin over many sources, two nvcc processes at a time."""
+    """compile_cubin over many sources, two nvcc processes at a time; the sources of an -rdc program
+    become one device-linked cubin (its kernels call device functions of the other files)."""
     from concurrent.futures import ThreadPoolExecutor
+    whole = [p for p in sources if not relocatable(p)]
+    linked = sorted({p.parent for p in sources if relocatable(p)})
     with ThreadPoolExecutor(max_workers=2) as pool:
-        return [c for c in pool.map(lambda p: compile_cubin(p, arch, outdir), sources) if c]
+        cubins = list(pool.map(lambda p: compile_cubin(p, arch, outdir), whole))
+        cubins += list(pool.map(lambda d: device_linked_cubin(sorted(d.glob("*.cu")), arch, outdir), linked))
+    return [c for c in cubins if c]
+
+
+def relocatable(source: Path) -> bool:
+    flags = program_flags(source)
+    return "-rdc=true" in flags or "-dc" in flags
+
+
+def device_linked_cubin(sources: list[Path], arch: str, outdir: str) -> str | None:
+    """nvcc -rdc=true -c of each source, then nvcc -dlink -cubin: the cubin cass-nvcc's link step lifts."""
+    objects = []
+    for source in sources:
+        obj = os.path.join(outdir, f"{abs(hash(str(source)))}_{arch}.o")
+        cmd = ["nvcc", f"-arch={arch}", "-c", "-rdc=true", *program_flags(source), "-I", str(source.parent),
+               "-o", obj, str(source)]
+        if subprocess.run(cmd, capture_output=True, text=True).returncode != 0:
+            return None
+        objects.append(obj)
+    out = os.path.join(outdir, f"{abs(hash(str(sources[0].parent)))}_{arch}_dlink.cubin")
+    proc = subprocess.run(["nvcc", f"-arch={arch}", "-dlink", "-cubin", *objects, "-o", out], capture_output=True, text=True)
+    return out if proc.returncode == 0 else None
 
 
 def compile_cubin(source: Path, arch: str, outdir: str) -> str | None:
