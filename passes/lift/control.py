@@ -168,45 +168,17 @@ def ret(ctx: Lifter, ins) -> None:
     _dispatch(ctx, ins, value, ctx.state["cfg"].return_sites)
 
 
-@handles("BSSY", "BSYNC", "BREAK", "WARPSYNC", "NOP", "YIELD", "NANOSLEEP", "DEPBAR", "LDGDEPBAR",
+@handles("BSSY", "BSYNC", "BREAK", "NOP", "YIELD", "NANOSLEEP", "DEPBAR", "LDGDEPBAR",
          "CCTL", "ERRBAR", "CGAERRBAR", "PMTRIG", "CCTLL", "ENDCOLLECTIVE", kind="pure")
 def hint(ctx: Lifter, ins) -> None:
-    """Scheduling, reconvergence and cache hints: no effect on one thread's results.
+    """Scheduling, reconvergence and cache hints: no effect on one thread's results (WARPSYNC is
+    registered by warp.py, which handles .EXCLUSIVE and hands every other form here).
     WARPSYNC.COLLECTIVE mask, L ... ENDCOLLECTIVE (sm_90) runs the enclosed warp operation for the
     lanes of the mask and continues at L, the instruction after ENDCOLLECTIVE: straight-line code."""
-    if "EXCLUSIVE" in ins.modifiers:
-        _exclusive(ctx, ins)
-        return
     if "COLLECTIVE" in ins.modifiers:
         end = next((i for i in ctx.state["instructions"] if i.address > ins.address and i.opcode == "ENDCOLLECTIVE"), None)
         if end is None or label_address(ins) != end.address + 16:
             raise unsupported(ins, "collective region that does not end at its label")
-
-
-REGION_ENDS = {"BSYNC", "RET", "EXIT", "BRA", "BRX", "JMP", "CALL", "WARPSYNC", "BAR", "BSSY"}
-COLLECTIVES = {"SHFL", "VOTE", "VOTEU", "MATCH", "REDUX"}
-
-
-def _exclusive(ctx: Lifter, ins) -> None:
-    """WARPSYNC.EXCLUSIVE Rmask (__reduce_*_sync with a mask that may differ between lanes, as a
-    cooperative_groups tile's does): the lanes run what follows, up to the reconvergence, one group
-    of equal masks at a time, so a REDUX there reduces over its group only. The mask goes to a
-    slot that the REDUXes of the region read (warp.redux); any other warp operation there, or a
-    branch into the region, is refused."""
-    (mask,) = ctx.operands(ins, 1)
-    code = ctx.state["instructions"]
-    targets = {op.address for i in code for op in i.operands if isinstance(op, Label)}
-    at = code.index(ins) + 1
-    while at < len(code) and code[at].opcode not in REGION_ENDS:
-        following = code[at]
-        if following.address in targets:
-            raise unsupported(ins, "a branch into the exclusive region")
-        if following.opcode in COLLECTIVES:
-            if following.opcode != "REDUX":
-                raise unsupported(ins, f"{following.opcode} in an exclusive region")
-            ctx.state.setdefault("exclusive", set()).add(following.address)
-        at += 1
-    ctx.b.store(ctx.u32(mask), ctx.slot("EXCL", 0))
 
 
 @handles("BMOV", kind="pure")

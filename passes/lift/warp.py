@@ -4,8 +4,8 @@ rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> reads of each active lane (readla
 WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
 reconvergence, one group of lanes with equal masks at a time: the warp operations there (VOTE,
-MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. The
-warp family registers WARPSYNC after control.py, which it hands every other form."""
+MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. Every
+other WARPSYNC form is control.hint's."""
 
 from __future__ import annotations
 
