@@ -6,9 +6,7 @@ The lowerings are theirs: ROCm's printf protocol, the device heap."""
 
 from __future__ import annotations
 
-from llvmlite import ir
-
-from .core import FLAT, I32, I64, Lifter, Reg, SymbolRef, unsupported
+from .core import FLAT, I64, Lifter, Reg, SymbolRef, unsupported
 
 MOVES = ("MOV", "UMOV", "IMAD", "R2UR")
 
@@ -71,21 +69,10 @@ def symbol_in(ctx: Lifter, call, kind: str, index: int) -> str | None:
 def _printf(ctx: Lifter, ins) -> None:
     """vprintf(format in R4:R5, argument buffer in R6:R7): the format string is read from the
     cubin, so each argument's size and offset in the buffer is known."""
-    from .launch import external_global
-    from .printf import _print, arguments
+    from .printf import print_buffer
 
     symbol = symbol_in(ctx, ins, "R", 4)
     var = next((v for v in ctx.state["facts"].variables if v.name == symbol), None)
     if var is None:
         raise unsupported(ins, "vprintf's format string not found")
-    fmt = bytes(var.data).split(b"\0")[0].decode("latin-1")
-    b = ctx.b
-    buffer = ctx.u64(Reg("R", 6, "R6"))
-    words, offset = [], 0
-    for size, is_string in arguments(fmt):
-        offset = (offset + size - 1) // size * size
-        value = b.load(b.inttoptr(b.add(buffer, ir.Constant(I64, offset)), FLAT), typ=ir.IntType(8 * size), align=size)
-        words.append((b.zext(value, I64) if size < 8 else value, is_string))
-        offset += size
-    _print(ctx, b.addrspacecast(external_global(ctx, symbol), FLAT), len(fmt.encode("latin-1")) + 1, words)
-    ctx.set32(Reg("R", 4, "R4"), ir.Constant(I32, len(words)))
+    print_buffer(ctx, symbol, bytes(var.data).split(b"\0")[0].decode("latin-1"))

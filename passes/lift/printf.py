@@ -154,21 +154,25 @@ def call_abs(ctx: Lifter, ins) -> None:
     if target != "vprintf":
         raise unsupported(ins, f"absolute call to {target or 'an unknown function'}")
     symbol, fmt = format_string(ctx, ins)
-    args = arguments(fmt)
-    b = ctx.b
+    print_buffer(ctx, symbol, fmt)
+
+
+def print_buffer(ctx: Lifter, symbol: str, fmt: str) -> None:
+    """vprintf(format, argument buffer in R6:R7) with the format string known: each argument's size
+    and offset in the buffer follow from it. R4 gets the argument count, as vprintf returns."""
     from .launch import external_global
-    fmt_ptr = b.addrspacecast(external_global(ctx, symbol), FLAT)
+    b = ctx.b
     buffer = ctx.u64(Reg("R", 6, "R6"))
     words = []                      # (value, is a string pointer)
     offset = 0
-    for size, is_string in args:
+    for size, is_string in arguments(fmt):
         offset = (offset + size - 1) // size * size
         ptr = b.inttoptr(b.add(buffer, ir.Constant(I64, offset)), FLAT)
         v = b.load(ptr, typ=ir.IntType(8 * size), align=size)
         words.append((b.zext(v, I64) if size < 8 else v, is_string))
         offset += size
-    _print(ctx, fmt_ptr, len(fmt.encode("latin-1")) + 1, words)
-    ctx.set32(Reg("R", 4, "R4"), ir.Constant(I32, len(args)))
+    _print(ctx, b.addrspacecast(external_global(ctx, symbol), FLAT), len(fmt.encode("latin-1")) + 1, words)
+    ctx.set32(Reg("R", 4, "R4"), ir.Constant(I32, len(words)))
 
 
 def _static_string(ctx: Lifter, ins, index: int) -> str | None:
