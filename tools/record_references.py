@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Record reference outputs of the self-checking CUDA programs on real NVIDIA hardware.
 
-`record OUT.json` (on a machine with an NVIDIA GPU): builds every program directory (the program
+`record OUT.json [PROGRAM_DIR ...]` (on a machine with an NVIDIA GPU): builds every program directory
+(or only the named ones, e.g. tests/programs/realworld/cg_tile_reduce) (the program
 convention: tests/programs/<group>/<name>/ and examples/<name>/ with *.cu, optional flags.txt and
 args.txt) with nvcc for the local GPU, runs it, and writes one JSON with stdout, exit status and
 the nvcc/driver/GPU versions. `apply IN.json`: writes each program's stdout as reference.txt beside
@@ -57,10 +58,12 @@ def versions() -> dict:
     }
 
 
-def record(out_path: str, arch: str = "sm_90") -> int:
+def record(out_path: str, only: list[str], arch: str = "sm_90") -> int:
+    """Record every program, or only those whose directory (relative to the repository) is in `only`."""
+    dirs = [d for d in program_dirs() if not only or str(d.relative_to(ROOT)) in only]
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 4) as pool:
-        futures = {pool.submit(build_and_run, d, arch): d for d in program_dirs()}
+        futures = {pool.submit(build_and_run, d, arch): d for d in dirs}
         for fut in concurrent.futures.as_completed(futures):
             d = futures[fut]
             results[str(d.relative_to(ROOT))] = fut.result()
@@ -89,5 +92,6 @@ def apply(in_path: str) -> int:
 
 if __name__ == "__main__":
     if len(sys.argv) < 3 or sys.argv[1] not in ("record", "apply"):
-        sys.exit("usage: record_references.py record OUT.json | apply IN.json")
-    sys.exit(record(sys.argv[2]) if sys.argv[1] == "record" else apply(sys.argv[2]))
+        sys.exit("usage: record_references.py record OUT.json [PROGRAM_DIR ...] | apply IN.json")
+    sys.exit(record(sys.argv[2], [d.rstrip("/") for d in sys.argv[3:]]) if sys.argv[1] == "record"
+             else apply(sys.argv[2]))
