@@ -69,6 +69,8 @@ class Runner:
 
 # How often a tool that is being watched (run_tool's while_running) is looked at.
 POLL_SECONDS = 0.01
+# How long an interrupted tool may take to exit after SIGTERM before it is killed.
+TERMINATE_GRACE_SECONDS = 5
 
 
 def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:
@@ -97,7 +99,11 @@ def _wait(proc: subprocess.Popen, while_running: Callable[[], None] | None) -> N
             while_running()
             time.sleep(POLL_SECONDS)
         proc.wait()
-    except BaseException:  # interrupted: the tool goes too
-        proc.kill()
-        proc.wait()
+    except BaseException:  # interrupted: the tool goes too, given a moment to remove its own temporaries
+        proc.terminate()
+        try:
+            proc.wait(timeout=TERMINATE_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
         raise

@@ -6,16 +6,20 @@ Errors a user can act on come out as one line, `cass-nvcc: error: ...`, with nvc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import sys
 import tempfile
+import threading
+from typing import Iterator
 
 from .. import toolchain
 from ..errors import CassError, ToolMissing
 from . import routes
 from .jobs import Job, Runner
-from .parse import UsageError, parse
+from .parse import Arguments, UsageError, parse
 from .plan import Action, Archive, Compile, Dependencies, DeviceLink, Link, Preprocess, make_plan
 from .settings import Settings, settings_from
 
@@ -23,10 +27,40 @@ PROG = "cass-nvcc"
 INTERNAL_ERROR_EXIT = 70  # EX_SOFTWARE
 
 
+class Terminated(BaseException):
+    """SIGTERM/SIGHUP turned into an exception, so `finally` blocks remove the private folders
+    (make -j sends SIGTERM to every running compile when one fails or is interrupted)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated(signum)
+
+
+TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+        return _main(argv)
+    previous = {s: signal.signal(s, _raise_terminated) for s in TERMINATING_SIGNALS}
+    try:
+        return _main(argv)
+    finally:
+        for s, handler in previous.items():
+            signal.signal(s, handler)
+
+
+def _main(argv: list[str]) -> int:
     try:
         return run(argv)
+    except Terminated as t:
+        sys.stderr.write(f"{PROG}: terminated by {signal.Signals(t.signum).name}\n")
+        return 128 + t.signum
     except CassError as e:
         if e.message:
             sys.stderr.write(f"{PROG}: error: {e.message}\n")
@@ -68,18 +102,40 @@ def run(argv: list[str]) -> int:
         sys.stderr.write("".join(f"#$ {line}\n" for line in environment_lines(settings)))
     temp = tempfile.mkdtemp(prefix="cass-nvcc-")
     try:
-        actions = make_plan(args, temp)
-        cuda_units = [a for a in actions if isinstance(a, Compile) and a.tu.language == "cu"]
-        if settings.report_path and len(cuda_units) > 1:
-            raise UsageError("--cass-report names one file, but there are several .cu inputs: "
-                             "use CASS_REPORT_DIR=<folder> for one report per input")
-        for n, action in enumerate(actions):
-            work = os.path.join(temp, f"step{n}")
-            os.mkdir(work)
-            runner.run(jobs_for(action, settings, work))
+        with temporaries_inside(os.path.join(temp, "tmp")):
+            _run_plan(args, settings, runner, temp)
     finally:
         shutil.rmtree(temp, ignore_errors=True)
     return 0
+
+
+@contextlib.contextmanager
+def temporaries_inside(folder: str) -> Iterator[None]:
+    """Every temporary file of this build, ours and the tools' (nvcc leaves tmpxft_* files behind
+    when it is terminated), goes into `folder`, so removing the build's folder removes them all."""
+    os.mkdir(folder)
+    saved_env, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
+    os.environ["TMPDIR"], tempfile.tempdir = folder, folder
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved_tempdir
+        if saved_env is None:
+            del os.environ["TMPDIR"]
+        else:
+            os.environ["TMPDIR"] = saved_env
+
+
+def _run_plan(args: Arguments, settings: Settings, runner: Runner, temp: str) -> None:
+    actions = make_plan(args, temp)
+    cuda_units = [a for a in actions if isinstance(a, Compile) and a.tu.language == "cu"]
+    if settings.report_path and len(cuda_units) > 1:
+        raise UsageError("--cass-report names one file, but there are several .cu inputs: "
+                         "use CASS_REPORT_DIR=<folder> for one report per input")
+    for n, action in enumerate(actions):
+        work = os.path.join(temp, f"step{n}")
+        os.mkdir(work)
+        runner.run(jobs_for(action, settings, work))
 
 
 def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
