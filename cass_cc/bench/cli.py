@@ -14,25 +14,39 @@ from .summary import write_all
 ROUTES = ("binary", "source", "auto")
 
 
-def _routes(ctx: click.Context, param: click.Parameter, value: str) -> list[str]:
+def _routes(value: str | None) -> list[str]:
+    if value is None:
+        return list(ROUTES)
     routes = [r.strip() for r in value.split(",") if r.strip()]
     unknown = [r for r in routes if r not in ROUTES]
     if unknown or not routes:
-        raise click.BadParameter(f"'{value}': choose from {', '.join(ROUTES)} (comma-separated)")
+        raise click.BadParameter(f"'{value}': choose from {', '.join(ROUTES)} (comma-separated)",
+                                 param_hint="'--routes'")
     return list(dict.fromkeys(routes))
 
 
 @click.command()
-@click.option("--routes", default=",".join(ROUTES), show_default=True, callback=_routes,
-              help="cass-nvcc routes to build each program with (comma-separated).")
+@click.option("--suite", "manifest", default=None, type=click.Path(dir_okay=False),
+              help="Run a third-party suite from its manifest instead (docs/third_party.md); "
+                   "routes then also include nvcc, default auto,nvcc.")
+@click.option("--sources", default=None, type=click.Path(file_okay=False),
+              help="With --suite: the suite's source root (default .thirdparty/<suite>).")
+@click.option("--record", is_flag=True,
+              help="With --suite and route nvcc on an NVIDIA GPU: write the suite's H200 reference.")
+@click.option("--warm", is_flag=True, help="With --suite: also time a rebuild on the same translation cache.")
+@click.option("--routes", default=None,
+              help=f"cass-nvcc routes to build each program with (comma-separated; default {','.join(ROUTES)}).")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
               help="Run only programs whose '<domain>/<name>' matches one of these shell globs, "
                    "e.g. 'sorting/*,ml/softmax_rows'.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
               help="Programs benchmarked in parallel (worker processes).")
-@click.option("--out", "out_dir", default="bench-results", show_default=True,
-              type=click.Path(file_okay=False), help="Directory for summary.json, summary.md and accuracy.png.")
-def bench(routes: list[str], only: str | None, jobs: int, out_dir: str) -> None:
+@click.option("--out", "out_dir", default=None,
+              type=click.Path(file_okay=False), help="Directory for summary.json, summary.md and accuracy.png "
+                                                     "(with --suite: default suite-results/<suite>).")
+@click.pass_context
+def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
+          routes: str | None, only: str | None, jobs: int, out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
     Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
@@ -42,7 +56,19 @@ def bench(routes: list[str], only: str | None, jobs: int, out_dir: str) -> None:
     Writes summary.json, summary.md (passing per domain and route, kernel tiers, build-time and
     wave-instruction ratios, emulator time, failures; last line 'N passed, M failed') and
     accuracy.png. Exits 0 when the benchmark ran, whatever the pass count.
+
+    With --suite MANIFEST.toml: the suite's programs instead (docs/third_party.md), through the
+    routes auto, binary, source and nvcc; exits 3 when any result is WRONG.
     """
+    if manifest is not None:
+        from .suite import parse_routes, run_suite
+        status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
+        ctx.exit(status)
+    for flag, given in (("--sources", sources is not None), ("--record", record), ("--warm", warm)):
+        if given:
+            raise click.UsageError(f"{flag} goes with --suite")
+    routes = _routes(routes)
+    out_dir = out_dir or "bench-results"
     patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
     programs = discover(only=patterns)
     if not programs:

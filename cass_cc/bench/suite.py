@@ -1,0 +1,125 @@
+"""`cass-cc bench --suite MANIFEST.toml`: a third-party suite through cass-nvcc's routes and plain
+nvcc, judged against the H200's recorded output (docs/third_party.md). Also runnable as
+`python3 -m cass_cc.bench.suite --suite ...` where cass-cc is not installed (the H200 machine:
+nvcc, Python and click only)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import sys
+
+import click
+
+from ..errors import CassError
+from . import suite_manifest, suite_reference
+from .suite_run import ROUTES, run_program
+from .suite_summary import table, tally_lines, write_all, wrong_lines
+
+DEFAULT_ROUTES = ("auto", "nvcc")
+EXIT_WRONG = 3
+
+
+def parse_routes(value: str | None) -> list[str]:
+    if value is None:
+        return list(DEFAULT_ROUTES)
+    routes = [r.strip() for r in value.split(",") if r.strip()]
+    unknown = [r for r in routes if r not in ROUTES]
+    if unknown or not routes:
+        raise click.BadParameter(f"'{value}': choose from {', '.join(ROUTES)} (comma-separated)",
+                                 param_hint="'--routes'")
+    return list(dict.fromkeys(routes))
+
+
+def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, only: str | None,
+              out_dir: str | None, record: bool, warm: bool) -> int:
+    """Run the suite, print the table and the counts, write the summaries (and, with record, the
+    reference); the exit status: 0, or EXIT_WRONG when any result is WRONG."""
+    suite = suite_manifest.load(manifest)
+    root = suite.source_root(sources)
+    patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
+    programs = suite.select(patterns)
+    if not programs:
+        raise CassError(f"no program of suite '{suite.name}' matches '{only}'")
+    gpu = suite_reference.nvidia_gpu() if "nvcc" in routes else None
+    if record:
+        if "nvcc" not in routes:
+            raise CassError("--record writes the H200's reference from the nvcc route: add nvcc to --routes")
+        if gpu is None:
+            raise CassError("--record needs an NVIDIA GPU (nvidia-smi finds none): the reference is the "
+                            "output of the nvcc build on NVIDIA hardware")
+    reference = suite_reference.load(suite)
+    out_dir = out_dir or f"suite-results/{suite.name}"
+    results = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = []
+        for p in programs:
+            entry, note = suite_reference.entry_for(reference, p)
+            futures.append(pool.submit(run_program, str(root), p, routes, entry, note, gpu, warm, record))
+        with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
+                               label=f"suite {suite.name}: {len(programs)} programs x {len(routes)} routes",
+                               file=sys.stderr,
+                               item_show_func=lambda f: f.result()["program"] if f else None) as bar:
+            for future in bar:
+                results.append(future.result())
+    results.sort(key=lambda r: r["program"])
+    if record:
+        entries = {r["program"]: r["routes"]["nvcc"].pop("record") for r in results
+                   if "record" in r["routes"]["nvcc"]}
+        from ..toolchain import find
+        suite_reference.write(suite, reference, entries, gpu or "", suite_reference.nvcc_version(find("nvcc").path))
+        click.echo(f"recorded {len(entries)} of {len(results)} programs into {suite.reference_path}")
+    info = {"name": suite.name, "repository": suite.repository, "commit": suite.commit,
+            "manifest": str(suite.manifest), "sources": str(root),
+            "reference": str(suite.reference_path) if suite.reference_path.exists() else None, "gpu": gpu}
+    agg = write_all(info, results, routes, out_dir)
+    for line in table(results, routes):
+        click.echo(line)
+    wrong = wrong_lines(results, routes)
+    for line in wrong:
+        click.secho(line, fg="red", bold=True, err=True)
+    click.echo(f"wrote {out_dir}/summary.json, summary.md")
+    for line in tally_lines(agg):
+        click.echo(line)
+    return EXIT_WRONG if wrong else 0
+
+
+@click.command()
+@click.option("--suite", "manifest", required=True, type=click.Path(dir_okay=False),
+              help="The suite's manifest (tests/suites/<suite>.toml).")
+@click.option("--sources", default=None, type=click.Path(file_okay=False),
+              help="The suite's source root (default: the manifest's [suite] sources, else .thirdparty/<suite>).")
+@click.option("--routes", default=None, metavar="ROUTE[,ROUTE…]",
+              help=f"Of {', '.join(ROUTES)} (default {','.join(DEFAULT_ROUTES)}).")
+@click.option("--only", default=None, metavar="GLOB[,GLOB…]", help="Only programs whose name matches a glob.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(min=1),
+              help="Programs run in parallel (worker processes).")
+@click.option("--out", "out_dir", default=None, type=click.Path(file_okay=False),
+              help="Directory for summary.json and summary.md (default suite-results/<suite>).")
+@click.option("--record", is_flag=True, help="Write the H200 reference from the nvcc route (NVIDIA GPU needed).")
+@click.option("--warm", is_flag=True, help="Also time a second cass-nvcc build on the same translation cache.")
+def suite_command(manifest: str, sources: str | None, routes: str | None, only: str | None, jobs: int,
+                  out_dir: str | None, record: bool, warm: bool) -> None:
+    """Run a third-party suite described by a manifest (docs/third_party.md)."""
+    status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
+    if status:
+        click.get_current_context().exit(status)
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        return suite_command.main(args=argv, prog_name="python3 -m cass_cc.bench.suite", standalone_mode=False) or 0
+    except click.exceptions.Exit as e:
+        return e.exit_code
+    except click.ClickException as e:
+        e.show()
+        return e.exit_code
+    except click.exceptions.Abort:
+        sys.stderr.write("cass-cc: interrupted\n")
+        return 130
+    except CassError as e:
+        sys.stderr.write(f"cass-cc: error: {e.message}\n")
+        return e.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""One suite program through every chosen route: a private copy of its folder (and the files it
+needs) per route, the build (cass-nvcc --cass-route=ROUTE, or plain nvcc: the baseline), the run
+(cass-run on the emulator or an AMD GPU; the nvcc build only on an NVIDIA GPU) and the verdict.
+The result is plain data (JSON), so programs can run in worker processes. Nothing here imports the
+compiler (llvmlite, lark): the nvcc route works where only nvcc, Python and click exist."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import CassError
+from ..toolchain import find
+from . import suite_judge as J
+from .runner import _emu_stats, _environment, _kernels, first_error_line, tool_command
+from .suite_manifest import SuiteProgram
+from .suite_reference import record_entry
+
+CASS_ROUTES = ("auto", "binary", "source")
+ROUTES = (*CASS_ROUTES, "nvcc")
+TAIL = 4000  # characters of a run's stdout/stderr kept in summary.json
+
+
+@dataclass
+class Finished:
+    exit: int | None  # None: timed out (the whole process group was killed)
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+def run_process(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> Finished:
+    """Run argv in its own process group; on timeout the group is killed, so a program's own
+    children (cass-run starts the program) do not outlive it."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    except OSError as e:
+        return Finished(127, "", f"cannot start {argv[0]}: {e.strerror}", 0.0)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        status: int | None = proc.returncode
+        if status < 0:  # as a shell reports a signal: 128+N
+            status = 128 - status
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        status = None
+    return Finished(status, out.decode(errors="replace"), err.decode(errors="replace"),
+                    time.perf_counter() - start)
+
+
+def _copy_tree(root: Path, program: SuiteProgram, dest: Path) -> None:
+    """The program's folder and its files, at the same relative places under dest."""
+    for rel in (program.dir, *program.files):
+        src = root / rel
+        if not src.exists():
+            raise CassError(f"'{rel}' is not in the sources ({root})")
+        target = dest / rel
+        if src.is_dir():
+            shutil.copytree(src, target, symlinks=True, dirs_exist_ok=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+    cwd = dest / program.dir
+    missing = [s for s in program.sources if not (cwd / s).exists()]
+    if missing:
+        raise CassError(f"source {', '.join(missing)} not in '{program.dir}'")
+
+
+def _error_line(done: Finished) -> str:
+    if done.exit is None:
+        return ""
+    return first_error_line(done.stderr) or first_error_line(done.stdout) or f"exit status {done.exit}"
+
+
+def _read_outputs(cwd: Path, program: SuiteProgram) -> dict[str, bytes | None]:
+    outputs: dict[str, bytes | None] = {}
+    for name in program.outputs:
+        path = cwd / name
+        outputs[name] = path.read_bytes() if path.is_file() else None
+    return outputs
+
+
+def _remove_outputs(cwd: Path, program: SuiteProgram) -> None:
+    """An output file shipped with the sources must not stand in for one the run did not write."""
+    for name in program.outputs:
+        path = cwd / name
+        if path.is_file():
+            path.unlink()
+
+
+def _build_argv(route: str, program: SuiteProgram) -> list[str]:
+    if route == "nvcc":
+        return [find("nvcc").path, *program.flags, "-o", program.binary, *program.sources]
+    return [*tool_command("cass-nvcc"), f"--cass-route={route}", *program.flags, "-o", program.binary,
+            *program.sources]
+
+
+def run_route(root: Path, program: SuiteProgram, route: str, work: Path, reference: dict | None,
+              reference_note: str, gpu: str | None, warm: bool, record: bool) -> dict:
+    """Build, run and judge one program through one route."""
+    base = work / route
+    tree, cache, reports = base / "tree", base / "cache", base / "reports"
+    result: dict = {"route": route}
+
+    def verdict(v: J.Verdict) -> dict:
+        if route != "nvcc":
+            v = J.expected_refusal(program, v)
+        result.update(status=v.status, reason=v.reason, cell=v.cell())
+        return result
+
+    try:
+        _copy_tree(root, program, tree)
+    except CassError as e:
+        return verdict(J.Verdict(J.BUILD_ERROR, e.message))
+    cwd = tree / program.dir
+    reports.mkdir(parents=True)
+    env = _environment(CASS_CACHE_DIR=str(cache), CASS_REPORT_DIR=str(reports))
+    try:
+        argv = _build_argv(route, program)
+    except CassError as e:  # nvcc or cass-cc's tools not found
+        return verdict(J.Verdict(J.BUILD_ERROR, e.message))
+    build = run_process(argv, str(cwd), env, program.build_timeout)
+    result["build_seconds"] = build.seconds
+    if route != "nvcc":
+        result["kernels"] = _kernels(str(reports))
+    if build.exit is None:
+        return verdict(J.Verdict(J.BUILD_ERROR, f"build timed out after {program.build_timeout:g} s"))
+    if build.exit != 0:
+        result["build_output_tail"] = (build.stderr + build.stdout)[-TAIL:]
+        return verdict(J.judge_build(_error_line(build), by_cass=route != "nvcc"))
+    if warm:
+        again = run_process(argv, str(cwd), env, program.build_timeout)
+        result["build_warm_seconds"] = again.seconds
+        if again.exit != 0:
+            return verdict(J.Verdict(J.BUILD_ERROR, f"warm rebuild: {_error_line(again) or 'timed out'}"))
+    exe = str(cwd / program.binary)
+    if route == "nvcc":
+        if gpu is None:
+            return verdict(J.Verdict(J.NOT_RUN, "no NVIDIA GPU"))
+        argv = [exe, *program.args]
+        result["gpu"] = gpu
+    else:
+        stats = base / "stats.json"
+        argv = [*tool_command("cass-run"), "--emu-stats", str(stats), exe, *program.args]
+    _remove_outputs(cwd, program)
+    run = run_process(argv, str(cwd), _environment(), program.timeout)
+    outputs = _read_outputs(cwd, program)
+    result.update(run_seconds=run.seconds, exit=run.exit, stdout_tail=run.stdout[-TAIL:],
+                  stderr_tail=run.stderr[-TAIL:])
+    if route != "nvcc":
+        result.update(_emu_stats(str(stats)))
+    if record and route == "nvcc":
+        # the H200's run makes the reference: judged by its own checks only
+        v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, None, run.exit is None)
+        if v.status in (J.PASS, J.UNVERIFIED) and run.exit == 0:
+            try:
+                result["record"] = record_entry(program, run.stdout, run.exit, outputs)
+            except CassError as e:
+                return verdict(J.Verdict(J.FAIL, e.message))
+            v = J.Verdict(J.PASS, "recorded")
+        return verdict(v)
+    v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, reference, run.exit is None)
+    if v.status == J.UNVERIFIED and reference_note:
+        v = J.Verdict(J.UNVERIFIED, reference_note)
+    return verdict(v)
+
+
+def run_program(root: str, program: SuiteProgram, routes: list[str], reference: dict | None, reference_note: str,
+                gpu: str | None, warm: bool, record: bool) -> dict:
+    """Everything measured for one program (worker-process entry point)."""
+    work = Path(tempfile.mkdtemp(prefix=f"cass-suite-{program.name}-"))
+    try:
+        return {"program": program.name, "expect": program.expect,
+                "routes": {route: run_route(Path(root), program, route, work, reference, reference_note,
+                                            gpu, warm, record) for route in routes}}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
