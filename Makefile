@@ -6,7 +6,8 @@ PYTEST_ARGS ?=
 
 .PHONY: demo test system-deps venv clean
 
-# Debian's packages: installed when run as root, otherwise the exact command is printed.
+# Debian's packages: installed when run as root, otherwise the exact command is printed. nvcc
+# needs no package: the venv holds NVIDIA's nvcc wheels, used where no CUDA toolkit is found.
 system-deps:
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -19,14 +20,14 @@ system-deps:
 	    echo "missing Debian packages; run: sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
-	@command -v nvcc >/dev/null || { echo "nvcc not found: install the CUDA toolkit (12 or 13) and put it on PATH"; exit 1; }
 
 venv: $(VENV)/.installed
 
 $(VENV)/.installed: setup.cfg setup.py | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test,bench]'
+	$(VENV)/bin/pip install -q -e '.[test,bench,nvcc]'
+	@echo "nvcc used: $$($(VENV)/bin/cass-cc doctor | grep -w nvcc | sed 's/ *\[binary route\] */ /')"
 	touch $@
 
 demo: system-deps venv

@@ -30,7 +30,8 @@ class Check:
 def _tool(name: str) -> Callable[[], tuple[str, str]]:
     def probe() -> tuple[str, str]:
         tool = toolchain.find(name)
-        return tool.path, tool.version()
+        origin = ", NVIDIA's PyPI wheel" if toolchain.from_wheel(tool.path) else ""
+        return tool.path, tool.version() + origin
     return probe
 
 

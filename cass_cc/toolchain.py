@@ -43,8 +43,14 @@ class Tool:
         return lines[0] if lines else "unknown"
 
 
+def from_wheel(path: str) -> bool:
+    """Whether a tool comes from NVIDIA's PyPI wheels rather than a CUDA toolkit install."""
+    return f"{os.sep}site-packages{os.sep}nvidia{os.sep}" in os.path.realpath(path)
+
+
 HOW_TO_GET = {
-    "nvcc": "install the CUDA toolkit (nvcc 12 or 13) and put its bin/ on PATH or set CUDA_HOME",
+    "nvcc": "install the CUDA toolkit (nvcc 12 or 13) and put its bin/ on PATH or set CUDA_HOME, or "
+            "install NVIDIA's nvcc wheels from PyPI into cass-cc's environment: pip install 'cass-cc[nvcc]'",
     "nvdisasm": "pip install nvidia-cuda-nvdisasm (or the CUDA toolkit's nvdisasm)",
     "cuobjdump": "pip install nvidia-cuda-cuobjdump (or the CUDA toolkit's cuobjdump)",
     "llvm-mc": "apt-get install llvm-22 (any LLVM >= 17 with the AMDGPU target), or set ROCM_PATH",
@@ -79,11 +85,13 @@ def _candidates(name: str) -> list[str]:
     if name in ("nvcc", "cuobjdump", "nvdisasm"):
         found = [os.path.join(cuda, "bin", name)] if cuda else []
         found.append(name)
+        # NVIDIA's PyPI wheels: nvidia-cuda-nvdisasm/-cuobjdump of CUDA 12 (nvidia/cuda_*/bin), and
+        # CUDA 13's wheels (nvcc among them), which share one toolkit tree, nvidia/cu13.
         wheel_dir = {"nvdisasm": "cuda_nvdisasm", "cuobjdump": "cuda_cuobjdump"}.get(name)
-        if wheel_dir:
-            for entry in sys.path:
+        for entry in sys.path:
+            if wheel_dir:
                 found.extend(sorted(glob.glob(os.path.join(entry, "nvidia", wheel_dir, "bin", name))))
-                found.extend(sorted(glob.glob(os.path.join(entry, "nvidia", "cu*", "bin", name))))
+            found.extend(sorted(glob.glob(os.path.join(entry, "nvidia", "cu*", "bin", name)), reverse=True))
         return found
     if name == "hipcc":
         return ([os.path.join(rocm, "bin", "hipcc")] if rocm else []) + ["hipcc"]
