@@ -1,0 +1,201 @@
+"""`cass-cc bench --suite`: the manifest reader, the line/number comparison and the verdicts, and
+the runner end to end on tests/suites/selftest (tiny programs of our own, real builds and runs):
+a pass, a pass compared with the reference lines and file, a build error, a timeout, and a
+reference that disagrees, which must be reported WRONG."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cass_cc.bench import suite_judge as J
+from cass_cc.bench.suite_manifest import load
+from cass_cc.bench.suite_reference import entry_for, record_entry
+from cass_cc.errors import CassError
+from tests.conftest import ROOT, run_tool
+
+SUITES = ROOT / "tests" / "suites"
+SELFTEST = SUITES / "selftest.toml"
+HAS_NVIDIA_GPU = shutil.which("nvidia-smi") is not None and subprocess.run(
+    ["nvidia-smi", "-L"], capture_output=True).returncode == 0
+
+
+def _manifest(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "m.toml"
+    path.write_text(text)
+    return path
+
+
+MINIMAL = '[suite]\nname = "t"\n\n[[program]]\nname = "p"\ndir = "p"\nsources = ["p.cu"]\n'
+
+
+def test_manifest_defaults_and_files(tmp_path):
+    suite = load(_manifest(tmp_path, MINIMAL.replace('name = "t"', 'name = "t"\nfiles = ["common"]')))
+    (p,) = suite.programs
+    assert (p.binary, p.expect, p.timeout, p.rtol, p.files) == ("p", "pass", 300, 1e-5, ("common",))
+    assert suite.reference_path == tmp_path / "m.ref.json"
+
+
+@pytest.mark.parametrize("extra, message", [
+    ('comapre = ["x"]', "unknown key 'comapre'"),
+    ('args = "1 2"', "'args' must be a list"),
+    ('files = ["../outside"]', "must be a relative path inside the source root"),
+    ('pass = "("', "'pass' is not a valid regular expression"),
+    ('expect = "refused"', "needs a 'reason'"),
+    ('expect = "maybe"', "'expect' must be"),
+])
+def test_manifest_mistakes_are_one_line_errors(tmp_path, extra, message):
+    with pytest.raises(CassError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load(_manifest(tmp_path, MINIMAL + extra + "\n"))
+
+
+def test_numbers_within_tolerance_text_and_integers_exactly():
+    assert J.line_difference("sum: 1.0000001e+06 ok", "sum:  1.0e+06 ok", 1e-5, 0) is None
+    assert J.line_difference("sum: 1.0001e+06", "sum: 1.0e+06", 1e-5, 0) is not None
+    assert J.line_difference("count 12346", "count 12345", 1e-3, 0) is not None  # integers are exact
+    assert J.line_difference("x-1 nan", "x-1 nan", 0, 0) is None
+    assert J.line_difference("nan", "1.0", 1, 1) is not None
+    assert J.line_difference("total 5", "sum 5", 0, 0) is not None
+    assert J.line_difference("-0.0000001", "0.0", 0, 1e-6) is None
+
+
+def _program(tmp_path, extra=""):
+    return load(_manifest(tmp_path, MINIMAL + 'pass = "^PASS$"\nfail = "FAIL"\ncompare = ["^r: "]\n'
+                          'outputs = ["o.txt"]\n' + extra)).programs[0]
+
+
+def test_verdicts(tmp_path):
+    p = _program(tmp_path)
+    out = "r: 1.5\nPASS\n"
+    ref = record_entry(p, out, 0, {"o.txt": b"1 2 3\n"})
+    assert ref["lines"] == ["r: 1.5"] and ref["outputs"] == {"o.txt": {"text": "1 2 3\n"}}
+    ok = {"o.txt": b"1 2 3\n"}
+    assert J.judge_run(p, 0, out, "", ok, ref, False) == J.Verdict(J.PASS)
+    assert J.judge_run(p, 0, out, "", ok, None, False).status == J.UNVERIFIED
+    assert J.judge_run(p, 0, "r: 1.6\nPASS\n", "", ok, ref, False).status == J.WRONG
+    assert J.judge_run(p, 0, out, "", {"o.txt": b"1 2 4\n"}, ref, False).status == J.WRONG
+    assert J.judge_run(p, 0, out, "", {"o.txt": None}, ref, False).status == J.WRONG
+    assert J.judge_run(p, 0, "r: 1.5\nFAIL\n", "", ok, ref, False).status == J.WRONG  # exit 0, own check fails
+    assert J.judge_run(p, 134, "", "emulator: fault in k at pc 0x10", ok, ref, False) == J.Verdict(
+        J.FAIL, "exit 134: emulator: fault in k at pc 0x10")
+    assert J.judge_run(p, None, "", "", ok, ref, True).reason == "timeout after 300 s"
+    assert J.judge_run(p, 1, "", "cass-run: error: cooperative launch not supported", ok, ref,
+                       False).status == J.REFUSED
+    assert J.judge_build("x.cu(2): error: identifier \"y\" is undefined", by_cass=True).status == J.BUILD_ERROR
+    assert J.judge_build("cass-nvcc: error: option '-G' is not supported yet: ...", by_cass=True).status == J.REFUSED
+    refused = _program(tmp_path, 'expect = "refused"\nreason = "texture references"\n')
+    assert J.expected_refusal(refused, J.Verdict(J.REFUSED, "r")).reason == "as expected: r"
+    assert J.expected_refusal(refused, J.Verdict(J.PASS)).reason.startswith("expected refused")
+
+
+def test_a_reference_recorded_with_other_arguments_is_stale(tmp_path):
+    p = _program(tmp_path)
+    entry = record_entry(p, "r: 1\nPASS\n", 0, {"o.txt": b""})
+    entry["built_with"]["args"] = ["999"]
+    assert entry_for({"programs": {"p": entry}}, p) == (
+        None, "stale H200 reference (recorded with other sources, flags or args)")
+
+
+def _cells(stdout: str) -> dict[str, list[str]]:
+    rows = [line for line in stdout.splitlines() if line.startswith("| ") and not line.startswith("| program")]
+    return {cells[0]: cells[1:] for cells in ([c.strip() for c in row.strip("|").split(" | ")] for row in rows)}
+
+
+@pytest.fixture(scope="module")
+def selftest_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("selftest")
+    done = run_tool("cass-cc", "bench", "--suite", str(SELFTEST), "--routes", "auto,nvcc", "--jobs", "2",
+                    "--out", str(out), timeout=1200)
+    return done, out
+
+
+@pytest.mark.slow
+def test_selftest_suite_tells_every_outcome_apart(selftest_run):
+    done, out = selftest_run
+    assert done.returncode == 0, done.stdout + done.stderr
+    cells = _cells(done.stdout)
+    assert cells["pass_simple"][0] == "pass"
+    assert cells["checksum_ref"][0] == "pass"
+    assert cells["build_error"][0].startswith("build error(") and "undeclared_value" in cells["build_error"][0]
+    assert cells["build_error"][1].startswith("build error(") and "undeclared_value" in cells["build_error"][1]
+    assert cells["timeout"][0] == "FAIL(timeout after 10 s)"
+    if not HAS_NVIDIA_GPU:
+        assert all(cells[p][1] == "not run(no NVIDIA GPU)" for p in ("pass_simple", "checksum_ref", "timeout"))
+    md = (out / "summary.md").read_text()
+    assert md.splitlines()[-1] == done.stdout.splitlines()[-1]
+    if not HAS_NVIDIA_GPU:
+        assert md.splitlines()[-1] == "2 passed, 3 failed"
+    data = json.loads((out / "summary.json").read_text())
+    by_name = {r["program"]: r for r in data["results"]}
+    kernels = by_name["checksum_ref"]["routes"]["auto"]["kernels"]
+    assert {k["demangled"].split("(")[0] for k in kernels} == {"fill", "block_sums"}
+    assert by_name["checksum_ref"]["routes"]["nvcc"]["build_seconds"] > 0  # the baseline is always timed
+
+
+@pytest.mark.slow
+def test_a_different_reference_is_reported_wrong(tmp_path):
+    """The H200 said another sum: the emulated run ends normally with its own check passing, and
+    the runner must call it WRONG, loudly, and exit 3."""
+    shutil.copy(SELFTEST, tmp_path / "selftest.toml")
+    ref = json.loads((SUITES / "selftest.ref.json").read_text())
+    lines = ref["programs"]["checksum_ref"]["lines"]
+    lines[1] = lines[1].replace("2046384", "2046385")
+    (tmp_path / "selftest.ref.json").write_text(json.dumps(ref))
+    done = run_tool("cass-cc", "bench", "--suite", str(tmp_path / "selftest.toml"), "--sources",
+                    str(SUITES / "selftest"), "--routes", "auto", "--only", "checksum_*", "--out",
+                    str(tmp_path / "out"), timeout=900)
+    assert done.returncode == 3, done.stdout + done.stderr
+    cell = _cells(done.stdout)["checksum_ref"][0]
+    assert cell == "WRONG(stdout line 2: 2046384 vs H200 2046385 in 'sum: 2046385')", cell
+    assert "WRONG: checksum_ref (auto)" in done.stderr
+    assert "WRONG results (never ship these)" in (tmp_path / "out" / "summary.md").read_text()
+    assert done.stdout.splitlines()[-1] == "0 passed, 1 failed"
+
+
+def test_the_nvcc_route_needs_no_compiler_modules(tmp_path):
+    """The H200 machine has nvcc, Python and click only: the nvcc route (and --record's checks)
+    must work with llvmlite and lark unimportable, run as `python3 -m cass_cc.bench.suite`."""
+    code = ("import runpy, sys\n"
+            "for name in ('llvmlite', 'lark', 'elftools', 'matplotlib'):\n"
+            "    sys.modules[name] = None\n"
+            "sys.argv = ['suite'] + sys.argv[1:]\n"
+            "runpy.run_module('cass_cc.bench.suite', run_name='__main__')\n")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-c", code, "--suite", str(SELFTEST), "--routes", "nvcc", "--only",
+                           "pass_simple", "--out", str(tmp_path / "o")], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    want = "pass" if HAS_NVIDIA_GPU else "not run(no NVIDIA GPU)"
+    assert _cells(done.stdout)["pass_simple"] == [want]
+    if not HAS_NVIDIA_GPU:
+        record = subprocess.run([sys.executable, "-c", code, "--suite", str(SELFTEST), "--routes", "nvcc",
+                                 "--record", "--out", str(tmp_path / "o")], cwd=tmp_path, env=env,
+                                capture_output=True, text=True, timeout=600)
+        assert record.returncode == 1
+        assert record.stderr.strip() == ("cass-cc: error: --record needs an NVIDIA GPU (nvidia-smi finds none): "
+                                         "the reference is the output of the nvcc build on NVIDIA hardware")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--suite", "nosuch.toml"], "nosuch.toml: no such manifest"),
+    (["--suite", str(SELFTEST), "--sources", "/nonexistent"], "are not at '/nonexistent'"),
+    (["--suite", str(SELFTEST), "--only", "zzz*"], "no program of suite 'selftest' matches 'zzz*'"),
+    (["--suite", str(SELFTEST), "--routes", "auto", "--record"], "add nvcc to --routes"),
+    (["--record"], "--record goes with --suite"),
+])
+def test_bad_invocations_are_one_line_errors(tmp_path, args, message):
+    done = run_tool("cass-cc", "bench", *args, "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert done.returncode in (1, 2), done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "o").exists()
+
+
+def test_unknown_suite_route_is_refused(tmp_path):
+    done = run_tool("cass-cc", "bench", "--suite", str(SELFTEST), "--routes", "auto,gpu")
+    assert done.returncode == 2 and "'auto,gpu': choose from auto, binary, source, nvcc" in done.stderr
