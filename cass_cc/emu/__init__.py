@@ -10,8 +10,12 @@ text, asm.lark) -> program (an executor per instruction, built on first executio
 with dpp, lanes, vmem, lds; ALU arithmetic from cass_cc.emu.alu) -> launch (kernarg and hidden
 arguments, dispatch packet, initial registers, the scheduler that runs waves at the same pc
 together). Each wave has its MODE register (round and denormal modes, from the kernel descriptor,
-changed by s_round_mode, s_denorm_mode and s_setreg), which the float ALU honours. Faults raise EmuFault with kind "memory", "budget", "unimplemented", "decode" or
-"trap"; CASS_EMU_MAX_INSTRUCTIONS bounds the wave-instructions of one launch.
+changed by s_round_mode, s_denorm_mode and s_setreg), which the float ALU honours. Faults raise
+EmuFault with kind "memory", "hang", "budget", "unimplemented", "decode", "deadlock" or "trap".
+A launch runs until it ends or can make no more progress (progress.py: CASS_EMU_HANG_INSTRUCTIONS);
+CASS_EMU_MAX_INSTRUCTIONS, when set, bounds the wave-instructions of one launch. Allocations
+occupy whole 4 KiB pages as on ROCm (memory.py): accesses in that padding are warnings, or faults
+with CASS_EMU_STRICT.
 """
 
 from .code_object import CodeObject, KernelArg, KernelInfo

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class EmuFault(Exception):
-    """A kernel fault. kind: "memory" | "budget" | "unimplemented" | "decode" | "trap" | "deadlock"
+    """A kernel fault. kind: "memory" | "hang" (no progress, cass_cc.emu.progress) | "budget" (the
+    optional instruction budget) | "unimplemented" | "decode" | "trap" | "deadlock"
     (a barrier that can never fill, e.g. a grid barrier for more workgroups than are resident).
     pc is the instruction's address in the code object (as llvm-objdump prints it).
 
@@ -45,15 +46,18 @@ class AccessError(Exception):
     """Raised by memory accesses below the instruction level; the executor adds kernel, pc and text
     and turns it into an EmuFault(kind="memory")."""
 
-    def __init__(self, index: int, address: int, nbytes: int, write: bool, space: str = ""):
+    def __init__(self, index: int, address: int, nbytes: int, write: bool, space: str = "", padding=None):
         super().__init__(f"{'write' if write else 'read'} of {nbytes} bytes at {address:#x}")
         self.index = index
         self.address = address
         self.nbytes = nbytes
         self.write = write
         self.space = space
+        self.padding = padding          # a memory.PaddingAccess made a fault by strict checking
 
     def describe(self) -> str:
+        if self.padding is not None:
+            return f"{self.padding.describe()}; a fault only because of --strict (CASS_EMU_STRICT)"
         where = {"": "outside every allocation", "lds": "outside the workgroup's LDS",
                  "scratch": "outside the lane's private segment"}[self.space]
         return f"{'write' if self.write else 'read'} of {self.nbytes} bytes at {self.address:#x}: {where}"

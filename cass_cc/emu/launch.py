@@ -7,8 +7,17 @@ diverged waves reconverge), releasing s_barrier once a workgroup's waves have al
 
 Waves that spin on each other (grid-wide barriers, locks) need every wave to move: every
 TURN_PERIOD instructions the waves at another pc (in turn) run for TURN_STEPS instructions ahead of the
-lower-pc ones. A grid the device holds at once (`resident_groups`, what a cooperative launch
-asks for) runs in one batch, so its workgroups can wait for each other.
+lower-pc ones. The turns go round the pcs in order, so every running wave runs within a bounded
+number of steps however the others spin: a wave holding a lock, or the last to arrive at a
+flag barrier, is never starved by the waves waiting for it. A grid the device holds at once
+(`resident_groups`, what a cooperative launch asks for) runs in one batch, so its workgroups can
+wait for each other.
+
+A launch runs until its kernel ends, as on a GPU; it is stopped as hung only when its waves can
+make no more progress (cass_cc.emu.progress: kind "hang"). An instruction budget
+(CASS_EMU_MAX_INSTRUCTIONS, `cass-run --emu-budget N`) is an option, off by default.
+Accesses in an allocation's page padding (memory.py) are reported once per (kernel, pc) through
+`warn`, or are faults when CASS_EMU_STRICT is set.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import struct
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -27,15 +37,20 @@ from .fault import AccessError, EmuFault
 from .memory import Memory
 from .printf import PrintfService
 from .program import Program
+from .progress import CHECK_TICKS, DEFAULT_LIMIT, Hang, Progress
 from .salu import TrapError
 from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
                     write_scalar_bits)
 
-DEFAULT_BUDGET = 10_000_000           # wave-instructions per launch
+BUDGET_ENV = "CASS_EMU_MAX_INSTRUCTIONS"      # wave-instructions one launch may execute (unset: no budget)
+HANG_ENV = "CASS_EMU_HANG_INSTRUCTIONS"       # the hang detector's stretch (progress.py)
+STRICT_ENV = "CASS_EMU_STRICT"                # padding accesses are faults
 DYNAMIC_STACK_BYTES = 16384           # per lane, for kernels whose stack size is not known statically
 BATCH_BYTES = 256 << 20               # register and scratch state of the waves run at once
 DISPATCH_PACKET_BYTES = 64
 STATUS_CHANGERS = ("s_endpgm", "s_endpgm_saved", "s_barrier", "ds_gws_barrier")   # executors that set st.status
+ENDS = ("s_endpgm", "s_endpgm_saved")
+BRANCHES = ("s_branch", "s_cbranch_")  # scalar branches: where waves enter and leave loops (progress.py)
 TURN_PERIOD = 256                     # instructions between turns of the higher-pc waves
 TURN_STEPS = 256                      # instructions a turn lasts
 
@@ -52,9 +67,11 @@ class LaunchStats:
 
 
 def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynamic_lds: int = 0,
-           memory: Memory | None = None, printf=None, resident_groups: int = 0) -> LaunchStats:
+           memory: Memory | None = None, printf=None, resident_groups: int = 0,
+           warn: Callable[[str], None] | None = None) -> LaunchStats:
     """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault.
-    A grid of at most `resident_groups` workgroups runs in one batch (all waves interleaved)."""
+    A grid of at most `resident_groups` workgroups runs in one batch (all waves interleaved).
+    `warn` gets the one-line warnings (accesses in an allocation's padding), default stderr."""
     start = time.perf_counter()
     mem = memory or co.memory
     info = co.kernels.get(kernel)
@@ -70,7 +87,10 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     stats = LaunchStats(kernel, grid, block)
     sink = printf or (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
     services = {program.hostcall: PrintfService(sink)} if program.hostcall is not None else {}
-    budget = int(os.environ.get("CASS_EMU_MAX_INSTRUCTIONS", DEFAULT_BUDGET))
+    budget = _int_env(BUDGET_ENV)
+    hang_limit = _int_env(HANG_ENV) or DEFAULT_LIMIT
+    mem.strict = bool(os.environ.get(STRICT_ENV))
+    warn = warn or (lambda text: (sys.stderr.write(text + "\n"), sys.stderr.flush()))
     owned = []
     try:
         hostcall = mem.allocate(4096, "device")
@@ -81,7 +101,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
         owned.append(packet)
         run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
                    {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr}, services,
-                   resident_groups)
+                   resident_groups, hang_limit, warn)
         saved = np.seterr(all="ignore")      # IEEE results (inf, nan) are the point, not warnings
         try:
             run.all_batches()
@@ -92,6 +112,19 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
             mem.free(addr)
     stats.seconds = time.perf_counter() - start
     return stats
+
+
+def _int_env(name: str) -> int | None:
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return None
+    try:
+        value = int(text, 0)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise EmuFault("decode", f"{name}={text!r}: expected a positive number of instructions")
+    return value
 
 
 def initial_mode(rsrc1: int) -> int:
@@ -166,11 +199,12 @@ class _Run:
     """The waves of one launch, run batch by batch of whole workgroups."""
 
     def __init__(self, co, program, info, grid, block, dynamic_lds, mem, stats, budget, pointers, services,
-                 resident_groups: int = 0):
+                 resident_groups: int = 0, hang_limit: int = DEFAULT_LIMIT, warn=None):
         self.co, self.program, self.info, self.kd = co, program, info, info.descriptor
         self.grid, self.block, self.mem, self.stats, self.budget = grid, block, mem, stats, budget
         self.pointers = pointers
         self.services = services
+        self.hang_limit, self.warn = hang_limit, warn
         self.threads = math.prod(block)
         self.waves_per_group = -(-self.threads // 32)
         self.lds_bytes = info.group_segment_size + dynamic_lds
@@ -237,6 +271,10 @@ class _Run:
         runnable = None                 # the running waves, when known (status changes only on moves)
         tick, next_turn, turn_end = 0, TURN_PERIOD, 0
         turn, turn_pc = None, -1        # the waves having a turn, and the pc it began at
+        progress, next_check = Progress(st, self.hang_limit), CHECK_TICKS
+        mem = self.mem
+        mem.changed = False
+        budget = self.budget if self.budget is not None else math.inf
         while True:
             if w is None:
                 if runnable is None:
@@ -264,7 +302,7 @@ class _Run:
             step = steps.get(pc)
             if step is None:
                 step = steps[pc] = self._step(pc)
-            exe, instr, names, skip_to, stops = step
+            exe, instr, names, skip_to, stops, kind = step
             n = len(w)
             stats.wave_instructions += n * len(names)
             if n == 1:
@@ -274,15 +312,21 @@ class _Run:
             for name in names:
                 counts[name] = counts.get(name, 0) + n
             st.clock = stats.wave_instructions
+            progress.ran(w, len(names))
+            if tick >= next_check:
+                next_check = tick + CHECK_TICKS
+                hang = progress.check()
+                if hang is not None:
+                    raise self._hang(st, progress, hang)
             if skip_to is not None:     # step over the whole run of no-ops at once
                 pcs[w] = skip_to
                 pc = skip_to
                 if not everyone:
                     w = None
                 continue
-            if stats.wave_instructions > self.budget:
+            if stats.wave_instructions > budget:
                 raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
-                               f"(CASS_EMU_MAX_INSTRUCTIONS); {n} wave(s) spinning here",
+                               f"(--emu-budget, {BUDGET_ENV}); {n} wave(s) here",
                                kernel=kernel, pc=pc - base, instruction=instr.text)
             try:
                 moved = exe(st, w)
@@ -300,6 +344,13 @@ class _Run:
                 raise EmuFault("unimplemented", f"internal error executing '{instr.mnemonic}': "
                                f"{type(e).__name__}: {e}", kernel=kernel, pc=pc - base,
                                instruction=instr.text) from e
+            if mem.padding:
+                self._padding(mem, kernel, pc - base, instr.text)
+            if kind is not None:
+                if kind == "branch":
+                    progress.branched(w, pc, pcs[w])
+                else:
+                    progress.retired()
             if moved:
                 w = None
                 if stops:               # s_endpgm, s_barrier: the running set changed
@@ -341,5 +392,37 @@ class _Run:
         instr = self.program.instrs[pc]
         noops = self.program.noop_run(pc)
         if noops:
-            return exe, instr, noops[1], noops[0], False
-        return exe, instr, (instr.mnemonic,), None, instr.mnemonic in STATUS_CHANGERS
+            return exe, instr, noops[1], noops[0], False, None
+        m = instr.mnemonic
+        kind = "branch" if m.startswith(BRANCHES) else "end" if m in ENDS else None
+        return exe, instr, (m,), None, m in STATUS_CHANGERS, kind
+
+    def _padding(self, mem: Memory, kernel: str, pc: int, text: str) -> None:
+        """Report the padding accesses of the instruction just run, once per (kernel, pc)."""
+        hits, mem.padding = mem.padding, []
+        mem.padding_count += len(hits)
+        if (kernel, pc) in mem.padding_reported:
+            return
+        mem.padding_reported.add((kernel, pc))
+        hit = hits[0]
+        lane = f"lane {hit.lane} " if hit.lane is not None else ""
+        self.warn(f"warning: kernel '{kernel}' pc {pc:#x} '{text}': {lane}{hit.describe()} (no fault there; "
+                  f"reported once per instruction; --strict makes it a fault)")
+
+    def _hang(self, st: Waves, progress: Progress, hang: Hang) -> EmuFault:
+        """The report of a hang, at the first running wave: its pc, instruction and first active lane."""
+        wave = int(hang.waves[0])
+        pc = int(st.pc[wave])
+        instr = self.program.instrs.get(pc)
+        active = int(st.S[wave, EXEC])
+        lane = (active & -active).bit_length() - 1 if active else None
+        loop = progress.loop_of(wave)
+        where = f" in the loop at pc {loop[0] - self.co.base:#x}..{loop[1] - self.co.base:#x}" if loop else ""
+        why = ("and each is back in a state it was in before with memory unchanged, so it repeats forever"
+               if hang.rule == "proof" else
+               f"the hang limit ({HANG_ENV}={self.hang_limit}; raise it for longer loops without stores)")
+        return EmuFault("hang", f"hangs{where}: no progress (no store or atomic changed memory, no wave ended or "
+                        f"left its loop) while each of the {len(hang.waves)} running wave(s) executed "
+                        f"{hang.stretch} instructions, {why}",
+                        kernel=self.info.name, pc=pc - self.co.base, instruction=instr.text if instr else None,
+                        lane=lane)

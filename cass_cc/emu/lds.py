@@ -132,7 +132,13 @@ def _store_dword(vdata: int, vaddr: int, offset: int):
             LDS.write(st, wave, lane, a, read_vgprs(st, wave, lane, vdata, 1))
             return False
         wave, lane, index = found
-        st.lds.view(np.uint32)[st.wg[wave], index] = st.V[wave, vdata, lane]
+        words, groups = st.lds.view(np.uint32), st.wg[wave]
+        if st.lds_changed:
+            words[groups, index] = st.V[wave, vdata, lane]
+            return False
+        before = words[groups, index]     # compared after the store: the last of equal addresses wins
+        words[groups, index] = st.V[wave, vdata, lane]
+        st.lds_changed = not np.array_equal(before, words[groups, index])
         return False
     return store_dword
 

@@ -17,6 +17,13 @@ def _lane_error(err: AccessError, lane: np.ndarray) -> AccessError:
     return err
 
 
+def _padding_lanes(mem, first: int, lane: np.ndarray) -> None:
+    """Name the lane of the padding accesses Memory recorded from index `first` on."""
+    for hit in mem.padding[first:]:
+        if hit.lane is None:
+            hit.lane = int(lane[hit.index])
+
+
 class GlobalSpace:
     name = ""
 
@@ -25,16 +32,23 @@ class GlobalSpace:
         return addr.astype(np.uint64)
 
     def read(self, st, wave, lane, addr, nbytes):
+        first = len(st.mem.padding)
         try:
-            return st.mem.read(addr.astype(np.uint64), nbytes)
+            data = st.mem.read(addr.astype(np.uint64), nbytes)
         except AccessError as e:
             raise _lane_error(e, lane) from None
+        if len(st.mem.padding) > first:
+            _padding_lanes(st.mem, first, lane)
+        return data
 
     def write(self, st, wave, lane, addr, data):
+        first = len(st.mem.padding)
         try:
             st.mem.write(addr.astype(np.uint64), data)
         except AccessError as e:
             raise _lane_error(e, lane) from None
+        if len(st.mem.padding) > first:
+            _padding_lanes(st.mem, first, lane)
 
 
 class _OffsetSpace:
@@ -64,13 +78,33 @@ class _OffsetSpace:
         self.check(st, lane, addr, nbytes, True)
         if nbytes % 4 == 0 and not (addr & 3).any():
             words = np.ascontiguousarray(data).view(np.uint32).reshape(len(addr), nbytes // 4)
-            self._array(st).view(np.uint32)[self._index(st, wave, lane, addr >> 2, nbytes // 4)] = words
+            target, index = self._array(st).view(np.uint32), self._index(st, wave, lane, addr >> 2, nbytes // 4)
+        else:
+            target, index, words = self._array(st), self._index(st, wave, lane, addr, nbytes), data
+        if not self.watched(st):
+            target[index] = words
             return
-        self._array(st)[self._index(st, wave, lane, addr, nbytes)] = data
+        before = target[index]            # compared after the store: the last of equal addresses wins
+        target[index] = words
+        self.note_change(st, wave, before != target[index])
+
+    def watched(self, st) -> bool:
+        """Whether the hang detector needs to know which writes change this space."""
+        return False
+
+    def note_change(self, st, wave, differs: np.ndarray) -> None:
+        """differs: per accessed element, whether the write changed it."""
 
 
 class LdsSpace(_OffsetSpace):
+    """Changes of LDS are progress: other waves of the workgroup see them."""
     name = "lds"
+
+    def watched(self, st):
+        return not st.lds_changed
+
+    def note_change(self, st, wave, differs):
+        st.lds_changed = bool(differs.any())
 
     def key(self, st, wave, lane, addr):
         return (st.wg[wave].astype(np.int64) << 32) | addr.astype(np.int64)
@@ -86,7 +120,18 @@ class LdsSpace(_OffsetSpace):
 
 
 class ScratchSpace(_OffsetSpace):
+    """A lane's private memory is part of its wave's state, like its registers: no other wave sees
+    it, so changing it is not progress; while the hang detector looks for repeated states it
+    counts each wave's scratch changes (st.scratch_version) instead of comparing scratch."""
     name = "scratch"
+
+    def watched(self, st):
+        return st.watch_scratch
+
+    def note_change(self, st, wave, differs):
+        changed = differs.reshape(len(wave), -1).any(axis=1)
+        if changed.any():
+            np.add.at(st.scratch_version, wave[changed], 1)
 
     def key(self, st, wave, lane, addr):
         return ((wave.astype(np.int64) * 32 + lane) << 32) | addr.astype(np.int64)

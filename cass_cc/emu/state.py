@@ -48,6 +48,11 @@ class Waves:
         self.scratch = np.zeros((n, 32, -(-max(scratch_bytes, 1) // 4) * 4), np.uint8)
         self.mode = np.full(n, DEFAULT_MODE, np.uint32)   # MODE of each wave (round, denormals, ...)
         self.mode_split = False                      # whether the waves' MODEs differ
+        # for the hang detector (progress.py): whether a write changed LDS since it last looked,
+        # and, while it compares wave states, how often each wave's scratch changed
+        self.lds_changed = False
+        self.watch_scratch = False
+        self.scratch_version = np.zeros(n, np.int64)
 
     def set_mode(self, w, mode: np.ndarray) -> None:
         self.mode[w] = mode

@@ -1,5 +1,5 @@
 """Each fault class stops the kernel with a one-line report: out-of-bounds access (kernel, pc,
-instruction, lane, address), instruction budget (the pc where waves spin), unimplemented
+instruction, lane, address), instruction budget (the pc where waves are), unimplemented
 instruction (named), undecodable code object, s_trap."""
 
 from __future__ import annotations
@@ -13,16 +13,19 @@ from .emu_build import asm_device
 
 
 def test_out_of_bounds_store_names_lane_and_address():
-    dev = asm_device("  global_store_b32 v1, v0, s[4:5]\n")
-    out = dev.zeros(5, np.uint32)                 # room for lanes 0..4 only
+    """Lanes 0..4 store inside the allocation, 5..9 in its page's padding, 10 past the page: a fault
+    at lane 10, before anything is written."""
+    dev = asm_device("  global_store_b32 v1, v0, s[4:5] offset:4056\n")
+    out = dev.zeros(1019, np.uint32)              # 4076 bytes: room for lanes 0..4 at 4056
     with pytest.raises(EmuFault) as info:
         dev.run("k", 1, 32, out)
     f = info.value
-    assert (f.kind, f.kernel, f.lane, f.address) == ("memory", "k", 5, out + 20)
-    assert f.instruction == "global_store_b32 v1, v0, s[4:5]"
-    assert str(f).startswith(f"kernel 'k' pc {f.pc:#x} 'global_store_b32 v1, v0, s[4:5]': lane 5 write of 4 bytes at {out + 20:#x}")
+    assert (f.kind, f.kernel, f.lane, f.address) == ("memory", "k", 10, out + 4096)
+    assert f.instruction == "global_store_b32 v1, v0, s[4:5] offset:4056"
+    assert str(f).startswith(f"kernel 'k' pc {f.pc:#x} 'global_store_b32 v1, v0, s[4:5] offset:4056': "
+                             f"lane 10 write of 4 bytes at {out + 4096:#x}")
     assert "outside every allocation" in str(f)
-    assert dev.download(out, 5, np.uint32).tolist() == [0] * 5   # the faulting store wrote nothing
+    assert not dev.download(out, 1019, np.uint32).any()   # the faulting store wrote nothing
 
 
 def test_out_of_bounds_lds_read():
@@ -33,6 +36,7 @@ def test_out_of_bounds_lds_read():
 
 
 def test_instruction_budget_reports_spinning_pc(monkeypatch):
+    """The budget is an option (off by default): set, it stops even a kernel that makes progress."""
     monkeypatch.setenv("CASS_EMU_MAX_INSTRUCTIONS", "500")
     dev = asm_device(".Lspin:\n  s_add_u32 s8, s8, 1\n  s_cmp_lg_u32 s9, 0\n  s_cbranch_scc0 .Lspin\n")
     with pytest.raises(EmuFault) as info:
