@@ -289,11 +289,18 @@ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gr
                                        stream ? stream : cudaStreamPerThread);
 }
 
-/* Launch attributes: cooperative is honoured; the others are refused, never ignored. */
+/* Launch attributes: cooperative is honoured; programmatic stream serialization (PDL, which Thrust's
+   and CUB's launches ask for) only permits the grid to overlap the previous kernel in the stream, so
+   a launch that waits for that kernel, as every launch here does, is one of the schedules CUDA allows
+   (the translated sm_80 code has no griddepcontrol to wait on); Ignore entries are empty by
+   definition. The others are refused, never ignored. */
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
 {
     int cooperative = 0;
     for (unsigned i = 0; i < config->numAttrs; i++) {
+        if (config->attrs[i].id == cudaLaunchAttributeIgnore ||
+            config->attrs[i].id == cudaLaunchAttributeProgrammaticStreamSerialization)
+            continue;
         if (config->attrs[i].id != cudaLaunchAttributeCooperative) {
             cassrt_note_once("cudaLaunchKernelEx: only the cooperative launch attribute is supported");
             return (cudaError_t)cassrt_result(cudaErrorNotSupported);
