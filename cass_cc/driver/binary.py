@@ -49,7 +49,12 @@ def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, se
                     offload_arch=",".join(settings.offload_archs), kernels=code.kernels,
                     diagnostics=code.diagnostics + [f"recorded: {r}" for r in settings.recorded],
                     nvidia_targets=settings.nvidia_targets)
-    embed(host_obj, bundle(code.code_objects), output)
+    code_objects = code.code_objects
+    if settings.embed_reference:
+        from .reference import reference_code_objects
+        references, notes = reference_code_objects(tu, code.code_objects, settings, work)
+        code_objects, report.diagnostics = code_objects + references, report.diagnostics + notes
+    embed(host_obj, bundle(code_objects), output)
     report.write(settings.report_path)
     if tu is not None:
         _save_temps(tu, host_obj, code, settings, product_dir or os.path.dirname(os.path.abspath(output)))

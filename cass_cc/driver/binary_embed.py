@@ -4,6 +4,12 @@ clang offload bundle, and the bundle replaces the content of the object's `.nv_f
 The fatbin wrapper that nvcc's host code hands __cudaRegisterFatBinary points at the start of
 `.nv_fatbin` (one relocation, offset 0), so after the swap libcassrt finds the bundle there and
 loads the code objects for the device's processor.
+
+Entries, in order: the (empty) host entry; "hip" (code object v5: the translated kernels);
+"hipv4" (hipcc's code object v4: the hipify fallback, when a kernel needed it); and, with
+--cass-embed-reference, REFERENCE_KIND ("cassref"): hipcc's build of the whole translation unit,
+which libcassrt never runs as the program's code; it hands it to the emulated runtime, whose
+`cass-run --check` runs it beside each translated kernel (driver/reference.py builds it).
 """
 
 from __future__ import annotations
@@ -22,12 +28,14 @@ from ..fsutil import atomic_copy
 from ..rdna3.bundle import ALIGNMENT, HOST_ID, MAGIC as BUNDLE_MAGIC, device_id, write_bundle
 
 FATBIN_SECTION = ".nv_fatbin"
+REFERENCE_KIND = "cassref"
 
 
 @dataclass(frozen=True)
 class CodeObject:
     """One gfx code object for the bundle. `kind` is the bundle entry kind: "hip" for code object
-    v5 (translated kernels), "hipv4" for v4 (hipcc 5.2's, the fallback)."""
+    v5 (translated kernels), "hipv4" for v4 (hipcc 5.2's, the fallback), REFERENCE_KIND for the
+    reference of cass-run --check."""
     kind: str
     offload_arch: str
     data: bytes

@@ -353,6 +353,12 @@ CASS = [
           "route (disasm, lift, codegen, ...), or the translation unit after 'hipify'.",
           "CASS_DUMP_AFTER", "<pass>"),
     _cass("cass-time-passes", FLAG, "Print the time each step took.", "CASS_TIME_PASSES"),
+    _cass("cass-embed-reference", FLAG, "Binary route: also build each translation unit with hipify + "
+          "hipcc and embed that code object as the reference of the translated kernels, for "
+          "`cass-run --check` (which runs every launch of a translated kernel with both and compares "
+          "what they wrote). The program runs as without it; its build takes one hipcc compile per "
+          "translation unit more. -rdc kernels and objects made by nvcc get no reference.",
+          "CASS_EMBED_REFERENCE"),
     _cass("cass-print-runtime-dir", FLAG, "Print the folder of libcassrt, the CUDA runtime that "
           "programs link instead of cudart, and exit. A program linked without cass-nvcc (g++ a.o "
           "dlink.o ...) names -L<dir> -lcassrt -Wl,-rpath,<dir> where it named -lcudart.", ""),

@@ -34,6 +34,7 @@ class Settings:
     dryrun: bool = False
     dump_after: str | None = None
     time_passes: bool = False
+    embed_reference: bool = False        # --cass-embed-reference: hipcc's build beside the translation
 
     include_dirs: list[str] = field(default_factory=list)
     system_dirs: list[str] = field(default_factory=list)
@@ -227,6 +228,7 @@ def settings_from(args: Arguments) -> Settings:
         dryrun=args.flag("dryrun"),
         dump_after=args.value("cass-dump-after"),
         time_passes=args.flag("cass-time-passes"),
+        embed_reference=args.flag("cass-embed-reference"),
         include_dirs=args.list("include-path"),
         system_dirs=args.list("system-include"),
         pre_includes=args.list("pre-include"),

@@ -71,7 +71,8 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
            warn: Callable[[str], None] | None = None) -> LaunchStats:
     """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault.
     A grid of at most `resident_groups` workgroups runs in one batch (all waves interleaved).
-    `warn` gets the one-line warnings (accesses in an allocation's padding), default stderr."""
+    `warn` gets the one-line warnings (accesses in an allocation's padding); default: the
+    memory's `warn`, else stderr."""
     start = time.perf_counter()
     mem = memory or co.memory
     info = co.kernels.get(kernel)
@@ -90,7 +91,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     budget = _int_env(BUDGET_ENV)
     hang_limit = _int_env(HANG_ENV) or DEFAULT_LIMIT
     mem.strict = bool(os.environ.get(STRICT_ENV))
-    warn = warn or (lambda text: (sys.stderr.write(text + "\n"), sys.stderr.flush()))
+    warn = warn or mem.warn or (lambda text: (sys.stderr.write(text + "\n"), sys.stderr.flush()))
     owned = []
     try:
         hostcall = mem.allocate(4096, "device")

@@ -60,6 +60,7 @@ class Memory:
         self.padding: list[PaddingAccess] = []   # padding accesses the launch has not yet seen
         self.padding_count = 0                   # padding accesses so far (instructions x lanes reported)
         self.padding_reported: set[tuple[str, int]] = set()   # (kernel, pc) already warned about
+        self.warn = None                         # where launches send warnings (None: stderr)
 
     # --- allocations ---------------------------------------------------------------------
     def allocate(self, size: int, kind: str = "device") -> int:

@@ -87,7 +87,7 @@ def _build(work: Path, cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> Non
     out = work / "out"
     out.mkdir()
     _run([cc, "-shared", "-o", str(out / LIBRARY), *map(str, objects), f"-Wl,-soname,{SONAME}",
-          f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", amdhip, "-lpthread"])
+          f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", amdhip, "-lpthread", "-ldl"])
 
 
 def _compile(cc: str, src: Path, work: Path, includes: list[str]) -> Path:

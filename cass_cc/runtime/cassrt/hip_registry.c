@@ -5,7 +5,14 @@
  * bundle. Images are loaded on first use (like CUDA's lazy loading): every bundle entry for the
  * device's processor becomes a module, in bundle order; a kernel or variable is looked up in each
  * module in turn (translated code first, the hipify fallback after it).
+ *
+ * A "cassref-" entry (cass-nvcc --cass-embed-reference) is hipcc's build of the same translation
+ * unit, never loaded as the program's code: when the HIP runtime is cass-cc's emulated one (it
+ * exports __cassEmuDescribeModule; ROCm's does not), each module is described to it with its
+ * entry id and that reference, for `cass-run --check`.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -154,18 +161,35 @@ static uint64_t read_u64(const unsigned char *p)
 /* "gfx90a:sramecc+:xnack-" -> length of "gfx90a" */
 static size_t processor_length(const char *target_id) { return strcspn(target_id, ":"); }
 
-/* Does bundle entry id "hip-amdgcn-amd-amdhsa--gfx1100" hold code for the device's processor? */
-static int entry_matches(const char *id, size_t id_len, const char *arch)
+#define REFERENCE_KIND "cassref-"
+
+/* Does bundle entry id "<kind>-amdgcn-amd-amdhsa--gfx1100" hold code of `kind` ("hip" matches
+ * "hip-" and "hipv4-" entries) for the device's processor? */
+static int entry_matches(const char *id, size_t id_len, const char *arch, const char *kind)
 {
     const char *sep = NULL;
     for (size_t i = 0; i + 1 < id_len; i++)
         if (id[i] == '-' && id[i + 1] == '-')
             sep = id + i + 2;
-    if (!sep || strncmp(id, "hip", 3) != 0) /* "hip-" and "hipv4-" entries */
+    if (!sep || id_len < strlen(kind) || strncmp(id, kind, strlen(kind)) != 0)
         return 0;
     size_t target_len = (size_t)(id + id_len - sep);
     size_t n = processor_length(arch);
     return target_len >= n && strncmp(sep, arch, n) == 0 && (target_len == n || sep[n] == ':');
+}
+
+typedef hipError_t (*describe_fn)(hipModule_t module, const char *entry, const void *reference);
+
+/* Tell the emulated runtime where each module came from (its bundle entry) and the reference of
+ * the translation unit (NULL without one); nothing to do on ROCm's runtime. */
+static void describe_modules(struct image *img, char ids[][128], const unsigned char *reference)
+{
+    describe_fn describe;
+    *(void **)&describe = dlsym(RTLD_DEFAULT, "__cassEmuDescribeModule");
+    if (!describe)
+        return;
+    for (int i = 0; i < img->nmodules; i++)
+        (void)describe(img->modules[i], ids[i], reference);
 }
 
 static hipError_t load_bundle(struct image *img)
@@ -193,14 +217,19 @@ static hipError_t load_bundle(struct image *img)
     const unsigned char *p = img->data + strlen(BUNDLE_MAGIC);
     uint64_t n = read_u64(p);
     p += 8;
+    char ids[MAX_MODULES][128];
+    const unsigned char *reference = NULL;
     for (uint64_t i = 0; i < n; i++) {
         uint64_t offset = read_u64(p), size = read_u64(p + 8), id_len = read_u64(p + 16);
         const char *id = (const char *)p + 24;
         p += 24 + id_len;
-        if (size == 0 || !entry_matches(id, id_len, props.gcnArchName))
+        if (size != 0 && entry_matches(id, id_len, props.gcnArchName, REFERENCE_KIND))
+            reference = img->data + offset;
+        if (size == 0 || !entry_matches(id, id_len, props.gcnArchName, "hip"))
             continue;
         if (img->nmodules == MAX_MODULES)
             break;
+        snprintf(ids[img->nmodules], sizeof ids[0], "%.*s", (int)id_len, id);
         e = hipModuleLoadData(&img->modules[img->nmodules], img->data + offset);
         if (e != hipSuccess) {
             snprintf(note, sizeof note, "cannot load the code object '%.*s' (%s)", (int)id_len, id,
@@ -210,6 +239,7 @@ static hipError_t load_bundle(struct image *img)
         }
         img->nmodules++;
     }
+    describe_modules(img, ids, reference);
     if (img->nmodules == 0) {
         snprintf(note, sizeof note, "no code object for %s in this program: rebuild with "
                  "cass-nvcc --cass-offload-arch=%.*s", props.gcnArchName,

@@ -8,13 +8,14 @@ import ctypes
 import traceback
 from typing import Callable
 
-from . import bundle, cmem, errors
+from . import bundle, check, cmem, errors
 from .device_props import PROPS
 from .registry import write_stdout
 from .state import DEVICE, record_launch
 from .streams import enqueue
 
 MAX_LDS = 65536
+LOADED: list["Image"] = []  # every Image whose code object is in the emulator's memory, in load order
 COOPERATIVE_LAUNCH_TOO_LARGE = 720  # hipErrorCooperativeLaunchTooLarge
 VGPRS_PER_SIMD_LANE = 1536  # gfx11 wave32: VGPR file per SIMD, in registers per lane
 MAX_WAVES_PER_SIMD = 16
@@ -22,13 +23,27 @@ SIMDS_PER_CU = 2
 
 
 class Image:
-    """A code object the program supplied; loaded into the emulator when first needed."""
+    """A code object the program supplied; loaded into the emulator when first needed.
+
+    What cass-run --check needs to know about it (check.py): `entry`, the offload bundle entry
+    it came from when libcassrt said so ("hip-..." translated, "hipv4-..." hipcc's fallback);
+    `built_by_hipcc` for a hip-clang program's own fat binary; `reference`, the Image of the
+    reference build of its translation unit; `is_reference` for such an Image."""
 
     def __init__(self, read: bundle.Reader, origin: str) -> None:
         self._read = read
         self.origin = origin
         self._co = None
         self.on_load: list[Callable[[object], None]] = []
+        self.entry = ""
+        self.built_by_hipcc = False
+        self.reference: Image | None = None
+        self.is_reference = False
+
+    @property
+    def loaded(self):
+        """The code object when it is loaded already, else None."""
+        return self._co
 
     @property
     def co(self):
@@ -41,6 +56,7 @@ class Image:
                 raise errors.HipFailure(errors.INVALID_IMAGE,
                                         f"cannot load the gfx1100 code object of {self.origin}: {e}",
                                         report=True) from e
+            LOADED.append(self)
             for hook in self.on_load:
                 hook(self._co)
         return self._co
@@ -124,9 +140,14 @@ def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[i
         # a grid the device holds at once runs all together, as on a GPU: what cooperative
         # launches (grid-wide barriers) rely on
         resident = resident_groups(image.kernel(name), block[0] * block[1] * block[2], dynamic_lds)
-        stats = launch(image.co, name, grid=grid, block=block, kernarg=kernarg,
-                       dynamic_lds=dynamic_lds, memory=DEVICE.memory, printf=write_stdout,
-                       resident_groups=resident)
+
+        def run_on(co, args: bytes, printf):
+            return launch(co, name, grid=grid, block=block, kernarg=args, dynamic_lds=dynamic_lds,
+                          memory=DEVICE.memory, printf=printf or write_stdout, resident_groups=resident)
+        if check.enabled():
+            stats = check.run_checked(image, name, grid, block, kernarg, run_on, LOADED)
+        else:
+            stats = run_on(image.co, kernarg, None)
     except EmuFault:
         raise  # the registry reports it and ends the program
     except Exception as e:  # noqa: BLE001 - an emulator bug fails this launch, visibly

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
-from . import bundle, cmem, errors, kernels
+from . import bundle, check, cmem, errors, kernels
 from .kernels import Image
 from .registry import hip_api
 
 MODULES: dict[int, Image] = {}
 FUNCTIONS: dict[int, tuple[Image, str]] = {}
+REFERENCES: dict[int, Image] = {}  # address of a bundle's reference entry -> its Image (cass-run --check)
 
 
 def _load(out: int, data: bytes, origin: str) -> int:
@@ -58,6 +59,22 @@ def _module(handle: int) -> Image:
     if image is None:
         raise errors.HipFailure(errors.INVALID_HANDLE, f"unknown module {handle:#x}")
     return image
+
+
+@hip_api
+def __cassEmuDescribeModule(module: int, entry: int, reference: int) -> int:
+    """cass-cc's extension, called by libcassrt: the offload bundle entry a module was loaded
+    from, and the reference code object of its translation unit (0 without one)."""
+    image = _module(module)
+    image.entry = cmem.get_str(entry) if entry else ""
+    if reference and check.enabled() and image.entry.startswith(check.TRANSLATED_KIND):
+        if reference not in REFERENCES:
+            data = _image_bytes(reference)
+            ref = Image(lambda offset, size: data[offset:offset + size], f"the reference of {image.origin}")
+            ref.is_reference = True
+            REFERENCES[reference] = ref
+        image.reference = REFERENCES[reference]
+    return 0
 
 
 @hip_api

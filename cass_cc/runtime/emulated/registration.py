@@ -35,7 +35,9 @@ def __hipRegisterFatBinary(wrapper: int) -> int:
     cell = ctypes.c_void_p(binary)  # the handle is a void** that really points at the binary
     _handle_cells.append(cell)
     handle = ctypes.addressof(cell)
-    FATBINS[handle] = Image(lambda offset, size: cmem.get_bytes(binary + offset, size), _program())
+    image = Image(lambda offset, size: cmem.get_bytes(binary + offset, size), _program())
+    image.built_by_hipcc = True  # hip-clang's registration: a source-route program's own code
+    FATBINS[handle] = image
     return handle
 
 

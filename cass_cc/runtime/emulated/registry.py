@@ -83,6 +83,11 @@ def _is_emu_fault(e: Exception) -> bool:
     return isinstance(e, EmuFault)
 
 
+def flush_c_streams() -> None:
+    """Flush the C library's streams, so what Python writes next comes after the program's output."""
+    _libc.fflush(None)
+
+
 def write_stdout(text: str) -> None:
     """Write through the C library's stdout, so device printf lines and the program's own
     printf output keep their order."""

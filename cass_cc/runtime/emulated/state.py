@@ -3,6 +3,7 @@ that events read."""
 
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 from dataclasses import dataclass
@@ -39,7 +40,16 @@ class Device:
         if self._memory is None:
             from cass_cc.emu import Memory
             self._memory = Memory()
+            self._memory.warn = _warn
+            _at_exit(self._padding_summary)
         return self._memory
+
+    def _padding_summary(self) -> None:
+        """At exit: how many accesses landed in allocations' page padding (each place was reported once)."""
+        mem = self._memory
+        if mem is not None and mem.padding_count:
+            _warn(f"warning: {mem.padding_count} access(es) by {len(mem.padding_reported)} instruction(s) went "
+                  "past the end of an allocation, inside its page (no fault on a GPU); --strict makes them faults")
 
     # --- allocations ----------------------------------------------------------------------
 
@@ -116,6 +126,26 @@ class Device:
     def advance_kernel(self, wave_instructions: int) -> None:
         self.clock_s += LAUNCH_OVERHEAD_S + wave_instructions / WAVE_INSTRUCTIONS_PER_S
 
+
+def _warn(text: str) -> None:
+    """A cass-run warning on stderr, after what the program printed so far."""
+    _LIBC.fflush(None)
+    os.write(2, f"cass-run: {text}\n".encode(errors="replace"))
+
+
+def _at_exit(fn) -> None:
+    """Run fn when the process exits: the embedded Python is never finalised (emuhip/shim.c), so
+    Python's atexit would not run; the C library's does (not after a fault's _exit)."""
+    callback = _EXIT_FN(lambda _arg: fn())
+    _AT_EXIT.append(callback)         # alive as long as the process
+    _LIBC.__cxa_atexit(callback, None, None)    # what atexit() is in glibc (a static wrapper of it)
+
+
+_LIBC = ctypes.CDLL(None)
+_LIBC.fflush.argtypes = [ctypes.c_void_p]
+_EXIT_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_LIBC.__cxa_atexit.argtypes = [_EXIT_FN, ctypes.c_void_p, ctypes.c_void_p]
+_AT_EXIT: list = []
 
 DEVICE = Device()
 

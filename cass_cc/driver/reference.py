@@ -1,0 +1,43 @@
+"""`--cass-embed-reference`: an independently built code object of the translation unit, the
+reference that `cass-run --check` runs next to every launch of a translated kernel.
+
+Independent means another compiler from the same source: the TU hipified and compiled by hipcc,
+as the source route (and the hipify fallback) build it. The reference travels in the TU's
+offload bundle as an entry of kind REFERENCE_KIND (binary_embed.py), which libcassrt never loads
+as code; it hands the entry to the emulated runtime only (cass_cc/runtime/emulated/check.py).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .binary_embed import REFERENCE_KIND, CodeObject
+from .plan import TranslationUnit
+from .settings import Settings
+
+PROG = "cass-nvcc"
+
+
+def reference_code_objects(tu: TranslationUnit | None, code_objects: list[CodeObject], settings: Settings,
+                           work: str) -> tuple[list[CodeObject], list[str]]:
+    """(the reference entries for the bundle, diagnostics). A TU whose hipify fallback already
+    ran reuses that code object (the same compile); a reference that cannot be built is a
+    warning, printed now, and its kernels are reported 'unchecked: no reference' by cass-run."""
+    if tu is None:
+        return [], []
+    from .binary_kernels import hipify_code_object  # hipify and hipcc: only when asked for
+    refs, notes = [], []
+    for arch in settings.offload_archs:
+        fallback = next((c for c in code_objects if c.offload_arch == arch and c.kind == "hipv4"), None)
+        if fallback is not None:
+            refs.append(CodeObject(REFERENCE_KIND, arch, fallback.data))
+            continue
+        built = hipify_code_object(tu, settings, work, arch)
+        if built.code_object:
+            refs.append(CodeObject(REFERENCE_KIND, arch, built.code_object))
+            continue
+        note = (f"{tu.source}: no reference for cass-run --check ({arch}): hipify + hipcc failed: "
+                f"{built.error}; its kernels will run unchecked")
+        notes.append(note)
+        sys.stderr.write(f"{PROG}: warning: {note}\n")
+    return refs, notes

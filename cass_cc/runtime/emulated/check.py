@@ -1,0 +1,235 @@
+"""`cass-run --check`: every launch of a translated kernel runs twice on the emulator, with the
+translated code and with the reference (hipcc's build of the same source, embedded by
+`cass-nvcc --cass-embed-reference`), from the same memory, and what they wrote is compared.
+
+Where references come from: libcassrt describes each module it loads from a program's offload
+bundle through __cassEmuDescribeModule (the bundle entry id, "hip-..." for translated code,
+"hipv4-..." for the hipify fallback, and the translation unit's "cassref-..." entry). A kernel
+is looked up by name in the reference of its module.
+
+One checked launch, in order: snapshot every region of device memory (HIP allocations of every
+kind, host memory the device can reach, and the code objects' variables); run the translated
+kernel; keep what it left; restore the snapshot; copy the translated code object's variables
+into the reference code object's variables of the same name; run the reference (its printf
+output is dropped, it ran already); compare every region, the variables through their names;
+then put back what the translated kernel left, so the program continues with the translated
+results. Every write counts, whatever made it (stores, atomics, the device heap), because whole
+regions are compared.
+
+Each launch becomes one JSON line in $CASS_CHECK_FILE (cass-run reads them for its summary);
+a launch that differs is also reported on stderr at once.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .check_compare import MAX_REPORTED, Outcome, View, compare, demangle, element_type, parameter_spellings
+from .registry import flush_c_streams
+from .state import DEVICE
+
+CHECK_FILE_ENV = "CASS_CHECK_FILE"
+RTOL_ENV = "CASS_CHECK_RTOL"
+ATOL_ENV = "CASS_CHECK_ATOL"
+DEFAULT_RTOL, DEFAULT_ATOL = 1e-5, 1e-8
+TRANSLATED_KIND, FALLBACK_KIND = "hip-", "hipv4-"
+NO_REFERENCE = "no reference (build with cass-nvcc --cass-embed-reference, or CASS_EMBED_REFERENCE=1)"
+
+_launches = [0]
+
+
+def enabled() -> bool:
+    return bool(os.environ.get(CHECK_FILE_ENV))
+
+
+def tolerances() -> tuple[float, float]:
+    return (float(os.environ.get(RTOL_ENV, DEFAULT_RTOL)), float(os.environ.get(ATOL_ENV, DEFAULT_ATOL)))
+
+
+# --- one launch ------------------------------------------------------------------------------
+
+Runner = Callable[[object, bytes, Callable[[str], None] | None], object]  # (code object, kernarg, printf) -> stats
+
+
+@dataclass
+class Region:
+    base: int
+    size: int
+    label: str
+
+
+def _regions(loaded: list, skip: set[int]) -> list[Region]:
+    """Every region of device memory a kernel can write: HIP's allocations, and the code objects
+    of the `loaded` Images but the references' and those in `skip`."""
+    found = [Region(a.address, a.size, f"{a.kind} allocation") for a in DEVICE.allocations.values() if a.size]
+    for image in loaded:
+        co = image.loaded
+        if co is not None and not image.is_reference and co.base not in skip:
+            found.append(Region(co.base, co.image_size, f"code object of {image.origin}"))
+    return found
+
+
+def _read(region: Region) -> np.ndarray:
+    return np.ctypeslib.as_array((ctypes.c_uint8 * region.size).from_address(region.base)).copy()
+
+
+def _write(region: Region, data: np.ndarray) -> None:
+    ctypes.memmove(region.base, data.ctypes.data, region.size)
+
+
+def _record(entry: dict) -> None:
+    path = os.environ[CHECK_FILE_ENV]
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, (json.dumps(entry) + "\n").encode())
+    finally:
+        os.close(fd)
+
+
+def _explicit(info) -> list[tuple[int, int]]:
+    return [(a.offset, a.size) for a in info.args if not a.value_kind.startswith("hidden_")]
+
+
+def _reference_kernarg(info, ref_info, kernarg: bytes) -> bytes | str:
+    """The kernel arguments laid out for the reference, or why they cannot be."""
+    mine, theirs = _explicit(info), _explicit(ref_info)
+    if mine == theirs:
+        return kernarg
+    if [s for _, s in mine] != [s for _, s in theirs]:
+        return f"the argument layouts differ (translated {mine}, reference {theirs})"
+    out = bytearray(max((o + s for o, s in theirs), default=0))
+    for (o, s), (ro, _) in zip(mine, theirs):
+        out[ro:ro + s] = kernarg[o:o + s]
+    return bytes(out)
+
+
+def _views(info, demangled: str, kernarg: bytes, regions: list[Region]) -> dict[int, View]:
+    """What each region pointed to by a pointer parameter holds, from the kernel's signature."""
+    views: dict[int, View] = {}
+    params = parameter_spellings(demangled)
+    explicit = _explicit(info)
+    if params is None or len(params) != len(explicit):
+        return views
+    for n, (spelling, (offset, size)) in enumerate(zip(params, explicit)):
+        if size != 8 or "*" not in spelling:
+            continue
+        pointer = int.from_bytes(kernarg[offset:offset + 8], "little")
+        for r in regions:
+            if r.base <= pointer < r.base + r.size:
+                at = f" at +{pointer - r.base}" if pointer != r.base else ""
+                view = View(f"argument {n} ({spelling}){at}", element_type(spelling), pointer - r.base)
+                old = views.get(r.base)
+                if old is None:
+                    views[r.base] = view
+                elif old.etype != view.etype:  # two types for one region: compare its bytes
+                    views[r.base] = View(f"{old.label}, {view.label}")
+                break
+    return views
+
+
+def _variable_at(co, address: int) -> str:
+    for name, (addr, size) in co.globals.items():
+        if addr <= address < addr + max(size, 1):
+            return name
+    return ""
+
+
+def _describe(region: Region, view: View | None, outcome: Outcome) -> str:
+    what = view.label if view else region.label
+    return (f"buffer {region.base:#x} ({region.size} bytes, {what}): {outcome.differing} "
+            f"element(s) differ; first {outcome.difference}")
+
+
+def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run: Runner, loaded: list):
+    """Launch `name` of `image` (a kernels.Image) through `run`, checked against its reference
+    when it has one; `loaded` lists the Images in memory. The translated run's statistics."""
+    _launches[0] += 1
+    demangled = demangle(name)
+    entry = {"launch": _launches[0], "kernel": name, "demangled": demangled, "grid": list(grid),
+             "block": list(block)}
+    kind = image.entry
+    if kind.startswith(FALLBACK_KIND) or image.built_by_hipcc:
+        _record({**entry, "status": "not-translated"})
+        return run(image.co, kernarg, None)
+    reason = None
+    ref_image = image.reference
+    if ref_image is None:
+        reason = NO_REFERENCE if kind.startswith(TRANSLATED_KIND) or not kind else f"no reference ({kind})"
+    elif name not in ref_image.co.kernels:
+        reason = f"the reference has no kernel '{name}'"
+    else:
+        ref_kernarg = _reference_kernarg(image.kernel(name), ref_image.kernel(name), kernarg)
+        if isinstance(ref_kernarg, str):
+            reason = ref_kernarg
+    if reason is not None:
+        _record({**entry, "status": "unchecked", "reason": reason})
+        return run(image.co, kernarg, None)
+
+    co, ref_co = image.co, ref_image.co
+    regions = _regions(loaded, {ref_co.base})
+    snapshot = [_read(r) for r in regions]
+    stats = run(co, kernarg, None)
+    translated = [_read(r) for r in regions]
+    for r, data in zip(regions, snapshot):
+        _write(r, data)
+    shared = [(n, co.globals[n], ref_co.globals[n]) for n in co.globals
+              if n in ref_co.globals and co.globals[n][1] == ref_co.globals[n][1]]
+    for _, (addr, size), (raddr, _) in shared:
+        ctypes.memmove(raddr, addr, size)
+    fault = None
+    try:
+        run(ref_co, ref_kernarg, lambda text: None)
+    except Exception as e:  # noqa: BLE001 -- the reference's fault is this launch's finding
+        fault = f"the reference faulted where the translated kernel did not: {e}"
+    reference = [_read(r) for r in regions]
+    own = next((i for i, r in enumerate(regions) if r.base == co.base), None)
+    if own is not None:  # the translated code object as the reference left its variables
+        for _, (addr, size), (raddr, _) in shared:
+            start = addr - co.base
+            reference[own][start:start + size] = np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(raddr))
+    for r, data in zip(regions, translated):
+        _write(r, data)
+
+    rtol, atol = tolerances()
+    views = _views(image.kernel(name), demangled, kernarg, regions)
+    differences, tolerated, max_relative = [], 0, 0.0
+    for i, r in enumerate(regions):
+        view = views.get(r.base)
+        outcome = compare(translated[i], reference[i], view or View(r.label), rtol, atol)
+        tolerated += outcome.tolerated
+        max_relative = max(max_relative, outcome.max_relative)
+        if outcome.difference is None:
+            continue
+        if i == own:
+            diff = np.flatnonzero(translated[i] != reference[i])
+            variable = _variable_at(co, r.base + int(diff[0]))
+            view = View(f"device variable '{variable}'" if variable else r.label)
+        differences.append(_describe(r, view, outcome))
+    if fault:
+        differences.insert(0, fault)
+    status = "differs" if differences else "same"
+    _record({**entry, "status": status, "differences": differences, "tolerated": tolerated,
+             "max_relative": max_relative, "rtol": rtol, "atol": atol})
+    if differences:
+        _report(entry, differences, rtol, atol)
+    return stats
+
+
+def _report(entry: dict, differences: list[str], rtol: float, atol: float) -> None:
+    flush_c_streams()
+    grid, block = tuple(entry["grid"]), tuple(entry["block"])
+    lines = [f"cass-run --check: launch {entry['launch']}: {entry['demangled']} [{entry['kernel']}] "
+             f"grid {grid} block {block}: the translated kernel and the reference wrote different memory "
+             f"(floats within rtol={rtol:g} atol={atol:g} count as equal)"]
+    lines += [f"  {d}" for d in differences[:MAX_REPORTED]]
+    if len(differences) > MAX_REPORTED:
+        lines.append(f"  ... and {len(differences) - MAX_REPORTED} more buffer(s)")
+    sys.stderr.write("\n".join(lines) + "\n")
+    sys.stderr.flush()
