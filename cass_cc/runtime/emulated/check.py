@@ -3,7 +3,7 @@ translated code and with the reference (hipcc's build of the same source, embedd
 `cass-nvcc --cass-embed-reference`), from the same memory, and what they wrote is compared.
 
 Where references come from: libcassrt describes each module it loads from a program's offload
-bundle through __cassEmuDescribeModule (the bundle entry id, "hip-..." for translated code,
+bundle through __cassEmuDescribeModule (modules.py; the bundle entry id, "hip-..." for translated code,
 "hipv4-..." for the hipify fallback, and the translation unit's "cassref-..." entry). A kernel
 is looked up by name in the reference of its module.
 
