@@ -1,7 +1,7 @@
 """cass-run: run an AMD (gfx1100) program on a real AMD GPU when there is one, otherwise on
 cass-cc's RDNA3 emulator through the emulated HIP runtime.
 
-    cass-run [--emulate|--hip] [--emu-stats FILE] PROGRAM [ARGS...]
+    cass-run [--emulate|--hip] [--emu-stats FILE] [--emu-budget N] [--strict] PROGRAM [ARGS...]
 
 Stages: parse the command line -> check the program -> choose the device -> prepare the
 environment (the emulated libamdhip64 first on the library path) -> run -> collect the
@@ -29,6 +29,7 @@ EM_X86_64 = 62
 SYSPATH_ENV = "CASS_EMUHIP_SYSPATH"
 PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
 STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
+BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
@@ -37,12 +38,20 @@ without one it runs on cass-cc's RDNA3 emulator: cass-run puts an emulated libam
 the library path, and every kernel executes on the CPU.
 
 The exit status is the program's own. A kernel that faults on the emulator (an access outside
-every allocation, the instruction budget exceeded, an unimplemented instruction) stops the
-program with a report on stderr (kernel, pc, instruction, lane, address) and exit status 134.
+every allocation's pages, a hang, the --emu-budget exceeded, an unimplemented instruction) stops
+the program with a report on stderr (kernel, pc, instruction, lane, address) and exit status 134.
+A kernel runs until it ends, as on a GPU: it is stopped as hung only when its waves make no more
+progress (no store or atomic changes memory, no wave ends or leaves its loop) and either each is
+back in a state it was in before or each has run CASS_EMU_HANG_INSTRUCTIONS instructions so.
+Allocations occupy whole 4 KiB pages, as ROCm's do: an access past the end of one but inside
+its last page works as on a GPU and is reported as a warning (once per kernel and instruction,
+with a count at exit); --strict makes it a fault.
 """
 EPILOG = """\
 environment:
-  CASS_EMU_MAX_INSTRUCTIONS  wave-instructions one launch may execute before it is stopped
+  CASS_EMU_MAX_INSTRUCTIONS  what --emu-budget sets (unset: no budget)
+  CASS_EMU_HANG_INSTRUCTIONS instructions each wave runs without progress before a hang (4194304)
+  CASS_EMU_STRICT=1          what --strict sets
   CASS_CACHE_DIR             where the emulated runtime is built (default ~/.cache/cass-cc)
 
 examples:
@@ -60,7 +69,7 @@ def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
             return argv[:i], argv[i + 1:]
         if not argv[i].startswith("-") or argv[i] == "-":
             break
-        i += 2 if argv[i] == "--emu-stats" else 1
+        i += 2 if argv[i] in ("--emu-stats", "--emu-budget") else 1
     return argv[:i], argv[i:]
 
 
@@ -78,6 +87,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="write JSON statistics of every kernel launch (kernel, grid, block, "
                              "wave- and lane-instructions, per-opcode counts, seconds); implies "
                              "--emulate")
+    parser.add_argument("--emu-budget", metavar="N", type=_budget, default=None,
+                        help="stop any kernel launch after N wave-instructions (exit status 134), "
+                             "even one that makes progress; without it a launch runs until it ends "
+                             "or hangs; implies --emulate")
+    parser.add_argument("--strict", action="store_true",
+                        help="an access past the end of an allocation, inside its page (which a GPU "
+                             "maps: a warning by default), is a fault (exit status 134); implies "
+                             "--emulate")
     parser.add_argument("program", metavar="PROGRAM", nargs="?",
                         help="the program to run (searched in PATH when it has no '/')")
     parser.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER,
@@ -88,7 +105,28 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.args = command[1:]
     if args.hip and args.emu_stats:
         parser.error("--emu-stats needs the emulator; it cannot be used with --hip")
+    if args.hip and (args.emu_budget is not None or args.strict):
+        parser.error("--emu-budget and --strict need the emulator; they cannot be used with --hip")
     return args
+
+
+def _budget(text: str) -> int:
+    try:
+        value = int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a positive number of instructions")
+    return value
+
+
+def emulator_options(env: dict[str, str], args: argparse.Namespace) -> None:
+    """--emu-budget and --strict, as the emulator reads them (an inherited setting stays when
+    the option is not given)."""
+    if args.emu_budget is not None:
+        env[BUDGET_ENV] = str(args.emu_budget)
+    if args.strict:
+        env[STRICT_ENV] = "1"
 
 
 def resolve_program(name: str) -> str:
@@ -139,7 +177,8 @@ def choose_emulation(args: argparse.Namespace) -> bool:
             raise CassError("--hip needs an AMD GPU (/dev/kfd) and ROCm's libamdhip64, and this "
                             "machine has none; run without --hip to use the emulator")
         return False
-    return args.emulate or bool(args.emu_stats) or not real_gpu_available()
+    return (args.emulate or bool(args.emu_stats) or args.emu_budget is not None or args.strict
+            or not real_gpu_available())
 
 
 def check_emulator_imports() -> None:
@@ -233,7 +272,9 @@ def main(argv: list[str] | None = None) -> int:
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
-            status = run_program(path, args.args, emulator_environment(lines_file, path))
+            env = emulator_environment(lines_file, path)
+            emulator_options(env, args)
+            status = run_program(path, args.args, env)
             if args.emu_stats:
                 write_stats(args.emu_stats, lines_file, path, status)
             return status
