@@ -1,7 +1,8 @@
 """cass-run: run an AMD (gfx1100) program on a real AMD GPU when there is one, otherwise on
 cass-cc's RDNA3 emulator through the emulated HIP runtime.
 
-    cass-run [--emulate|--hip] [--emu-stats FILE] [--emu-budget N] [--strict] PROGRAM [ARGS...]
+    cass-run [--emulate|--hip] [--emu-stats FILE] [--emu-budget N] [--strict]
+             [--check [--check-rtol R] [--check-atol A]] PROGRAM [ARGS...]
 
 Stages: parse the command line -> check the program -> choose the device -> prepare the
 environment (the emulated libamdhip64 first on the library path) -> run -> collect the
@@ -22,7 +23,7 @@ import tempfile
 from .. import toolchain
 from ..errors import CassError
 from ..fsutil import atomic_write_text
-from . import shim
+from . import check_summary, shim
 
 PROG = "cass-run"
 EM_X86_64 = 62
@@ -30,6 +31,8 @@ SYSPATH_ENV = "CASS_EMUHIP_SYSPATH"
 PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
 STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
+CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
+VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol")
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
@@ -46,6 +49,19 @@ back in a state it was in before or each has run CASS_EMU_HANG_INSTRUCTIONS inst
 Allocations occupy whole 4 KiB pages, as ROCm's do: an access past the end of one but inside
 its last page works as on a GPU and is reported as a warning (once per kernel and instruction,
 with a count at exit); --strict makes it a fault.
+
+--check (differential execution, on the emulator): every launch of a kernel that cass-nvcc
+translated from SASS runs twice from the same device memory, with the translated code and with
+the reference that `cass-nvcc --cass-embed-reference` (or CASS_EMBED_REFERENCE=1) embedded:
+hipcc's build of the same source. Everything either wrote (every allocation, host memory the
+device reaches, __device__ variables) is compared; the first launch that differs is reported at
+once (kernel, grid, block, buffer base and size, the first differing element and both values),
+and the program goes on with the translated kernel's results, so later differences are
+reported too. Integers and bytes compare exactly; float, double and half elements (known from
+the kernel's pointer parameters) are equal within |a-b| <= atol + rtol*|b|, and any that differ
+within it are counted in the summary. At exit a summary lists launches checked, differences,
+and kernels that ran unchecked (no reference). Exit status: 3 when a launch differed (or, with
+--check-require-reference, when a translated kernel ran unchecked), else the program's.
 """
 EPILOG = """\
 environment:
@@ -53,10 +69,14 @@ environment:
   CASS_EMU_HANG_INSTRUCTIONS instructions each wave runs without progress before a hang (4194304)
   CASS_EMU_STRICT=1          what --strict sets
   CASS_CACHE_DIR             where the emulated runtime is built (default ~/.cache/cass-cc)
+  CASS_EMBED_REFERENCE=1     (for cass-nvcc) embed the reference that --check needs
+
+exit status (--check): 3 when a launch differed (or ran unchecked with --check-require-reference)
 
 examples:
   cass-run ./vector_add
   cass-run --emu-stats stats.json ./matmul 256
+  cass-nvcc --cass-embed-reference -o saxpy saxpy.cu && cass-run --check ./saxpy
 """
 
 
@@ -69,7 +89,7 @@ def split_command(argv: list[str]) -> tuple[list[str], list[str]]:
             return argv[:i], argv[i + 1:]
         if not argv[i].startswith("-") or argv[i] == "-":
             break
-        i += 2 if argv[i] in ("--emu-stats", "--emu-budget") else 1
+        i += 2 if argv[i] in VALUE_OPTIONS else 1
     return argv[:i], argv[i:]
 
 
@@ -95,6 +115,21 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="an access past the end of an allocation, inside its page (which a GPU "
                              "maps: a warning by default), is a fault (exit status 134); implies "
                              "--emulate")
+    parser.add_argument("--check", action="store_true",
+                        help="differential execution: run every launch of a translated kernel with "
+                             "the translated code and with the embedded reference (hipcc's build, "
+                             "cass-nvcc --cass-embed-reference), compare all memory they wrote, report "
+                             "differences and a summary; exit status 3 when a launch differed; "
+                             "implies --emulate")
+    parser.add_argument("--check-rtol", metavar="R", type=_tolerance, default=None,
+                        help="--check: relative tolerance for float/double/half elements "
+                             "(default 1e-05)")
+    parser.add_argument("--check-atol", metavar="A", type=_tolerance, default=None,
+                        help="--check: absolute tolerance for float/double/half elements "
+                             "(default 1e-08)")
+    parser.add_argument("--check-require-reference", action="store_true",
+                        help="--check: a translated kernel that ran unchecked (no reference) fails "
+                             "the check too (exit status 3)")
     parser.add_argument("program", metavar="PROGRAM", nargs="?",
                         help="the program to run (searched in PATH when it has no '/')")
     parser.add_argument("args", metavar="ARGS", nargs=argparse.REMAINDER,
@@ -107,7 +142,22 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         parser.error("--emu-stats needs the emulator; it cannot be used with --hip")
     if args.hip and (args.emu_budget is not None or args.strict):
         parser.error("--emu-budget and --strict need the emulator; they cannot be used with --hip")
+    if args.hip and args.check:
+        parser.error("--check needs the emulator; it cannot be used with --hip")
+    if not args.check and (args.check_rtol is not None or args.check_atol is not None
+                           or args.check_require_reference):
+        parser.error("--check-rtol, --check-atol and --check-require-reference need --check")
     return args
+
+
+def _tolerance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number >= 0")
+    return value
 
 
 def _budget(text: str) -> int:
@@ -178,7 +228,7 @@ def choose_emulation(args: argparse.Namespace) -> bool:
                             "machine has none; run without --hip to use the emulator")
         return False
     return (args.emulate or bool(args.emu_stats) or args.emu_budget is not None or args.strict
-            or not real_gpu_available())
+            or args.check or not real_gpu_available())
 
 
 def check_emulator_imports() -> None:
@@ -261,6 +311,13 @@ def write_stats(stats_path: str, lines_file: str, program: str, status: int) -> 
     atomic_write_text(stats_path, json.dumps(report, indent=1) + "\n")
 
 
+def check_tolerances(args: argparse.Namespace) -> tuple[float, float]:
+    """(rtol, atol) of --check: the options', else the defaults the emulated runtime states."""
+    from .emulated.check import DEFAULT_ATOL, DEFAULT_RTOL
+    return (DEFAULT_RTOL if args.check_rtol is None else args.check_rtol,
+            DEFAULT_ATOL if args.check_atol is None else args.check_atol)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     try:
@@ -274,9 +331,18 @@ def main(argv: list[str] | None = None) -> int:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
             env = emulator_environment(lines_file, path)
             emulator_options(env, args)
+            if args.check:
+                rtol, atol = check_tolerances(args)
+                check_file = os.path.join(private, "check.jsonl")
+                env.update({CHECK_FILE_ENV: check_file, RTOL_ENV: repr(rtol), ATOL_ENV: repr(atol)})
+            else:
+                for name in (CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV):
+                    env.pop(name, None)
             status = run_program(path, args.args, env)
             if args.emu_stats:
                 write_stats(args.emu_stats, lines_file, path, status)
+            if args.check:
+                status = check_summary.finish(check_file, status, rtol, atol, args.check_require_reference)
             return status
         finally:
             shutil.rmtree(private, ignore_errors=True)
