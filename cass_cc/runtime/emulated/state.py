@@ -48,8 +48,9 @@ class Device:
         """At exit: how many accesses landed in allocations' page padding (each place was reported once)."""
         mem = self._memory
         if mem is not None and mem.padding_count:
-            _warn(f"warning: {mem.padding_count} access(es) by {len(mem.padding_reported)} instruction(s) went "
-                  "past the end of an allocation, inside its page (no fault on a GPU); --strict makes them faults")
+            _warn(f"warning: {len(mem.padding_reported)} instruction(s) went past the end of an allocation, "
+                  f"inside its page (no fault on a GPU), {mem.padding_count} time(s) in all; --strict makes "
+                  "that a fault")
 
     # --- allocations ----------------------------------------------------------------------
 
