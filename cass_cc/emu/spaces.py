@@ -146,7 +146,22 @@ class ScratchSpace(_OffsetSpace):
         return wave[:, None], lane[:, None], addr[:, None] + np.arange(count)
 
 
-GLOBAL, LDS, SCRATCH = GlobalSpace(), LdsSpace(), ScratchSpace()
+class OutOfRangeSpace:
+    """Where buffer accesses outside their descriptor's range go: reads return 0, writes are
+    dropped (so an atomic returns 0 and changes nothing)."""
+    name = "out of range"
+
+    def key(self, st, wave, lane, addr):
+        return addr.astype(np.uint64)
+
+    def read(self, st, wave, lane, addr, nbytes):
+        return np.zeros((len(addr), nbytes), np.uint8)
+
+    def write(self, st, wave, lane, addr, data):
+        return None
+
+
+GLOBAL, LDS, SCRATCH, OUT_OF_RANGE = GlobalSpace(), LdsSpace(), ScratchSpace(), OutOfRangeSpace()
 
 
 # --- atomics ----------------------------------------------------------------------------

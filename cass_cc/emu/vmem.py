@@ -13,7 +13,7 @@ import numpy as np
 
 from .decode import Instr
 from .fault import AccessError
-from .spaces import GLOBAL, LDS, SCRATCH, atomic
+from .spaces import GLOBAL, LDS, OUT_OF_RANGE, SCRATCH, atomic
 from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
@@ -70,7 +70,7 @@ def _u64(st, wave, lane, op):
     return st.V[wave, op.reg, lane].astype(np.uint64) | (st.V[wave, op.reg + 1, lane].astype(np.uint64) << np.uint64(32))
 
 
-def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict):
+def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict, nbytes: int = 4):
     """addr(st, wave, lane, wi) -> (space, addresses) lists per space for one segment kind."""
     if seg == "global":
         if saddr is None or saddr.kind == "off":
@@ -106,29 +106,51 @@ def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict):
             return parts
         return addr
     if seg == "buffer":
-        return _buffer_address(vaddr, saddr, offset, mods)
+        return _buffer_address(vaddr, saddr, offset, mods, nbytes)
     raise ValueError(seg)
 
 
-def _buffer_address(vaddr, operands, offset, mods):
+def _buffer_address(vaddr, operands, offset, mods, nbytes: int):
+    """MUBUF addressing with the descriptor's range check (GFX11, as Mesa's radv documents
+    OOB_SELECT, word3[29:28]): 0 structured: index >= NUM_RECORDS or offset+payload > STRIDE;
+    1: index >= NUM_RECORDS; 2: NUM_RECORDS == 0; 3 (raw, what LLVM sets): with swizzling and a
+    stride as 0, else offset+payload > NUM_RECORDS. The SGPR offset is outside the check (LLVM's
+    buffer intrinsics: "soffset ... excluded from bounds checking"). Lanes out of range go to
+    OUT_OF_RANGE: their loads read 0, their stores and atomics are dropped, as the hardware does."""
     desc, soffset = operands
 
     def addr(st, wave, lane, wi, w):
         d = st.S[w[wi], desc.reg:desc.reg + 4]           # the buffer resource descriptor
         base = d[:, 0].astype(np.uint64) | ((d[:, 1] & np.uint32(0xFFFF)).astype(np.uint64) << np.uint64(32))
         stride = ((d[:, 1] >> np.uint32(16)) & np.uint32(0x3FFF)).astype(np.uint64)
-        a = base + np.uint64(offset)
+        swizzle = (d[:, 1] >> np.uint32(30)) != 0
+        records = d[:, 2].astype(np.uint64)
+        select = (d[:, 3] >> np.uint32(28)) & np.uint32(3)
+        off = np.full(len(wave), offset, np.uint64)
+        index = np.zeros(len(wave), np.uint64)
+        reg = vaddr.reg if vaddr is not None and vaddr.kind == "v" else None
+        if mods.get("idxen"):
+            index = st.V[wave, reg, lane].astype(np.uint64)
+            reg += 1
+        if mods.get("offen"):
+            off = off + st.V[wave, reg, lane].astype(np.uint64)
+        end = off + np.uint64(nbytes)
+        structured = (index >= records) | (end > stride)
+        out = np.where(select == 0, structured,
+                       np.where(select == 1, index >= records,
+                                np.where(select == 2, records == 0,
+                                         np.where(swizzle & (stride != 0), structured,
+                                                  index * stride + end > records))))
+        a = base + index * stride + off
         if soffset.kind == "s":
             a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
         elif soffset.kind == "imm":
             a += np.uint64(soffset.value)
-        reg = vaddr.reg if vaddr is not None and vaddr.kind == "v" else None
-        if mods.get("idxen"):
-            a += st.V[wave, reg, lane].astype(np.uint64) * stride
-            reg += 1
-        if mods.get("offen"):
-            a += st.V[wave, reg, lane].astype(np.uint64)
-        return [(GLOBAL, slice(None), a)]
+        if not out.any():
+            return [(GLOBAL, slice(None), a)]
+        inside = np.nonzero(~out)[0]
+        parts = [(OUT_OF_RANGE, np.nonzero(out)[0], a[out])]
+        return parts + ([(GLOBAL, inside, a[inside])] if len(inside) else [])
     return addr
 
 
@@ -143,7 +165,7 @@ def build_vmem(instr: Instr):
         kind, t = lm.group("kind"), lm.group("t")
         nb = NBYTES[t]
         vdst = ops[0]
-        addr = _addr_for(seg, ops[1:], offset, instr.mods)
+        addr = _addr_for(seg, ops[1:], offset, instr.mods, nb)
 
         def load(st, w):
             wave, lane, wi = active_lanes(st, w)
@@ -155,8 +177,11 @@ def build_vmem(instr: Instr):
     if (sm := STORE.match(m)):
         kind, t = sm.group("kind"), {"byte": "b8", "short": "b16"}.get(sm.group("t"), sm.group("t"))
         nb = NBYTES[t]
-        vdata = ops[1]
-        addr = _addr_for(seg, [ops[0]] + ops[2:], offset, instr.mods)
+        if seg == "buffer":     # MUBUF: vdata, vaddr, srsrc, soffset
+            vdata, addr_ops = ops[0], ops[1:]
+        else:                   # vaddr, vdata[, saddr]
+            vdata, addr_ops = ops[1], [ops[0]] + ops[2:]
+        addr = _addr_for(seg, addr_ops, offset, instr.mods, nb)
 
         def store(st, w):
             wave, lane, wi = active_lanes(st, w)
@@ -179,8 +204,8 @@ def build_vmem(instr: Instr):
             vdst = ops[0] if returns else None
             rest = ops[1:] if returns else ops
             vaddr, vdata = rest[0], rest[1]
-        addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods)
         width = 8 if t.endswith("64") else 4
+        addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods, width)
         words = width // 4
 
         def atomic_op(st, w):
@@ -190,7 +215,10 @@ def build_vmem(instr: Instr):
                 d = np.ascontiguousarray(data[sel])
                 src = d[:, :width].copy().view(_dtype(t)).reshape(-1)
                 cmp = d[:, width:].copy().view(_dtype(t)).reshape(-1) if name == "cmpswap" else None
-                old = atomic(space, st, wave[sel], lane[sel], a, name, t, src, cmp)
+                if space is OUT_OF_RANGE:   # not performed; returns 0
+                    old = np.zeros(len(a), _dtype(t))
+                else:
+                    old = atomic(space, st, wave[sel], lane[sel], a, name, t, src, cmp)
                 if vdst is not None:
                     write_vgprs(st, wave[sel], lane[sel], vdst.reg, np.ascontiguousarray(old).view(np.uint32).reshape(-1, words))
             return False
@@ -203,11 +231,11 @@ def _dtype(t):
             "u64": np.uint64, "i64": np.int64, "b64": np.uint64, "f64": np.float64}[t]
 
 
-def _addr_for(seg, ops, offset, mods):
+def _addr_for(seg, ops, offset, mods, nbytes: int):
     """ops: the address operands after the data operand(s): [vaddr, saddr] (global/scratch),
-    [vaddr] (flat), [vaddr, desc, soffset] (buffer)."""
+    [vaddr] (flat), [vaddr, desc, soffset] (buffer); nbytes: the access size (buffers' range check)."""
     if seg == "buffer":
-        return address_fn(seg, ops[0], (ops[1], ops[2]), offset, mods)
+        return address_fn(seg, ops[0], (ops[1], ops[2]), offset, mods, nbytes)
     vaddr = ops[0]
     saddr = ops[1] if len(ops) > 1 else None
     if seg == "scratch" and vaddr.kind == "off":
@@ -246,9 +274,12 @@ def build_smem(instr: Instr):
 
 def _scalar_read(st, w, addr, dwords: int) -> np.ndarray:
     """(k, dwords) uint32 at addr. The compiler widens scalar loads (three dwords loaded as
-    s_load_b128), so dwords past the end of an allocation read as zero; only the first must be
-    inside one."""
+    s_load_b128), so the dwords after the first are its, not the program's: past the end of an
+    allocation they read what its page holds without a warning, and past the page as zero (a GPU
+    would fault there only when the next page is unmapped); only the first must be inside one."""
     lane = np.zeros(len(w), np.int64)
+    mem = st.mem
+    first = len(mem.padding)
     try:
         raw = GLOBAL.read(st, w, lane, addr, 4 * dwords)
     except AccessError:
@@ -259,5 +290,11 @@ def _scalar_read(st, w, addr, dwords: int) -> np.ndarray:
             except AccessError as inner:
                 if i == 0:
                     raise inner from None
-        return out
+        raw = out
+    if len(mem.padding) > first:        # report the first dword's own access only, of no lane
+        del mem.padding[first:]
+        GLOBAL.read(st, w, lane, addr, 4)
+        del mem.padding[first + 1:]
+        for hit in mem.padding[first:]:
+            hit.lane = None
     return np.ascontiguousarray(raw).view(np.uint32)

@@ -191,7 +191,7 @@ def test_buffer_loads_and_stores_through_a_descriptor():
   s_and_b32 s9, s5, 0xffff
   s_or_b32 s9, s9, 0x80000
   s_mov_b32 s10, -1
-  s_mov_b32 s11, 0
+  s_mov_b32 s11, 0x30000000                   ; OOB_SELECT 3: raw range check (what LLVM sets)
   v_lshrrev_b32 v2, 2, v1                     ; index = lane
   buffer_load_b32 v3, v2, s[8:11], 0 idxen offset:4     ; src[2 * lane + 1]
   buffer_load_b32 v4, v1, s[8:11], 4 offen              ; src[lane + 1]
