@@ -16,6 +16,7 @@ from . import atomics, barrier, bits, control, convert, double, float as float_,
 from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
+from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text

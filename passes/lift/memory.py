@@ -77,10 +77,13 @@ def pointer(ctx: Lifter, ins, mem, space: str) -> ir.Value:
     return frame_pointer(ctx, index32(ctx, mem))
 
 
-def load_value(ctx: Lifter, ins, ptr: ir.Value, size: int, signed: bool) -> list[ir.Value]:
-    """Load `size` bytes as the 32-bit register words they fill."""
+def load_value(ctx: Lifter, ins, ptr: ir.Value, size: int, signed: bool, fresh: bool = False) -> list[ir.Value]:
+    """Load `size` bytes as the 32-bit register words they fill. A `fresh` load (shared memory)
+    reads memory each time it runs, as every SASS load does: a relaxed atomic, which LLVM does
+    not hoist out of a loop, so the SASS's spin loops on shared words (mbarrier waits, volatile
+    flags) see other waves' writes. On AMD it is the same ds_load."""
     b = ctx.b
-    strong = "STRONG" in ins.modifiers and size <= 8
+    strong = ("STRONG" in ins.modifiers or fresh) and size <= 8
     ty = {1: I8, 2: I16, 4: I32, 8: I64, 16: ir.VectorType(I32, 4)}[size]
     if strong:
         v = b.load_atomic(ptr, "monotonic", size, typ=ty)
@@ -122,7 +125,7 @@ def _load(space: str):
     def handler(ctx: Lifter, ins) -> None:
         size, signed = access_width(ctx, ins)
         d, mem = ctx.operands(ins, 2)
-        ctx.set_regs(d, load_value(ctx, ins, pointer(ctx, ins, mem, space), size, signed))
+        ctx.set_regs(d, load_value(ctx, ins, pointer(ctx, ins, mem, space), size, signed, space == "shared"))
     return handler
 
 

@@ -1,7 +1,6 @@
 """The forms added for real-world code either lift or are refused with the exact reason: tensor-core
 shapes and types outside the documented fragment layouts, byte-SIMD merge inputs, address-window
-queries other than shared, and the mbarrier operations of cuda::pipeline (whose state word is not
-documented). Hand-written SASS lines, as nvdisasm prints them, through the lift pass."""
+queries other than shared, mbarrier arrives of other kinds than sm_80's two. Hand-written SASS lines, as nvdisasm prints them, through the lift pass."""
 
 from __future__ import annotations
 
@@ -32,7 +31,9 @@ def _lift(*lines: str) -> KernelUnit:
     ("QSPC.E.L P0, RZ, [R2]", r"modifier \.L"),
     ("QSPC.E P0, RZ, [R2]", r"address window"),
     ("QSPC.E.S P0, R5, [R2]", r"register result"),
-    ("ARRIVES.LDGSTSBAR.64 [URZ+0x200]", r"unsupported SASS: ARRIVES\.LDGSTSBAR\.64 at 0x0"),
+    ("ARRIVES.LDGSTSBAR [URZ+0x200]", r"ARRIVES\.LDGSTSBAR at 0x0: .*arrive kind"),
+    ("ATOMS.ARRIVE RZ, [URZ+0x200]", r"mbarrier arrive without \.64"),
+    ("ATOMS.ARRIVE.64.DROP RZ, [URZ]", r"modifier \.DROP"),
     ("ATOM.E.ADD.F16x2.RN.64 P0, RZ, [R2.64], R5", r"packed 16-bit atomic"),
     ("VIADDMNMX.U16x2.RELU R0, R0, R7, R6, !PT", r"RELU of an unsigned result"),
     ("VIMNMX R8, P2, R0, R5, !PT", r"predicate results"),
@@ -57,6 +58,9 @@ def test_refused_with_the_reason(line, reason):
     "ATOM.E.CAST.SPIN PT, R5, [R2+0x64], R4, R5",
     "ATOMS.CAST.SPIN.64 R6, [R15], R4, R6",
     "LDGSTS.E [R15], [R10.64+0xc], !PT",
+    "ARRIVES.LDGSTSBAR.64 [URZ+0x200]",
+    "ATOMS.ARRIVE.64 R2, [R23+URZ+0x8]",
+    "ATOMS.ARRIVE.64 RZ, [UR6]",
     "VIADDMNMX.S16x2.RELU R0, R0, R7, R6, !PT",
     "VIMNMX3.S16x2.RELU R9, R0, R7, R6, !PT",
     "VIMNMX.S16x2 R8, P2, P0, R0, R5, !PT",
