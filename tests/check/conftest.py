@@ -2,7 +2,7 @@
 
 - ok:      check_main.cu and check_extra.cu, both with a reference (the environment variable for
            one, the option for the other: CMake users get it through the environment);
-- bad:     check_main.cu translated with two wrong lowerings injected (inject.py), with a
+- bad:     check_main.cu translated with three wrong lowerings injected (inject.py), with a
            reference, linked with check_extra.cu built without one;
 - partial: the correct check_main.o linked with the reference-less check_extra.o.
 """
@@ -42,7 +42,7 @@ def check_programs(tmp_path_factory) -> dict[str, Path]:
     main, extra = str(DATA / "check_main.cu"), str(DATA / "check_extra.cu")
     _nvcc("-c", main, "-o", "main_ok.o", cwd=work, env={**os.environ, "CASS_EMBED_REFERENCE": "1"})
     _nvcc("--cass-embed-reference", "-c", extra, "-o", "extra_ok.o", cwd=work)
-    with wrong_lowerings("SHFL", "IMNMX"):
+    with wrong_lowerings("SHFL", "IMNMX", "RED"):
         _in_process("--cass-embed-reference", "-c", main, "-o", "main_bad.o", cwd=work)
     _in_process("-c", extra, "-o", "extra_noref.o", cwd=work)
     links = {"ok": ("main_ok.o", "extra_ok.o"), "bad": ("main_bad.o", "extra_noref.o"),

@@ -44,7 +44,19 @@ def _max_off_by_one(original: Callable) -> Callable:
     return imnmx
 
 
-BUGS = {"SHFL": _drop_segment_mask, "IMNMX": _max_off_by_one}
+def _integer_reduction_off_by_one(original: Callable) -> Callable:
+    """An atomic off-by-one: RED.ADD on integers adds one more than its operand (a write that
+    only an atomic makes, to a __device__ variable in the test program)."""
+
+    def red(ctx, ins):
+        if "ADD" in ins.modifiers and not any(m.startswith("F") for m in ins.modifiers):
+            value = ins.operands[1]
+            ctx.set32(value, ctx.b.add(ctx.u32(value), ir.Constant(ir.IntType(32), 1)))
+        return original(ctx, ins)
+    return red
+
+
+BUGS = {"SHFL": _drop_segment_mask, "IMNMX": _max_off_by_one, "RED": _integer_reduction_off_by_one}
 
 
 @contextlib.contextmanager

@@ -75,9 +75,22 @@ def test_wrong_integer_max_is_caught_first_and_the_program_continues(check_progr
             f"translated {reference[0] + 1}, reference {reference[0]}") in proc.stderr
     assert "FAIL" in proc.stdout
     assert ("cass-run --check: 5 launch(es) of 5 translated kernel(s) checked against the reference; "
-            "2 differed; 1 unchecked") in proc.stderr
-    assert "differing kernels: pairMax(int const*, int const*, int*, int) (1 launch), tileSums(" in proc.stderr
+            "3 differed; 1 unchecked") in proc.stderr
+    assert ("differing kernels: pairMax(int const*, int const*, int*, int) (1 launch), "
+            "countPositive(int const*, int) (1 launch), tileSums(") in proc.stderr
     assert f"FAILED (the program's own exit status was 1); exit status {CHECK_FAILED}" in proc.stderr
+
+
+def test_wrong_atomic_on_a_device_variable_is_caught(check_programs):
+    """RED.ADD one too large: only the __device__ counter changes (through an atomic, once per
+    warp after nvcc's warp aggregation); --check compares the code object's variables by name."""
+    proc = run_tool("cass-run", "--check", str(check_programs["bad"]))
+    positives = sum(a > 0 for a in A)
+    warps = sum(any(a > 0 for a in A[w:w + 32]) for w in range(0, N, 32))
+    assert re.search(r"cass-run --check: launch 3: countPositive\(int const\*, int\) \[_Z13countPositivePKii\] "
+                     r"grid \(2, 1, 1\) block \(32, 1, 1\).*\n  buffer 0x[0-9a-f]+ \(4 bytes, device variable "
+                     rf"'positives'\): 1 element\(s\) differ; first element \[0\] \(32-bit word, byte offset 0\): "
+                     rf"translated {positives + warps}, reference {positives}\n", proc.stderr), proc.stderr
 
 
 def test_kernel_without_reference_is_named_unchecked(check_programs):

@@ -31,7 +31,8 @@ from typing import Callable
 
 import numpy as np
 
-from .check_compare import MAX_REPORTED, Outcome, View, compare, demangle, element_type, parameter_spellings
+from .check_compare import (MAX_REPORTED, ElementType, Outcome, View, compare, demangle, element_type,
+                            parameter_spellings)
 from .registry import flush_c_streams
 from .state import DEVICE
 
@@ -134,11 +135,28 @@ def _views(info, demangled: str, kernarg: bytes, regions: list[Region]) -> dict[
     return views
 
 
-def _variable_at(co, address: int) -> str:
-    for name, (addr, size) in co.globals.items():
-        if addr <= address < addr + max(size, 1):
-            return name
-    return ""
+WORD = ElementType("32-bit word", "u4", 1)
+
+
+def _pairs(co, regions: list[Region], translated: list, reference: list, ref_variables: dict,
+           views: dict[int, View]):
+    """(region, view, translated bytes, reference bytes) to compare: each region as a whole,
+    but the translated kernel's code object by its variables (against the reference's variable
+    of the same name; in 32-bit words when the size allows), and the rest of it as bytes.
+    Variables only the translated code has (the lifter's own) are not compared."""
+    for i, r in enumerate(regions):
+        if r.base != co.base:
+            yield r, views.get(r.base) or View(r.label), translated[i], reference[i]
+            continue
+        rest = reference[i].copy()
+        for name, (addr, size) in co.globals.items():
+            start = addr - co.base
+            rest[start:start + size] = translated[i][start:start + size]
+            if name in ref_variables and size:
+                etype = WORD if size % 4 == 0 and addr % 4 == 0 else None
+                yield (Region(addr, size, f"device variable '{name}'"), View(f"device variable '{name}'", etype),
+                       translated[i][start:start + size], ref_variables[name])
+        yield r, View(f"{r.label}, outside its variables"), translated[i], rest
 
 
 def _describe(region: Region, view: View | None, outcome: Outcome) -> str:
@@ -189,29 +207,19 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
     except Exception as e:  # noqa: BLE001 -- the reference's fault is this launch's finding
         fault = f"the reference faulted where the translated kernel did not: {e}"
     reference = [_read(r) for r in regions]
-    own = next((i for i, r in enumerate(regions) if r.base == co.base), None)
-    if own is not None:  # the translated code object as the reference left its variables
-        for _, (addr, size), (raddr, _) in shared:
-            start = addr - co.base
-            reference[own][start:start + size] = np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(raddr))
+    ref_variables = {n: _read(Region(raddr, size, n)) for n, (_, size), (raddr, _) in shared}
     for r, data in zip(regions, translated):
         _write(r, data)
 
     rtol, atol = tolerances()
     views = _views(image.kernel(name), demangled, kernarg, regions)
     differences, tolerated, max_relative = [], 0, 0.0
-    for i, r in enumerate(regions):
-        view = views.get(r.base)
-        outcome = compare(translated[i], reference[i], view or View(r.label), rtol, atol)
+    for r, view, mine, theirs in _pairs(co, regions, translated, reference, ref_variables, views):
+        outcome = compare(mine, theirs, view, rtol, atol)
         tolerated += outcome.tolerated
         max_relative = max(max_relative, outcome.max_relative)
-        if outcome.difference is None:
-            continue
-        if i == own:
-            diff = np.flatnonzero(translated[i] != reference[i])
-            variable = _variable_at(co, r.base + int(diff[0]))
-            view = View(f"device variable '{variable}'" if variable else r.label)
-        differences.append(_describe(r, view, outcome))
+        if outcome.difference is not None:
+            differences.append(_describe(r, view, outcome))
     if fault:
         differences.insert(0, fault)
     status = "differs" if differences else "same"
