@@ -64,6 +64,7 @@ class LaunchStats:
     lane_instructions: int = 0
     opcode_counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
+    stalled: int = 0        # the longest stretch of every running wave without progress (progress.py)
 
 
 def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynamic_lds: int = 0,
@@ -317,6 +318,7 @@ class _Run:
             if tick >= next_check:
                 next_check = tick + CHECK_TICKS
                 hang = progress.check()
+                stats.stalled = max(stats.stalled, progress.longest)
                 if hang is not None:
                     raise self._hang(st, progress, hang)
             if skip_to is not None:     # step over the whole run of no-ops at once

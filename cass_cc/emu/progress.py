@@ -66,6 +66,7 @@ class Progress:
         self.event = False                          # a wave retired or left its loop
         self.watching = False                       # comparing wave states (no progress for a while)
         self.saved = None                           # the saved states, once watching
+        self.longest = 0                            # the longest stretch seen (LaunchStats.stalled)
 
     # --- evidence, reported by the scheduler ----------------------------------------------
     def ran(self, w, count: int) -> None:
@@ -111,6 +112,7 @@ class Progress:
             self._watch()
             return None
         stretch = int((self.executed[running] - self.baseline[running]).min())
+        self.longest = max(self.longest, stretch)
         if self.saved["proven"][running].all():
             return Hang("proof", stretch, running)
         if stretch >= self.limit:

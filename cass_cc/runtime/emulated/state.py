@@ -161,6 +161,7 @@ def record_launch(stats) -> None:
         "wave_instructions": int(stats.wave_instructions),
         "lane_instructions": int(stats.lane_instructions),
         "opcode_counts": {str(k): int(v) for k, v in dict(stats.opcode_counts).items()},
+        "stalled_instructions": int(stats.stalled),
         "seconds": float(stats.seconds)}) + "\n"
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
     try:
