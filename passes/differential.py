@@ -203,8 +203,9 @@ def execute(code_object: bytes, kernel: str, inputs: Inputs, budget: int | None)
         kernarg[offset:offset + 8] = struct.pack("<Q", base + SLACK)
     printed: list[str] = []
     with _instruction_budget(budget):
+        # strict: an access past a buffer's end is a fault here (only the buffers are compared)
         stats = launch(co, kernel, grid=inputs.grid, block=inputs.block, kernarg=bytes(kernarg),
-                       dynamic_lds=inputs.dynamic_lds, memory=mem, printf=printed.append)
+                       dynamic_lds=inputs.dynamic_lds, memory=mem, printf=printed.append, strict=True)
     return Outcome([mem.view(a, BUFFER_BYTES).tobytes() for a in addresses],
                    {name: mem.view(addr, size).tobytes() for name, (addr, size) in co.globals.items() if size},
                    "".join(printed), stats.wave_instructions)

@@ -69,11 +69,11 @@ class LaunchStats:
 
 def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynamic_lds: int = 0,
            memory: Memory | None = None, printf=None, resident_groups: int = 0,
-           warn: Callable[[str], None] | None = None) -> LaunchStats:
+           warn: Callable[[str], None] | None = None, strict: bool | None = None) -> LaunchStats:
     """Run `kernel` over grid (in blocks) x block (in threads); raises EmuFault on a fault.
     A grid of at most `resident_groups` workgroups runs in one batch (all waves interleaved).
     `warn` gets the one-line warnings (accesses in an allocation's padding); default: the
-    memory's `warn`, else stderr."""
+    memory's `warn`, else stderr. `strict` makes those accesses faults (default: CASS_EMU_STRICT)."""
     start = time.perf_counter()
     mem = memory or co.memory
     info = co.kernels.get(kernel)
@@ -91,7 +91,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
     services = {program.hostcall: PrintfService(sink)} if program.hostcall is not None else {}
     budget = _int_env(BUDGET_ENV)
     hang_limit = _int_env(HANG_ENV) or DEFAULT_LIMIT
-    mem.strict = bool(os.environ.get(STRICT_ENV))
+    mem.strict = bool(os.environ.get(STRICT_ENV)) if strict is None else strict
     warn = warn or mem.warn or (lambda text: (sys.stderr.write(text + "\n"), sys.stderr.flush()))
     owned = []
     try:

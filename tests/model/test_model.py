@@ -166,4 +166,6 @@ def test_candidate_that_never_ends_is_refused_within_a_budget(saxpy, server):
     server.answer = asm.replace("\ts_endpgm\n", "\ts_branch .LBB0_2\n", 1)   # spins at its own label
     unit = translate(cubin)
     [reason] = unit.reasons
-    assert reason.startswith("verify: model output faults on the emulator: ") and "budget" in reason.lower(), reason
+    # a spin at one pc repeats its state: the hang detector stops it before the budget does
+    assert reason.startswith("verify: model output faults on the emulator: ") and (
+        "budget" in reason.lower() or " hangs " in reason), reason
