@@ -15,7 +15,8 @@ Registered host memory (not ours to pad) reaches to the end of its last page, wh
 has mapped as the GPU would.
 
 `changed` is set by every emulated write that changes the bytes it lands on (the hang detector's
-evidence of progress, cass_cc.emu.progress); the launch clears it.
+evidence of progress, cass_cc.emu.progress); `host_read` by every access to host or managed
+memory, which another host thread may change while a kernel polls it; the launch clears both.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .fault import AccessError
 ALIGN = 256
 GRANULE = 4096          # bytes: ROCr's allocation granule (a page), see above
 KINDS = ("device", "host", "managed", "kernarg", "global")
+HOST_KINDS = ("host", "managed")   # memory a host thread may write while a kernel runs
 
 
 class PaddingAccess:
@@ -56,6 +58,9 @@ class Memory:
         self._ends = np.zeros(0, np.uint64)
         self._limits = np.zeros(0, np.uint64)
         self.changed = False              # an emulated write changed memory (cleared by the launch)
+        self.host_read = False            # an emulated access read memory the host may change meanwhile
+        self._host = np.zeros(0, bool)    # per allocation: host or managed memory
+        self._any_host = False
         self.strict = False               # padding accesses fault instead of being recorded
         self.padding: list[PaddingAccess] = []   # padding accesses the launch has not yet seen
         self.padding_count = 0                   # padding accesses so far (instructions x lanes reported)
@@ -129,6 +134,8 @@ class Memory:
         for i in range(len(limits) - 1):
             limits[i] = min(limits[i], self._bases[i + 1])
         self._limits = np.array(limits, np.uint64)
+        self._host = np.array([self._allocs[b][1] in HOST_KINDS for b in self._bases], bool)
+        self._any_host = bool(self._host.any())
 
     # --- emulated accesses (vectorised over lanes) ----------------------------------------
     def check(self, addrs: np.ndarray, nbytes: int, write: bool) -> None:
@@ -145,6 +152,8 @@ class Memory:
         if not ok.all():
             bad = int(np.argmin(ok))
             raise AccessError(bad, int(a[bad]), nbytes, write)
+        if self._any_host and not self.host_read:
+            self.host_read = bool(self._host[j].any())
         past = end > self._ends[j]
         if past.any():
             k = int(np.argmax(past))

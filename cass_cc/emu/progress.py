@@ -20,8 +20,9 @@ arrivals and releases (a loop of barriers around a flag nobody sets hangs), read
 After a stretch without progress the detector declares a hang by either of two rules:
 
 - proof: every running wave came back, at a backward branch, to a state it was in before (pc,
-  SGPRs, SCC, VGPRs, MODE, and no scratch change) with memory unchanged in between. The waves
-  are deterministic, so each repeats its cycle forever: nothing can release them. Each wave
+  SGPRs, SCC, VGPRs, MODE, and no scratch change) with memory unchanged in between, and none
+  read host or managed memory meanwhile (another host thread may write it while a kernel polls
+  it). The waves are deterministic, so each repeats its cycle forever: nothing can release them. Each wave
   keeps one saved state, compared at each of its backward branches and replaced at the 1st,
   2nd, 4th, 8th ... of them (Brent's cycle finding): a cycle of c backward branches is found
   within about 2c + (the branches before it) of them. A spin on a flag or a lock, a failing
@@ -101,7 +102,7 @@ class Progress:
         there was progress since the last call)."""
         st = self.st
         if self.event or st.mem.changed or st.lds_changed:
-            self.event = st.mem.changed = st.lds_changed = False
+            self.event = st.mem.changed = st.lds_changed = st.mem.host_read = False
             self.baseline[:] = self.executed
             self._unwatch()
             return None
@@ -113,7 +114,10 @@ class Progress:
             return None
         stretch = int((self.executed[running] - self.baseline[running]).min())
         self.longest = max(self.longest, stretch)
-        if self.saved["proven"][running].all():
+        if st.mem.host_read:            # a host thread may still set what they poll: no proof
+            st.mem.host_read = False
+            self.saved["proven"][:] = False
+        elif self.saved["proven"][running].all():
             return Hang("proof", stretch, running)
         if stretch >= self.limit:
             return Hang("stretch", stretch, running)

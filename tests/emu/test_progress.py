@@ -192,3 +192,19 @@ def test_spinning_wave_waits_while_another_computes_without_stores(monkeypatch):
     out = dev.zeros(64, np.uint32)
     dev.run("k", 2, 32, out)
     assert dev.download(out, 64, np.uint32).tolist() == [1] * 32 + [2] * 32
+
+
+def test_spin_on_host_memory_is_no_proof(monkeypatch):
+    """Another host thread may set a flag in host memory while a kernel polls it: only the
+    stretch stops such a spin."""
+    monkeypatch.setenv("CASS_EMU_HANG_INSTRUCTIONS", "20000")
+    dev = _asm(""".Lspin:
+  global_load_b32 v3, v1, s[4:5] glc
+  s_waitcnt vmcnt(0)
+  v_cmp_eq_u32 vcc_lo, 0, v3
+  s_cbranch_vccnz .Lspin
+""")
+    flag = dev.mem.allocate(128, "host")
+    with pytest.raises(EmuFault) as info:
+        dev.run("k", 1, 32, flag)
+    assert info.value.kind == "hang" and "CASS_EMU_HANG_INSTRUCTIONS=20000" in str(info.value)
