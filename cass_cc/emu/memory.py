@@ -142,6 +142,14 @@ class Memory:
         """Raise AccessError for the first address whose nbytes are not inside one allocation's
         pages; record (or, when strict, raise) the first that ends in an allocation's padding."""
         a = addrs.astype(np.uint64, copy=False)
+        lo, hi = int(a.min()), int(a.max())
+        k = bisect.bisect_right(self._bases, lo) - 1
+        if k >= 0:                         # the common case: every address inside one allocation
+            base = self._bases[k]
+            if hi + nbytes <= base + self._allocs[base][0]:
+                if self._any_host and not self.host_read:
+                    self.host_read = bool(self._host[k])
+                return
         i = np.searchsorted(self._starts, a, side="right") - 1
         ok = i >= 0
         j = np.maximum(i, 0)
