@@ -1,4 +1,5 @@
-// A kernel that spins forever on a flag nobody sets: the instruction budget stops it.
+// A kernel that spins forever on a flag nobody sets, counting: its state never repeats, so the
+// hang detector stops it only after CASS_EMU_HANG_INSTRUCTIONS of every wave; --emu-budget sooner.
 #include <hip/hip_runtime.h>
 #include <cstdio>
 
