@@ -128,9 +128,8 @@ def demangle(name: str) -> str:
 
 
 def _format(value) -> str:
-    if isinstance(value, np.floating):
-        return repr(float(value))
-    return str(value.item() if isinstance(value, np.generic) else value)
+    """A value as its own type prints it: the shortest text that reads back to it."""
+    return str(value)
 
 
 def _bytes_difference(a: np.ndarray, b: np.ndarray, offset: int, lo: int) -> tuple[str, int]:
