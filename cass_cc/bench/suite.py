@@ -55,12 +55,12 @@ def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, 
         for p in programs:
             entry, note = suite_reference.entry_for(reference, p)
             futures.append(pool.submit(run_program, str(root), p, routes, entry, note, gpu, warm, record))
-        with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
-                               label=f"suite {suite.name}: {len(programs)} programs x {len(routes)} routes",
-                               file=sys.stderr,
-                               item_show_func=lambda f: f.result()["program"] if f else None) as bar:
-            for future in bar:
-                results.append(future.result())
+        # one line per finished program on stderr: a long run shows where it stands
+        for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
+            result = future.result()
+            results.append(result)
+            cells = ", ".join(f"{route} {result['routes'][route]['cell'][:80]}" for route in routes)
+            click.echo(f"[{done}/{len(futures)}] {result['program']}: {cells}", err=True)
     results.sort(key=lambda r: r["program"])
     if record:
         entries = {r["program"]: r["routes"]["nvcc"].pop("record") for r in results

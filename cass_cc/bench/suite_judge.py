@@ -103,7 +103,10 @@ def output_difference(name: str, data: bytes | None, want: dict, rtol: float, at
 def self_check(program: SuiteProgram, stdout: str) -> str | None:
     """Why the program's own check says its answer is wrong, or None."""
     if program.pass_re and not re.search(program.pass_re, stdout, re.MULTILINE):
-        return f"no match for pass /{program.pass_re}/"
+        said = selected_lines(program, stdout)
+        if said:  # the program's own verdict line says more than the pattern it missed
+            return f"its check says '{said[-1].strip()[:160]}'"
+        return f"no line matches pass /{program.pass_re}/"
     if program.fail_re:
         found = re.search(program.fail_re, stdout, re.MULTILINE)
         if found:

@@ -52,8 +52,8 @@ def table(results: list[dict], routes: list[str], width: int | None = 110) -> li
 
 
 def wrong_lines(results: list[dict], routes: list[str]) -> list[str]:
-    return [f"WRONG: {r['program']} ({route}): {r['routes'][route]['reason']} -- the run ended normally but "
-            f"its answer differs from the H200's" for r in results for route in routes
+    return [f"WRONG: {r['program']} ({route}): {r['routes'][route]['reason']} -- the run ended normally with "
+            f"a wrong answer" for r in results for route in routes
             if r["routes"][route]["status"] == J.WRONG]
 
 
