@@ -164,8 +164,16 @@ PER_THREAD_STREAM_NOTE = ("-default-stream per-thread: the installed HIP runtime
                           "synchronizes more; results are the same)")
 
 
+NO_RDC_REFERENCE_NOTE = ("--cass-embed-reference: relocatable device code (-rdc) gets no reference; "
+                         "cass-run --check reports its kernels unchecked")
+
+
 def _warnings(args: Arguments) -> list[str]:
-    return [PER_THREAD_STREAM_NOTE] if args.value("default-stream") == "per-thread" else []
+    notes = [PER_THREAD_STREAM_NOTE] if args.value("default-stream") == "per-thread" else []
+    rdc = args.value("relocatable-device-code") == "true" or args.flag("device-c")
+    if args.flag("cass-embed-reference") and rdc:
+        notes.append(NO_RDC_REFERENCE_NOTE)
+    return notes
 
 
 def _recorded(args: Arguments) -> list[str]:

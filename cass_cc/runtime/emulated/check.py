@@ -33,6 +33,7 @@ import numpy as np
 
 from .check_compare import (MAX_REPORTED, ElementType, Outcome, View, compare, demangle, element_type,
                             parameter_spellings)
+from . import errors
 from .registry import flush_c_streams
 from .state import DEVICE
 
@@ -42,6 +43,7 @@ ATOL_ENV = "CASS_CHECK_ATOL"
 DEFAULT_RTOL, DEFAULT_ATOL = 1e-5, 1e-8
 TRANSLATED_KIND, FALLBACK_KIND = "hip-", "hipv4-"
 NO_REFERENCE = "no reference (build with cass-nvcc --cass-embed-reference, or CASS_EMBED_REFERENCE=1)"
+NOT_FROM_A_BUNDLE = "no reference (a code object the program loaded itself, not from cass-nvcc's bundle)"
 
 _launches = [0]
 
@@ -92,6 +94,16 @@ def _record(entry: dict) -> None:
         os.write(fd, (json.dumps(entry) + "\n").encode())
     finally:
         os.close(fd)
+
+
+def _unloadable(ref_image) -> str | None:
+    """Why the reference's code object cannot be loaded, or None: a bad reference leaves the
+    launch unchecked, it does not stop the program."""
+    try:
+        ref_image.co
+    except errors.HipFailure as e:
+        return f"the reference cannot be loaded: {e}"
+    return None
 
 
 def _explicit(info) -> list[tuple[int, int]]:
@@ -179,7 +191,9 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
     reason = None
     ref_image = image.reference
     if ref_image is None:
-        reason = NO_REFERENCE if kind.startswith(TRANSLATED_KIND) or not kind else f"no reference ({kind})"
+        reason = NO_REFERENCE if kind.startswith(TRANSLATED_KIND) else NOT_FROM_A_BUNDLE
+    elif (reason := _unloadable(ref_image)) is not None:
+        pass
     elif name not in ref_image.co.kernels:
         reason = f"the reference has no kernel '{name}'"
     else:
@@ -190,6 +204,7 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
         _record({**entry, "status": "unchecked", "reason": reason})
         return run(image.co, kernarg, None)
 
+    from cass_cc.emu import EmuFault  # the emulator: imported at the first launch, as kernels.py does
     co, ref_co = image.co, ref_image.co
     regions = _regions(loaded, {ref_co.base})
     snapshot = [_read(r) for r in regions]
@@ -204,7 +219,7 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
     fault = None
     try:
         run(ref_co, ref_kernarg, lambda text: None)
-    except Exception as e:  # noqa: BLE001 -- the reference's fault is this launch's finding
+    except EmuFault as e:  # the reference's fault is this launch's finding
         fault = f"the reference faulted where the translated kernel did not: {e}"
     reference = [_read(r) for r in regions]
     ref_variables = {n: _read(Region(raddr, size, n)) for n, (_, size), (raddr, _) in shared}
