@@ -21,11 +21,13 @@ def atomic_write_bytes(path: str, data: bytes, mode: int | None = None) -> None:
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(e, OSError):  # a folder in the way, a full disk: the user's to fix
+            raise CassError(f"cannot write '{path}': {e.strerror}") from None
         raise
 
 

@@ -83,9 +83,25 @@ def _is_cudart(path: str) -> bool:
     return any(name.startswith(f"lib{lib}.") for lib in CUDART_LIBRARIES)
 
 
+def implicit_link_args(runtime_dir: str | None = None) -> list[str]:
+    """What every link of this route names after the user's objects and libraries: libcassrt in
+    place of cudart, found at run time through an rpath to the cache where it is built, and what
+    it needs. `-v` prints them as nvcc's LIBRARIES; CMake finds the link line by them and adds
+    them when C++ targets link objects cass-nvcc compiled, so the link must name them as printed."""
+    runtime_dir = runtime_dir or str(cassrt.library_dir())
+    return [f"-L{runtime_dir}", "-lcassrt", f"-Wl,-rpath,{runtime_dir}", "-lpthread", "-ldl", "-lrt"]
+
+
+def implicit_include_dirs() -> list[str]:
+    """The runtime headers every compile sees: CUDA's, next to the nvcc that compiles (`-v` prints
+    them as nvcc's INCLUDES)."""
+    from ..runtime.cassrt.build import cuda_include_dir
+    return [cuda_include_dir()]
+
+
 def link_command(inputs: list[str], output: str, settings: Settings, shared: bool, runtime_dir: str) -> list[str]:
-    """The host linker's command line: the user's objects and libraries, with libcassrt in place
-    of cudart (found through an rpath to the cache, where libcassrt is built)."""
+    """The host linker's command line: the user's objects and libraries, then the route's
+    implicit_link_args."""
     cmd = [host.host_compiler(settings, "c++")]
     cmd += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
     cmd += ["-o", output]
@@ -93,7 +109,12 @@ def link_command(inputs: list[str], output: str, settings: Settings, shared: boo
     cmd += [f"-L{d}" for d in settings.library_dirs]
     cmd += [f"-l{lib}" for lib in settings.libraries if lib not in CUDART_LIBRARIES]
     cmd += [f"-Wl,{opt}" for opt in settings.linker_options] + settings.link_flags
-    cmd += [f"-L{runtime_dir}", "-lcassrt", f"-Wl,-rpath,{runtime_dir}", "-lpthread", "-ldl", "-lrt"]
+    cmd += implicit_link_args(runtime_dir)
+    if settings.verbose:
+        # The host linker's own command line too: CMake reads from it the libraries that C++
+        # targets need to link objects cass-nvcc compiled (libcassrt), as it reads g++'s when it
+        # links nvcc's objects with g++ itself.
+        cmd.append("-v")
     return cmd
 
 

@@ -19,6 +19,23 @@ if(NOT CMAKE_CUDA_COMPILER)
   set(CMAKE_CUDA_COMPILER "${CASS_NVCC}" CACHE FILEPATH "CUDA compiler (cass-nvcc, for AMD GPUs)")
 endif()
 
+# C++ targets that link objects cass-nvcc compiled get the libraries nvcc's `-v` names (CMake
+# reads them at the compiler check): on the binary route libcassrt, the CUDA runtime on HIP,
+# which lives in cass-cc's cache. CMake does not give such implicit libraries a runtime path, so
+# every program and library of the project gets one to that folder (the route is the compile's
+# choice, so it is there whatever the route; it is harmless where nothing needs it).
+if(NOT DEFINED CASS_RUNTIME_DIR)
+  execute_process(COMMAND "${CMAKE_CUDA_COMPILER}" --cass-print-runtime-dir
+    OUTPUT_VARIABLE _cass_runtime_dir ERROR_VARIABLE _cass_runtime_error
+    RESULT_VARIABLE _cass_runtime_result OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT _cass_runtime_result EQUAL 0)
+    message(FATAL_ERROR "cass-nvcc --cass-print-runtime-dir failed: ${_cass_runtime_error}")
+  endif()
+  set(CASS_RUNTIME_DIR "${_cass_runtime_dir}" CACHE INTERNAL "libcassrt's folder")
+endif()
+list(APPEND CMAKE_BUILD_RPATH "${CASS_RUNTIME_DIR}")
+list(APPEND CMAKE_INSTALL_RPATH "${CASS_RUNTIME_DIR}")
+
 # The programs call the HIP runtime that cass-nvcc links in; NVIDIA's cudart is not needed.
 set(CMAKE_CUDA_RUNTIME_LIBRARY None CACHE STRING "CUDA runtime library (cass-nvcc links its own)")
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -189,17 +190,18 @@ def archive_jobs(action: Archive, settings: Settings, work: str) -> list[Job]:
 
 def environment_lines(settings: Settings) -> list[str]:
     """The variable lines `nvcc -v` starts with; CMake's CUDA support reads TOP, PATH,
-    NVVMIR_LIBRARY_DIR, INCLUDES, LIBRARIES and the `-arch compute_NN` of the default target."""
+    NVVMIR_LIBRARY_DIR, INCLUDES, LIBRARIES and the `-arch compute_NN` of the default target.
+    INCLUDES and LIBRARIES are those of the route the build takes: CMake takes the link line to
+    be the one that contains LIBRARIES' text, as nvcc's does."""
     top = toolkit_root()
     targets = [t for t in settings.nvidia_targets if t.startswith(("sm_", "compute_"))]
     arch = targets[0].split("_", 1)[1] if targets else "75"
     lines = [f"TOP={top}", f"NVVMIR_LIBRARY_DIR={os.path.join(top, 'nvvm', 'libdevice')}",
              f"PATH={os.environ.get('PATH', '')}"]
-    from . import source_route
-
+    route = routes.route_module(settings.route, settings.rdc)
     try:
-        lines.append(f'INCLUDES="-I{toolchain.hip_include_dir()}"')
-        lines.append("LIBRARIES=" + " ".join(source_route.implicit_link_args()))
+        lines.append("INCLUDES=" + shlex.join(f"-I{d}" for d in route.implicit_include_dirs()))
+        lines.append("LIBRARIES=" + shlex.join(route.implicit_link_args()))  # as Job.text prints the link
     except ToolMissing:
         pass
     lines.append(f"CASS_ROUTE={routes.resolve(settings.route)} CASS_OFFLOAD_ARCH="

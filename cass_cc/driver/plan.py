@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
+from .mirror import read_source
 from .parse import Arguments, UsageError
 
 SOURCE_LANGUAGES = {".cu": "cu", ".c": "c", ".cc": "c++", ".cpp": "c++", ".cxx": "c++", ".c++": "c++"}
@@ -88,6 +89,10 @@ def classify_inputs(args: Arguments) -> list[TranslationUnit | str]:
         if not os.path.exists(path):
             raise UsageError(f"cannot open input file '{path}': no such file")
         suffix = os.path.splitext(path)[1]
+        if forced or suffix in SOURCE_LANGUAGES:
+            # A folder, an empty or a binary file is refused the same way whichever route (and
+            # compiler: hipcc, nvcc, the host's) would meet it.
+            read_source(path)
         if forced:
             out.append(TranslationUnit(path, forced))
         elif suffix in SOURCE_LANGUAGES:

@@ -6,11 +6,15 @@
       when the route was chosen automatically, so an explicit --cass-route=binary means "SASS
       translation or an error")
     link_jobs(action: plan.Link, settings, work) -> list[Job]
-where `work` is a private folder for the step. "auto" means AUTO_ROUTE, relocatable device code
-(-rdc=true, -dc) included: the binary route compiles such a translation unit with nvcc alone and
-translates its kernels at the program's link, after nvcc's device link (device_link.py); objects
-that hipcc compiled with -fgpu-rdc (on the source route) are linked by the source route. A route
-whose module is missing is refused with a clear message.
+    implicit_link_args() -> list[str]     (what every link names after the user's libraries)
+    implicit_include_dirs() -> list[str]  (the runtime headers every compile sees)
+where `work` is a private folder for the step; `-v` prints the last two as nvcc's LIBRARIES and
+INCLUDES, and the link line must contain LIBRARIES as printed (CMake finds the link line by it).
+"auto" means AUTO_ROUTE, relocatable device code (-rdc=true, -dc) included: the binary route
+compiles such a translation unit with nvcc alone and translates its kernels at the program's
+link, after nvcc's device link (device_link.py); objects that hipcc compiled with -fgpu-rdc (on
+the source route) are linked by the source route. A route whose module is missing is refused
+with a clear message.
 """
 
 from __future__ import annotations

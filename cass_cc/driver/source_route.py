@@ -115,6 +115,11 @@ def implicit_link_args() -> list[str]:
     return ["-L" + os.path.dirname(toolchain.libamdhip64()), "-lamdhip64"]
 
 
+def implicit_include_dirs() -> list[str]:
+    """The runtime headers every compile sees (`-v` prints them as nvcc's INCLUDES)."""
+    return [toolchain.hip_include_dir()]
+
+
 # --- the translation report -------------------------------------------------------------------
 
 def _wants_report(settings: Settings) -> bool:

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from elftools.elf.elffile import ELFFile
 
+from cass_cc.driver import hip_fatbin
 from cass_cc.driver.cmake import TOOLCHAIN_FILE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,12 +19,11 @@ EXAMPLES = ROOT / "examples"
 
 
 def tool_env(**extra: str) -> dict[str, str]:
-    """The environment a user has after activating the venv: cass-nvcc, cass-cc on PATH. These
-    tests are about the driver and the source route, so the route is pinned (the binary route
-    has its own tests)."""
+    """The environment a user has after activating the venv: cass-nvcc, cass-cc on PATH, the
+    route left to its default unless `extra` names one (CASS_ROUTE)."""
     env = dict(os.environ)
     env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "")
-    env["CASS_ROUTE"] = "source"
+    env.pop("CASS_ROUTE", None)
     env.update(extra)
     return env
 
@@ -31,6 +32,17 @@ def run(argv: list[str], cwd: str | os.PathLike, env: dict | None = None,
         timeout: int = 600) -> subprocess.CompletedProcess:
     return subprocess.run(argv, cwd=cwd, env=env or tool_env(), capture_output=True, text=True,
                           timeout=timeout)
+
+
+def amd_code_objects(path: str | os.PathLike) -> list[hip_fatbin.BundleEntry]:
+    """The AMD code objects an object, program or library carries, whichever route made it: the
+    source route's in `.hip_fatbin` (hipcc's), the binary route's in `.nv_fatbin` (in place of
+    nvcc's fatbin); offload bundles, one per translation unit."""
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        assert elf["e_machine"] == "EM_X86_64"
+        blobs = [s.data() for s in elf.iter_sections() if s.name in (".hip_fatbin", ".nv_fatbin")]
+    return [e for blob in blobs for e in hip_fatbin.read_bundles(blob) if "amdgcn" in e.id and e.data]
 
 
 def copy_example(name: str, dest: Path) -> Path:
@@ -48,22 +60,41 @@ def vector_add_build(tmp_path_factory) -> Path:
     return folder
 
 
+# Debian's CMake (apt-get install cmake) and the current one from PyPI (the `cmake` wheel of
+# the test extras, in the venv beside this Python).
+CMAKES = {"debian": Path("/usr/bin/cmake"), "pypi": Path(sys.executable).parent / "cmake"}
+
+
+def cmake_program(which: str) -> Path:
+    cmake = CMAKES[which]
+    if not cmake.is_file():
+        pytest.skip(f"{cmake} is not installed ({'apt-get install cmake' if which == 'debian' else 'pip install -e .[test]'})")
+    return cmake
+
+
 @pytest.fixture(scope="session")
-def cmake_build(tmp_path_factory) -> Path:
-    """examples/cmake_project configured with the toolchain file and built; returns the build
-    folder."""
-    if shutil.which("cmake") is None:
-        pytest.skip("cmake is not installed (apt-get install cmake)")
-    base = tmp_path_factory.mktemp("cmake")
-    source = copy_example("cmake_project", base)
-    build = base / "build"
-    toolchain = run(["cass-cc", "toolchain-file"], cwd=base)
-    assert toolchain.stdout.strip() == TOOLCHAIN_FILE, toolchain.stderr
-    configure = run(["cmake", f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}", "-S", str(source),
-                     "-B", str(build)], cwd=base)
-    assert configure.returncode == 0, configure.stdout + configure.stderr
-    compile_ = run(["cmake", "--build", str(build)], cwd=base)
-    assert compile_.returncode == 0, compile_.stdout + compile_.stderr
+def cmake_builds(tmp_path_factory):
+    """build(cmake, route) -> the build folder of examples/cmake_project configured with the
+    toolchain file and built by that CMake ("debian" or "pypi"), the route left to its default
+    (None) or set through CASS_ROUTE; each combination is built once per session."""
+    built: dict[tuple[str, str | None], Path] = {}
+
+    def build(which: str, route: str | None) -> Path:
+        if (which, route) not in built:
+            cmake = str(cmake_program(which))
+            base = tmp_path_factory.mktemp(f"cmake-{which}-{route or 'default'}")
+            source = copy_example("cmake_project", base)
+            folder = base / "build"
+            env = tool_env(**({"CASS_ROUTE": route} if route else {}))
+            toolchain = run(["cass-cc", "toolchain-file"], cwd=base, env=env)
+            assert toolchain.stdout.strip() == TOOLCHAIN_FILE, toolchain.stderr
+            configure = run([cmake, f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}", "-S", str(source),
+                             "-B", str(folder)], cwd=base, env=env)
+            assert configure.returncode == 0, configure.stdout + configure.stderr
+            compile_ = run([cmake, "--build", str(folder)], cwd=base, env=env)
+            assert compile_.returncode == 0, compile_.stdout + compile_.stderr
+            built[which, route] = folder
+        return built[which, route]
     return build
 
 

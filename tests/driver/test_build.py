@@ -1,6 +1,7 @@
-"""Building real projects with cass-nvcc (source route): the examples through make and CMake,
-mixed inputs, libraries, dependency files, reports. Products are checked by reading them: an
-x86-64 ELF whose .hip_fatbin offload bundle holds a gfx1100 code object with the kernel."""
+"""Building real projects with cass-nvcc (the default route; the source route where a test names
+it): the examples through make, mixed inputs, libraries, dependency files, reports. Products are
+checked by reading them: an x86-64 ELF whose offload bundles hold gfx1100 code objects with the
+kernel (test_cmake.py builds the CMake example)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from elftools.elf.elffile import ELFFile
 
 from cass_cc.driver import hip_fatbin
 
-from .conftest import run, tool_env
+from .conftest import amd_code_objects, run, tool_env
 
 HOST_FILE = """\
 #include <cuda_runtime.h>
@@ -48,14 +49,13 @@ C_FILE = "int c_helper(int x) { return x + 1; }\n"
 
 
 def assert_amd_program(path: Path, kernels: list[str], elf_type: str = "ET_DYN"):
-    """An x86-64 ELF carrying gfx1100 code objects that define the named kernels."""
+    """An x86-64 ELF carrying gfx1100 code objects that define the named kernels (from the
+    lifter, `hip-…`, or from hipcc, `hipv4-…`)."""
     with open(path, "rb") as f:
-        elf = ELFFile(f)
-        assert elf["e_machine"] == "EM_X86_64"
-        assert elf["e_type"] == elf_type
-    objects = hip_fatbin.code_objects(str(path))
+        assert ELFFile(f)["e_type"] == elf_type
+    objects = amd_code_objects(path)
     assert objects, "no AMD code object"
-    assert {co.id for co in objects} == {"hipv4-amdgcn-amd-amdhsa--gfx1100"}
+    assert {co.id for co in objects} <= {"hip-amdgcn-amd-amdhsa--gfx1100", "hipv4-amdgcn-amd-amdhsa--gfx1100"}
     assert all(hip_fatbin.code_object_target(co.data) == "gfx1100" for co in objects)
     found = {name for co in objects for name in hip_fatbin.kernel_symbols(co.data)}
     for kernel in kernels:
@@ -87,15 +87,6 @@ def test_vector_add_with_nvcc_from_the_environment(vector_add_build, tmp_path):
     assert_amd_program(vector_add_build / "vector_add", ["_Z10vector_addPKfS0_Pfi"])
 
 
-def test_cmake_project(cmake_build):
-    assert_amd_program(cmake_build / "saxpy_demo", ["_Z12saxpy_kernelifPKfPf"])  # linked as C++
-    assert_amd_program(cmake_build / "saxpy_selftest", ["_Z12saxpy_kernelifPKfPf"])  # as CUDA
-    cache = (cmake_build / "CMakeCache.txt").read_text()
-    assert "cass-nvcc" in cache
-    compiler = (cmake_build / "CMakeFiles").glob("*/CMakeCUDACompiler.cmake")
-    assert 'set(CMAKE_CUDA_COMPILER_ID "NVIDIA")' in next(compiler).read_text()
-
-
 @pytest.fixture(scope="module")
 def mixed_project(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("mixed")
@@ -107,21 +98,32 @@ def mixed_project(tmp_path_factory) -> Path:
     return folder
 
 
-def test_mixed_inputs_library_and_link(mixed_project):
+# What each route's compile of main.cu reports, and the temporaries --cass-save-temps keeps beside it.
+MIXED_TIER = {None: ("binary", "lift"), "source": ("source", "hipify")}
+
+
+@pytest.mark.parametrize("route", [None, "source"])
+def test_mixed_inputs_library_and_link(mixed_project, route):
     """.cu + .cpp + .c in one command, a static library made with -lib, linked with -L/-l."""
     d = mixed_project
-    cass_nvcc("-lib", "host.cpp", "helper.c", "-o", "libhelpers.a", cwd=d)
+    env = {"CASS_ROUTE": route} if route else {}
+    cass_nvcc("-lib", "host.cpp", "helper.c", "-o", "libhelpers.a", cwd=d, **env)
     proc = cass_nvcc("-O2", "-std=c++17", "-arch=sm_80", "main.cu", "-L.", "-lhelpers", "-o", "prog",
-                     "--cass-report", "report.json", "--cass-save-temps", cwd=d)
+                     "--cass-report", "report.json", "--cass-save-temps", cwd=d, **env)
     assert_amd_program(d / "prog", ["_Z5scaleIfEvPT_S0_i"])
     report = json.loads((d / "report.json").read_text())
-    assert report["route"] == "source" and report["offload_arch"] == "gfx1100"
+    name, tier = MIXED_TIER[route]
+    assert report["route"] == name and report["offload_arch"] == "gfx1100"
     assert report["nvidia_targets"] == ["sm_80"]
     assert [(k["demangled"], k["tier"], k["status"]) for k in report["kernels"]] == \
-        [("void scale<float>(float*, float, int)", "hipify", "ok")]
-    hip = (d / "main.hip").read_text()
-    assert "hipMalloc" in hip and "cudaMalloc" not in hip
-    assert "__global__ void scale" in (d / "main.hip-scale.cuh").read_text()
+        [("void scale<float>(float*, float, int)", tier, "ok")]
+    if route == "source":  # the hipified translation unit and the user's header it includes
+        hip = (d / "main.hip").read_text()
+        assert "hipMalloc" in hip and "cudaMalloc" not in hip
+        assert "__global__ void scale" in (d / "main.hip-scale.cuh").read_text()
+    else:  # the kernel's SASS, LLVM IR and RDNA3 assembly
+        kept = d / "main.cass"
+        assert {p.suffix for p in kept.glob("_Z5scaleIfEvPT_S0_i.*")} >= {".sass", ".ll", ".s", ".hsaco"}
     assert proc.stderr == ""
 
 
@@ -135,18 +137,23 @@ def test_dependency_files(mixed_project):
     assert "hipMalloc" in text and "__global__" not in text.split("scale")[0][-200:]
 
 
-def test_compile_with_deps_like_cmake(mixed_project):
+# The default route hands -isystem folders to nvcc as they are; the source route leaves out the
+# host compiler's own folders (as -isystem they would break its #include_next).
+@pytest.mark.parametrize("route,system_dir", [(None, "third_party"), ("source", "/usr/include")])
+def test_compile_with_deps_like_cmake(mixed_project, route, system_dir):
     """The command CMake's Makefiles run: -MD -MT -MF, -x cu, -forward-unknown-to-host-compiler."""
     d = mixed_project
-    (d / "obj").mkdir()
-    cass_nvcc("-forward-unknown-to-host-compiler", "-DNDEBUG", "-isystem=/usr/include", "-O3",
+    (d / "third_party").mkdir(exist_ok=True)
+    obj = d / f"obj-{route}"
+    obj.mkdir()
+    cass_nvcc("-forward-unknown-to-host-compiler", "-DNDEBUG", f"-isystem={system_dir}", "-O3",
               "--generate-code=arch=compute_80,code=[compute_80,sm_80]", "-Xcompiler=-fPIC",
-              "-std=c++17", "-MD", "-MT", "obj/main.cu.o", "-MF", "obj/main.cu.o.d", "-x", "cu",
-              "-c", "main.cu", "-o", "obj/main.cu.o", cwd=d)
-    rule = make_rule((d / "obj" / "main.cu.o.d").read_text())
-    assert rule.startswith("obj/main.cu.o: main.cu ")
-    assert " kernels/scale.cuh" in rule
-    assert_amd_program(d / "obj" / "main.cu.o", ["_Z5scaleIfEvPT_S0_i"], "ET_REL")
+              "-std=c++17", "-MD", "-MT", f"{obj.name}/main.cu.o", "-MF", f"{obj.name}/main.cu.o.d", "-x", "cu",
+              "-c", "main.cu", "-o", f"{obj.name}/main.cu.o", cwd=d, **({"CASS_ROUTE": route} if route else {}))
+    target, deps = make_rule((obj / "main.cu.o.d").read_text()).split(":", 1)  # nvcc writes `target :`
+    assert target.strip() == f"{obj.name}/main.cu.o" and deps.startswith(" main.cu ")
+    assert " kernels/scale.cuh" in deps
+    assert_amd_program(obj / "main.cu.o", ["_Z5scaleIfEvPT_S0_i"], "ET_REL")
 
 
 def test_compile_several_into_odir(mixed_project, tmp_path):
@@ -175,23 +182,31 @@ def test_shared_library(tmp_path):
 
 
 def test_latin1_source_compiles_unchanged(tmp_path):
+    """hipify's copy keeps the bytes of a Latin-1 source (nvcc, on the default route, reads the
+    file itself): the source route, named."""
     (tmp_path / "old.cu").write_bytes(b"// r\xe9sum\xe9 (Latin-1)\n__global__ void k(int* p) { p[0] = 1; }\n")
-    proc = cass_nvcc("-c", "old.cu", "--keep", "--keep-dir", "kept", "--cass-dump-after=hipify",
-                     cwd=tmp_path)
+    proc = cass_nvcc("--cass-route=source", "-c", "old.cu", "--keep", "--keep-dir", "kept",
+                     "--cass-dump-after=hipify", cwd=tmp_path)
     assert (tmp_path / "kept" / "old.hip").read_bytes().startswith(b"// r\xe9sum\xe9")
     assert proc.stderr.startswith("*** old.cu after hipify ***\n// r")
     assert "__global__ void k(int* p)" in proc.stderr
     assert_amd_program(tmp_path / "old.o", ["_Z1kPi"], "ET_REL")
 
 
-def test_dryrun_prints_the_jobs_and_builds_nothing(tmp_path):
+# The jobs each route's compile and link of one .cu print: (compile, link) fragments.
+DRYRUN_JOBS = {None: (["nvcc -c a.cu", "cass-cc translate "], "-lcassrt"),
+               "source": (["#$ cass-hipify a.cu", "hipcc -x hip --offload-arch=gfx1100"], "-lamdhip64")}
+
+
+@pytest.mark.parametrize("route", [None, "source"])
+def test_dryrun_prints_the_jobs_and_builds_nothing(tmp_path, route):
     (tmp_path / "a.cu").write_text("__global__ void k() {}\n")
-    proc = cass_nvcc("--dryrun", "a.cu", "-o", "a.out", cwd=tmp_path)
+    proc = cass_nvcc("--dryrun", "a.cu", "-o", "a.out", cwd=tmp_path, **({"CASS_ROUTE": route} if route else {}))
     lines = proc.stderr.splitlines()
-    assert any(l.startswith("#$ cass-hipify a.cu") for l in lines)
-    assert any("hipcc -x hip --offload-arch=gfx1100" in l for l in lines)
-    assert any("hipcc --offload-arch=gfx1100" in l and " -o " in l and "-x hip" not in l
-               for l in lines)  # the link
+    compile_, link = DRYRUN_JOBS[route]
+    for fragment in compile_:
+        assert any(fragment in l for l in lines), (fragment, lines)
+    assert any(link in l and " -o " in l and "-x hip" not in l for l in lines), lines  # the link
     assert sorted(os.listdir(tmp_path)) == ["a.cu"]
 
 
