@@ -566,6 +566,9 @@ tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
 /* Atomics on 16-bit, half-pair and 64-bit signed types; libcu++'s atomics. */
 #include "cass_atomics.h"
 #include "cass_cuda_atomic.h"
+/* libcu++'s cuda::barrier, cuda::pipeline and cuda::memcpy_async. */
+#include "cass_cuda_barrier.h"
+#include "cass_cuda_pipeline.h"
 /* nvcuda::wmma. */
 #include "cass_wmma.h"
 

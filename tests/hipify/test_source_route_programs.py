@@ -30,6 +30,10 @@ CASES = {
     "sass/bitfield_ptx": "__fns, inline PTX vabsdiff4",
     "sass/double_ops": "unfused __dmul_rn/__dsub_rn, isnan in __host__ __device__ code",
     "sass/rounding_modes": "directed double arithmetic that overflows, saturating float-to-integer",
+    "realworld/pipeline_block_tiles": "cuda::pipeline at block scope, stages and roles (cass_cuda_pipeline.h)",
+    "realworld/pipeline_thread": "cuda::pipeline<thread_scope_thread>, pipeline_consumer_wait_prior",
+    "realworld/barrier_memcpy_async": "cuda::barrier with cuda::memcpy_async (cass_cuda_barrier.h)",
+    "realworld/barrier_phases": "cuda::barrier phases: tokens, arrive(n), arrive_and_drop, completion",
 }
 
 

@@ -32,6 +32,10 @@ HEADERS = {
     # libcu++'s atomics: cuda::atomic, cuda::atomic_ref, cuda::std::atomic (compatibility header).
     "cuda/atomic": "hip/hip_runtime.h",
     "cuda/std/atomic": "hip/hip_runtime.h",
+    # libcu++'s barriers, pipelines and memcpy_async (compatibility header, copies synchronous).
+    "cuda/barrier": "hip/hip_runtime.h",
+    "cuda/std/barrier": "hip/hip_runtime.h",
+    "cuda/pipeline": "hip/hip_runtime.h",
     # nvcuda::wmma (compatibility header).
     "mma.h": "hip/hip_runtime.h",
     "nvrtc.h": "hip/hiprtc.h",
@@ -61,7 +65,8 @@ UNSUPPORTED = {
 UNSUPPORTED_PREFIX = ("cuda/", "libcu++ (the CUDA C++ standard library) has no HIP 5.2 counterpart")
 
 # CUDA headers whose contents only the compatibility header provides.
-CUDA_NEEDING_COMPAT = frozenset({"cuda/atomic", "cuda/std/atomic", "mma.h"})
+CUDA_NEEDING_COMPAT = frozenset({"cuda/atomic", "cuda/std/atomic", "cuda/barrier", "cuda/std/barrier",
+                                 "cuda/pipeline", "mma.h"})
 
 # The HIP headers that declare the runtime and the kernel built-ins (threadIdx, __syncthreads):
 # nvcc includes cuda_runtime.h into every .cu file; a .cu file that includes none of these gets
