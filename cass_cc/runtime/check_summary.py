@@ -45,6 +45,9 @@ def summary_lines(records: list[dict], rtol: float, atol: float) -> list[str]:
         lines.append(f"{PREFIX} within tolerance, not bit-equal: {sum(r['tolerated'] for r in tolerated)} float "
                      f"element(s) in {len(tolerated)} launch(es) (largest relative difference {worst:.3g}): "
                      f"{_kernels(tolerated)}")
+    unordered = [r for r in checked if r.get("order_free")]
+    if unordered:
+        lines.append(f"{PREFIX} compared order-free (sorted values, --check-order-free): {_kernels(unordered)}")
     by_reason: dict[str, list[dict]] = {}
     for r in unchecked:
         by_reason.setdefault(r["reason"], []).append(r)

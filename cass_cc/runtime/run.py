@@ -32,7 +32,8 @@ PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
 STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
-VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol")
+ORDER_FREE_ENV = "CASS_CHECK_ORDER_FREE"
+VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", "--check-order-free")
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
@@ -59,9 +60,11 @@ once (kernel, grid, block, buffer base and size, the first differing element and
 and the program goes on with the translated kernel's results, so later differences are
 reported too. Integers and bytes compare exactly; float, double and half elements (known from
 the kernel's pointer parameters) are equal within |a-b| <= atol + rtol*|b|, and any that differ
-within it are counted in the summary. At exit a summary lists launches checked, differences,
-and kernels that ran unchecked (no reference). Exit status: 3 when a launch differed (or, with
---check-require-reference, when a translated kernel ran unchecked), else the program's.
+within it are counted in the summary; kernels named in --check-order-free are compared as
+sorted values (results whose order depends on atomics), and listed. At exit a summary lists
+launches checked, differences, and kernels that ran unchecked (no reference). Exit status: 3
+when a launch differed (or, with --check-require-reference, when a translated kernel ran
+unchecked), else the program's.
 """
 EPILOG = """\
 environment:
@@ -127,6 +130,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--check-atol", metavar="A", type=_tolerance, default=None,
                         help="--check: absolute tolerance for float/double/half elements "
                              "(default 1e-08)")
+    parser.add_argument("--check-order-free", metavar="KERNEL,...", default=None,
+                        help="--check: compare what these kernels wrote as sorted values (the same "
+                             "values in any order: results whose order depends on atomics), named "
+                             "by symbol or C++ name; listed in the summary")
     parser.add_argument("--check-require-reference", action="store_true",
                         help="--check: a translated kernel that ran unchecked (no reference) fails "
                              "the check too (exit status 3)")
@@ -145,8 +152,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.hip and args.check:
         parser.error("--check needs the emulator; it cannot be used with --hip")
     if not args.check and (args.check_rtol is not None or args.check_atol is not None
-                           or args.check_require_reference):
-        parser.error("--check-rtol, --check-atol and --check-require-reference need --check")
+                           or args.check_require_reference or args.check_order_free is not None):
+        parser.error("--check-rtol, --check-atol, --check-order-free and --check-require-reference "
+                     "need --check")
     return args
 
 
@@ -334,9 +342,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.check:
                 rtol, atol = check_tolerances(args)
                 check_file = os.path.join(private, "check.jsonl")
-                env.update({CHECK_FILE_ENV: check_file, RTOL_ENV: repr(rtol), ATOL_ENV: repr(atol)})
+                env.update({CHECK_FILE_ENV: check_file, RTOL_ENV: repr(rtol), ATOL_ENV: repr(atol),
+                            ORDER_FREE_ENV: args.check_order_free or ""})
             else:
-                for name in (CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV):
+                for name in (CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV, ORDER_FREE_ENV):
                     env.pop(name, None)
             status = run_program(path, args.args, env)
             if args.emu_stats:

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from cass_cc.driver.main import main as cass_nvcc
-from tests.check.inject import wrong_lowerings
 from tests.conftest import run_tool
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -28,6 +26,7 @@ def _nvcc(*args: str, cwd: Path, env: dict | None = None) -> None:
 
 def _in_process(*args: str, cwd: Path) -> None:
     """cass-nvcc through its Python entry point, in this process (where the injections live)."""
+    from cass_cc.driver.main import main as cass_nvcc
     here = os.getcwd()
     os.chdir(cwd)
     try:
@@ -38,6 +37,7 @@ def _in_process(*args: str, cwd: Path) -> None:
 
 @pytest.fixture(scope="session")
 def check_programs(tmp_path_factory) -> dict[str, Path]:
+    from tests.check.inject import wrong_lowerings  # the lifter: only for the tests that build
     work = tmp_path_factory.mktemp("check")
     main, extra = str(DATA / "check_main.cu"), str(DATA / "check_extra.cu")
     _nvcc("-c", main, "-o", "main_ok.o", cwd=work, env={**os.environ, "CASS_EMBED_REFERENCE": "1"})

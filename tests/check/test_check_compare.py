@@ -69,3 +69,33 @@ def test_typed_view_from_an_offset_compares_the_bytes_before_it_exactly():
     b = _bytes([6, 1, 2], "i4")
     out = compare(a, b, View("argument 0 (float*) at +4", FLOAT, start=4), 1e-5, 1e-8)
     assert out.difference.startswith("byte offset 0 from the buffer's start: translated 0x05, reference 0x06")
+
+
+def test_order_free_compares_the_same_values_in_any_order():
+    ints = ElementType("int", "i4", 1)
+    a, b = _bytes([3, 1, 2, 2], "i4"), _bytes([2, 3, 2, 1], "i4")
+    assert compare(a, b, View("out", ints), 0, 0).difference is not None
+    assert compare(a, b, View("out", ints), 0, 0, order_free=True).difference is None
+    c = _bytes([3, 1, 2, 5], "i4")
+    out = compare(c, b, View("out", ints), 0, 0, order_free=True)
+    assert out.difference == "(order-free: both sorted) element [2] (int, byte offset 8): translated 3, reference 2"
+    assert compare(a, b, View("untyped"), 0, 0, order_free=True).difference is None  # as 32-bit words
+
+
+def test_summary_names_tolerated_unordered_and_unchecked_kernels():
+    from cass_cc.runtime.check_summary import summary_lines
+    base = {"grid": [1, 1, 1], "block": [32, 1, 1]}
+    records = [
+        {**base, "launch": 1, "kernel": "_Z1kPf", "demangled": "k(float*)", "status": "same",
+         "tolerated": 3, "max_relative": 2e-7, "order_free": False},
+        {**base, "launch": 2, "kernel": "_Z4histPi", "demangled": "hist(int*)", "status": "same",
+         "tolerated": 0, "max_relative": 0.0, "order_free": True},
+        {**base, "launch": 3, "kernel": "_Z1uPi", "demangled": "u(int*)", "status": "unchecked", "reason": "no reference"},
+        {**base, "launch": 4, "kernel": "_Z1hPi", "demangled": "h(int*)", "status": "not-translated"},
+    ]
+    text = "\n".join(summary_lines(records, 1e-5, 1e-8))
+    assert "2 launch(es) of 2 translated kernel(s) checked against the reference; 0 differed; 1 unchecked" in text
+    assert "within tolerance, not bit-equal: 3 float element(s) in 1 launch(es) (largest relative difference 2e-07): k(float*)" in text
+    assert "compared order-free (sorted values, --check-order-free): hist(int*) (1 launch)" in text
+    assert "UNCHECKED: no reference: u(int*) (1 launch)" in text
+    assert "not translated (hipcc's code, nothing to check): h(int*) (1 launch)" in text

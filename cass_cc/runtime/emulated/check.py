@@ -31,7 +31,7 @@ from typing import Callable
 
 import numpy as np
 
-from .check_compare import (MAX_REPORTED, ElementType, Outcome, View, compare, demangle, element_type,
+from .check_compare import (MAX_REPORTED, WORD, Outcome, View, compare, demangle, element_type,
                             parameter_spellings)
 from . import errors
 from .registry import flush_c_streams
@@ -40,6 +40,7 @@ from .state import DEVICE
 CHECK_FILE_ENV = "CASS_CHECK_FILE"
 RTOL_ENV = "CASS_CHECK_RTOL"
 ATOL_ENV = "CASS_CHECK_ATOL"
+ORDER_FREE_ENV = "CASS_CHECK_ORDER_FREE"
 DEFAULT_RTOL, DEFAULT_ATOL = 1e-5, 1e-8
 TRANSLATED_KIND, FALLBACK_KIND = "hip-", "hipv4-"
 NO_REFERENCE = "no reference (build with cass-nvcc --cass-embed-reference, or CASS_EMBED_REFERENCE=1)"
@@ -54,6 +55,14 @@ def enabled() -> bool:
 
 def tolerances() -> tuple[float, float]:
     return (float(os.environ.get(RTOL_ENV, DEFAULT_RTOL)), float(os.environ.get(ATOL_ENV, DEFAULT_ATOL)))
+
+
+def order_free(name: str, demangled: str) -> bool:
+    """Whether the user named this kernel order-free (cass-run --check-order-free): by its
+    symbol or by its C++ name without parameters and template arguments ('ns::histogram')."""
+    wanted = {k for k in os.environ.get(ORDER_FREE_ENV, "").split(",") if k}
+    base = demangled.split("(", 1)[0].split("<", 1)[0].split()[-1:] if demangled else []
+    return name in wanted or bool(base and (base[0] in wanted or base[0].split("::")[-1] in wanted))
 
 
 # --- one launch ------------------------------------------------------------------------------
@@ -147,9 +156,6 @@ def _views(info, demangled: str, kernarg: bytes, regions: list[Region]) -> dict[
     return views
 
 
-WORD = ElementType("32-bit word", "u4", 1)
-
-
 def _pairs(co, regions: list[Region], translated: list, reference: list, ref_variables: dict,
            views: dict[int, View]):
     """(region, view, translated bytes, reference bytes) to compare: each region as a whole,
@@ -228,9 +234,10 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
 
     rtol, atol = tolerances()
     views = _views(image.kernel(name), demangled, kernarg, regions)
+    unordered = order_free(name, demangled)
     differences, tolerated, max_relative = [], 0, 0.0
     for r, view, mine, theirs in _pairs(co, regions, translated, reference, ref_variables, views):
-        outcome = compare(mine, theirs, view, rtol, atol)
+        outcome = compare(mine, theirs, view, rtol, atol, unordered)
         tolerated += outcome.tolerated
         max_relative = max(max_relative, outcome.max_relative)
         if outcome.difference is not None:
@@ -239,7 +246,7 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
         differences.insert(0, fault)
     status = "differs" if differences else "same"
     _record({**entry, "status": status, "differences": differences, "tolerated": tolerated,
-             "max_relative": max_relative, "rtol": rtol, "atol": atol})
+             "max_relative": max_relative, "rtol": rtol, "atol": atol, "order_free": unordered})
     if differences:
         _report(entry, differences, rtol, atol)
     return stats

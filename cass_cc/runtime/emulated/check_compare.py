@@ -139,9 +139,40 @@ def _bytes_difference(a: np.ndarray, b: np.ndarray, offset: int, lo: int) -> tup
             f"reference {int(b[at]):#04x}", len(diff))
 
 
+WORD = ElementType("32-bit word", "u4", 1)
+BYTE = ElementType("byte", "u1", 1)
+
+
+def _sorted(data: np.ndarray, start: int, etype: ElementType) -> np.ndarray:
+    """`data` with its elements from `start` on in ascending order (by the first component,
+    then the next), the bytes before and after them as they were."""
+    count = (len(data) - start) // etype.size
+    out = data.copy()
+    if count:
+        hi = start + count * etype.size
+        rows = data[start:hi].view(etype.dtype).reshape(count, etype.components)
+        order = np.lexsort(rows.T[::-1])
+        out[start:hi] = np.ascontiguousarray(rows[order]).reshape(-1).view(np.uint8)
+    return out
+
+
 def compare(translated: np.ndarray, reference: np.ndarray, view: View, rtol: float,
-            atol: float) -> Outcome:
-    """Compare two uint8 copies of one region (equal lengths)."""
+            atol: float, order_free: bool = False) -> Outcome:
+    """Compare two uint8 copies of one region (equal lengths). `order_free` (a kernel whose
+    results may come in another order, asked for by the user) compares the sorted elements:
+    the same values, in any order; a region of unknown type counts as 32-bit words then (bytes
+    when its size is not a multiple of 4)."""
+    if order_free:
+        etype = view.etype or (WORD if (len(translated) - view.start) % 4 == 0 else BYTE)
+        view = View(view.label, etype, view.start)
+        translated, reference = _sorted(translated, view.start, etype), _sorted(reference, view.start, etype)
+    out = _compare(translated, reference, view, rtol, atol)
+    if order_free and out.difference:
+        out.difference = f"(order-free: both sorted) {out.difference}"
+    return out
+
+
+def _compare(translated: np.ndarray, reference: np.ndarray, view: View, rtol: float, atol: float) -> Outcome:
     out = Outcome()
     if np.array_equal(translated, reference):
         return out
