@@ -2,8 +2,8 @@
 // cooperative_groups::memcpy_async + cg::wait into shared memory, the __pipeline_memcpy_async
 // primitives (LDGSTS of 16, 8 and 4 bytes, a zero-filled tail), and cg::reduce /
 // cg::inclusive_scan / cg::exclusive_scan on thread_block_tile<32> and <8>, tile.shfl_down,
-// tile.any/all/ballot. (cuda::pipeline's block-scope mbarriers are not here: their state word
-// is undocumented, and the lifter refuses ARRIVES.LDGSTSBAR / ATOMS.ARRIVE / SYNCS with that reason.)
+// tile.any/all/ballot. (cuda::pipeline and cuda::barrier have their own programs, pipeline_* and
+// barrier_*.)
 #include <cstdio>
 #include <cstdlib>
 #include <cooperative_groups.h>
