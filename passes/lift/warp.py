@@ -5,7 +5,14 @@ WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, 
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
 reconvergence, one group of lanes with equal masks at a time: the warp operations there (VOTE,
 MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. Every
-other WARPSYNC form is control.hint's."""
+other WARPSYNC form is control.hint's.
+
+sm_70..sm_89 code has no WARPSYNC.EXCLUSIVE: ptxas tests the mask of a vote or match with
+R2UR P, URZ, Rmask and, when the masks differ (P), runs the bare VOTE/MATCH, which is right only
+because a uniform register cannot hold differing values: the lanes go on in groups of equal Rmask,
+each group seeing its own value. So R2UR P opens a group region like WARPSYNC.EXCLUSIVE's, through
+the warp-convergence branches (BRA.DIV/BRA.CONV) of ptxas's idiom and BSSY, up to the next branch
+target (where the idiom's slow path, which masks its result, joins again) or reconvergence point."""
 
 from __future__ import annotations
 
@@ -87,17 +94,58 @@ def exclusive(ctx: Lifter, ins) -> None:
     (group_mask); a branch into the region is refused."""
     ctx.check(ins, {"EXCLUSIVE"})
     (mask,) = ctx.operands(ins, 1)
+    _open_region(ctx, ins, ctx.u32(mask), through_warp_branches=False)
+
+
+def split(ctx: Lifter, ins) -> None:
+    """R2UR P, URd, Ra: P = Ra differs between the active lanes; the lanes go on in groups of
+    equal Ra (a region like WARPSYNC.EXCLUSIVE's, see the module text), so URd is this lane's Ra,
+    the value of its group."""
+    p, d, a = ctx.operands(ins, 3)
+    b = ctx.b
+    v = ctx.u32(a)
+    first = ctx.call("llvm.amdgcn.readfirstlane.i32", I32, [v])
+    differs = ballot(ctx, b.icmp_unsigned("!=", v, first))
+    ctx.setp(p, b.icmp_unsigned("!=", differs, ir.Constant(I32, 0)))
+    ctx.set32(d, v)
+    _open_region(ctx, ins, v, through_warp_branches=True)
+
+
+def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], set[int]]:
+    """(address -> position in the code, addresses some branch names), computed once a kernel."""
+    if "warp_code_index" not in ctx.state:
+        code = ctx.state["instructions"]
+        ctx.state["warp_code_index"] = {i.address: n for n, i in enumerate(code)}
+        ctx.state["warp_targets"] = {op.address for i in code for op in i.operands if isinstance(op, Label)}
+    return ctx.state["warp_code_index"], ctx.state["warp_targets"]
+
+
+def _within_split(ins) -> bool:
+    """Instructions that do not end an R2UR split: the idiom's warp-convergence branches, and
+    BSSY, which only names the point (its BSYNC) where the lanes meet again."""
+    return ins.opcode == "BSSY" or (ins.opcode == "BRA" and bool({"DIV", "CONV"} & set(ins.modifiers)))
+
+
+def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) -> None:
+    """Mark the warp operations of the straight-line code after `ins` as grouped by `mask`.
+    A WARPSYNC.EXCLUSIVE region ends at a reconvergence point and refuses a branch into it; an
+    R2UR one goes on past BRA.DIV/BRA.CONV (their fall-through is the same groups) and BSSY, and
+    ends at a branch target."""
     code = ctx.state["instructions"]
-    targets = {op.address for i in code for op in i.operands if isinstance(op, Label)}
-    at = code.index(ins) + 1
-    while at < len(code) and code[at].opcode not in REGION_ENDS:
+    index, targets = _branch_targets(ctx)
+    at = index[ins.address] + 1
+    while at < len(code):
         following = code[at]
+        if following.opcode in REGION_ENDS and not (through_warp_branches and _within_split(following)):
+            break
         if following.address in targets:
+            if through_warp_branches:
+                break
             raise unsupported(ins, "a branch into the exclusive region")
         if following.opcode in GROUPED:
             ctx.state.setdefault("exclusive", set()).add(following.address)
         at += 1
-    ctx.b.store(ctx.u32(mask), ctx.slot("EXCL", 0))
+    ctx.b.store(mask, ctx.slot("EXCL", 0))
 
 
 def in_region(ctx: Lifter, ins) -> bool:
