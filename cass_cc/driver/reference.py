@@ -24,7 +24,10 @@ def reference_code_objects(tu: TranslationUnit | None, code_objects: list[CodeOb
     ran reuses that code object (the same compile); a reference that cannot be built is a
     warning, printed now, and its kernels are reported 'unchecked: no reference' by cass-run."""
     if tu is None:
-        return [], []
+        note = ("no reference for cass-run --check: an object nvcc compiled has no source to build one "
+                "from; its kernels will run unchecked")
+        sys.stderr.write(f"{PROG}: warning: {note}\n")
+        return [], [note]
     from .binary_kernels import hipify_code_object  # hipify and hipcc: only when asked for
     refs, notes = [], []
     for arch in settings.offload_archs:
