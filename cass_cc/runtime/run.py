@@ -69,7 +69,7 @@ unchecked), else the program's.
 EPILOG = """\
 environment:
   CASS_EMU_MAX_INSTRUCTIONS  what --emu-budget sets (unset: no budget)
-  CASS_EMU_HANG_INSTRUCTIONS instructions each wave runs without progress before a hang (4194304)
+  CASS_EMU_HANG_INSTRUCTIONS instructions each wave runs without progress before a hang (1048576)
   CASS_EMU_STRICT=1          what --strict sets
   CASS_CACHE_DIR             where the emulated runtime is built (default ~/.cache/cass-cc)
   CASS_EMBED_REFERENCE=1     (for cass-nvcc) embed the reference that --check needs
