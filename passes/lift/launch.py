@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from llvmlite import ir
 
-from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, Lifter, PrivateAlloca, Reg
+from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg
 
 SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
@@ -164,7 +164,7 @@ def shared_base(ctx: Lifter) -> ir.Value:
     g = ctx.module.globals.get(SHARED_NAME)
     if g is None:
         # a whole number of 16-byte granules: LLVM may widen LDS loads to the alignment
-        size = (ctx.state["facts"].shared_size + 15) // 16 * 16 + reduction_reserve(ctx)
+        size = (ctx.state["facts"].shared_size + 15) // 16 * 16 + reduction_reserve(ctx) + reserved_smem_bytes(ctx)
         if size:
             g = ir.GlobalVariable(ctx.module, ir.ArrayType(I8, size), SHARED_NAME, addrspace=3)
             g.linkage = "internal"
@@ -179,6 +179,33 @@ def shared_base(ctx: Lifter) -> ir.Value:
 
 
 REDUCTION_BYTES = 16
+# CUDA reserves 1 KiB of shared memory per block on sm_80+ (cooperative groups keep the barriers
+# and scratch of tiles larger than a warp there, %reserved_smem_offset_1, c[0x0][0x124]). Here it
+# follows the block's dynamic shared memory, which ends where the launch says (the runtime puts
+# the dynamic bytes after the kernel's static LDS, which these bytes lengthen): RESERVED_SLACK
+# keeps it clear of an extern array that ptxas aligned past the static end.
+RESERVED_SMEM_BYTES, RESERVED_SLACK = 1024, 256
+RESERVED_SMEM_WORD = 0x124
+
+
+def reserved_smem_bytes(ctx: Lifter) -> int:
+    """LDS bytes for CUDA's reserved shared memory, when the kernel reads where it starts."""
+    if "reserved_smem" not in ctx.state:
+        ctx.state["reserved_smem"] = RESERVED_SMEM_BYTES if ctx.sm_arch != "sm_90" and any(
+            isinstance(op, ConstRef) and op.bank == 0 and op.offset == RESERVED_SMEM_WORD and op.reg is None
+            for i in ctx.state["instructions"] for op in i.operands) else 0
+    return ctx.state["reserved_smem"]
+
+
+def _reserved_smem_offset(ctx: Lifter) -> ir.Value:
+    """%reserved_smem_offset_1: past the static shared memory, the slack and the launch's dynamic
+    bytes, 16-byte aligned, as a shared-window offset."""
+    b = ctx.b
+    shared_base(ctx)
+    static_end = (ctx.state["facts"].shared_size + 15) // 16 * 16 + RESERVED_SLACK
+    dynamic = b.add(_load_at(ctx, _implicitarg(ctx), DYNAMIC_LDS_SIZE, I32, 4), _dynamic_lds_mark(ctx))
+    dynamic = b.and_(b.add(dynamic, ir.Constant(I32, 15)), ir.Constant(I32, ~15 & 0xFFFFFFFF))
+    return b.add(dynamic, ir.Constant(I32, static_end))
 
 
 def reduction_reserve(ctx: Lifter) -> int:
@@ -268,6 +295,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
         return b.trunc(window if offset == 0x50 else b.lshr(window, ir.Constant(I64, 32)), I32)
     if offset == 0x2c:                 # %dynamic_smem_size: hidden_dynamic_lds_size (code object v5)
         return b.add(_load_at(ctx, _implicitarg(ctx), DYNAMIC_LDS_SIZE, I32, 4), _dynamic_lds_mark(ctx))
+    if offset == RESERVED_SMEM_WORD and reserved_smem_bytes(ctx):
+        return _reserved_smem_offset(ctx)
     if offset == 0x10c:                # %nsmid: one SM id (see special_register)
         return ir.Constant(I32, 1)
     if offset == 0x140 and ctx.sm_arch == "sm_90":   # 1 in a cluster launch: ptxas guards its cluster
