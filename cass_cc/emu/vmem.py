@@ -264,12 +264,28 @@ def build_smem(instr: Instr):
         elif off is not None and off.kind == "s" and off.reg != 124:
             a = a + read_scalar_bits(st, w, off, 32).astype(np.uint64)
         a = a & ~np.uint64(3)
-        vals = _scalar_read(st, w, a, dwords)
+        if buffer:      # dwords past the descriptor's NUM_RECORDS bytes read 0 (not read at all)
+            vals = _scalar_buffer_read(st, w, a, a - b, st.S[w, base.reg + 2].astype(np.uint64), dwords)
+        else:
+            vals = _scalar_read(st, w, a, dwords)
         for i in range(dwords):
             if dst.reg + i != 124:
                 st.S[w, dst.reg + i] = vals[:, i]
         return False
     return sload
+
+
+def _scalar_buffer_read(st, w, addr, offset, records, dwords: int) -> np.ndarray:
+    """s_buffer_load: (k, dwords) uint32, 0 for each dword not inside the first `records` bytes."""
+    inside = offset[:, None] + np.uint64(4) * (np.arange(dwords, dtype=np.uint64) + np.uint64(1)) <= records[:, None]
+    if inside.all():
+        return _scalar_read(st, w, addr, dwords)
+    out = np.zeros((len(w), dwords), np.uint32)
+    for i in range(dwords):
+        k = np.nonzero(inside[:, i])[0]
+        if len(k):
+            out[k, i] = _scalar_read(st, w[k], addr[k] + np.uint64(4 * i), 1)[:, 0]
+    return out
 
 
 def _scalar_read(st, w, addr, dwords: int) -> np.ndarray:

@@ -147,3 +147,24 @@ def test_flat_access_through_the_private_aperture_is_the_lanes_scratch():
     out = dev.zeros(32, np.uint32)
     _launch(dev, [], out)
     assert dev.download(out, 32, np.uint32).tolist() == list(range(1000, 1032))
+
+
+def test_scalar_buffer_load_past_num_records_reads_zero():
+    """s_buffer_load_b128 of a 2-dword range: the last two dwords read 0 without an access."""
+    dev = asm_device("""  s_mov_b32 s8, s6
+  s_and_b32 s9, s7, 0xffff
+  s_mov_b32 s10, 8
+  s_mov_b32 s11, 0x30000000
+  s_buffer_load_b128 s[12:15], s[8:11], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s12
+  v_mov_b32 v3, s13
+  v_mov_b32 v4, s14
+  global_store_b32 v1, v2, s[4:5]
+  global_store_b32 v1, v3, s[4:5] offset:128
+  global_store_b32 v1, v4, s[4:5] offset:256
+""", npointers=2)
+    out, words = dev.zeros(96, np.uint32), dev.upload(np.array([5, 6, 7, 8], np.uint32))
+    _launch(dev, [], out, words)
+    got = dev.download(out, 96, np.uint32)
+    assert got[:32].tolist() == [5] * 32 and got[32:64].tolist() == [6] * 32 and not got[64:].any()
