@@ -1,7 +1,7 @@
 """`cass-cc bench --suite`: the manifest reader, the line/number comparison and the verdicts, and
 the runner end to end on tests/suites/selftest (tiny programs of our own, real builds and runs):
-a pass, a pass compared with the reference lines and file, a build error, a timeout, and a
-reference that disagrees, which must be reported WRONG."""
+a pass, a pass compared with the reference lines and file, a build error, a timeout, an expected
+refusal, and a reference that disagrees, which must be reported WRONG."""
 
 from __future__ import annotations
 
@@ -125,12 +125,15 @@ def test_selftest_suite_tells_every_outcome_apart(selftest_run):
     assert cells["build_error"][0].startswith("build error(") and "undeclared_value" in cells["build_error"][0]
     assert cells["build_error"][1].startswith("build error(") and "undeclared_value" in cells["build_error"][1]
     assert cells["timeout"][0] == "FAIL(timeout after 10 s)"
+    assert cells["refused_option"][0].startswith(
+        "refused(as expected: cass-nvcc: error: option '-time' is not supported yet"), cells["refused_option"]
     if not HAS_NVIDIA_GPU:
         assert all(cells[p][1] == "not run(no NVIDIA GPU)" for p in ("pass_simple", "checksum_ref", "timeout"))
     md = (out / "summary.md").read_text()
     assert md.splitlines()[-1] == done.stdout.splitlines()[-1]
-    if not HAS_NVIDIA_GPU:
-        assert md.splitlines()[-1] == "2 passed, 3 failed"
+    if not HAS_NVIDIA_GPU:  # the expected refusal counts as neither
+        assert md.splitlines()[-2:] == ["0 unverified (no H200 reference), 1 refused as expected, 4 not run",
+                                        "2 passed, 3 failed"]
     data = json.loads((out / "summary.json").read_text())
     by_name = {r["program"]: r for r in data["results"]}
     kernels = by_name["checksum_ref"]["routes"]["auto"]["kernels"]
