@@ -70,7 +70,7 @@ def _u64(st, wave, lane, op):
     return st.V[wave, op.reg, lane].astype(np.uint64) | (st.V[wave, op.reg + 1, lane].astype(np.uint64) << np.uint64(32))
 
 
-def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict, nbytes: int = 4):
+def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict, nbytes: int = 4, whole: bool = False):
     """addr(st, wave, lane, wi) -> (space, addresses) lists per space for one segment kind."""
     if seg == "global":
         if saddr is None or saddr.kind == "off":
@@ -106,17 +106,20 @@ def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict, nbytes: int = 4)
             return parts
         return addr
     if seg == "buffer":
-        return _buffer_address(vaddr, saddr, offset, mods, nbytes)
+        return _buffer_address(vaddr, saddr, offset, mods, nbytes, whole)
     raise ValueError(seg)
 
 
-def _buffer_address(vaddr, operands, offset, mods, nbytes: int):
+def _buffer_address(vaddr, operands, offset, mods, nbytes: int, whole: bool):
     """MUBUF addressing with the descriptor's range check (GFX11, as Mesa's radv documents
     OOB_SELECT, word3[29:28]): 0 structured: index >= NUM_RECORDS or offset+payload > STRIDE;
     1: index >= NUM_RECORDS; 2: NUM_RECORDS == 0; 3 (raw, what LLVM sets): with swizzling and a
     stride as 0, else offset+payload > NUM_RECORDS. The SGPR offset is outside the check (LLVM's
     buffer intrinsics: "soffset ... excluded from bounds checking"). Lanes out of range go to
-    OUT_OF_RANGE: their loads read 0, their stores and atomics are dropped, as the hardware does."""
+    OUT_OF_RANGE: their loads read 0, their stores and atomics are dropped, as the hardware does.
+    A raw load or store of several dwords is checked dword by dword (LLVM's AMDGPUUsage: "the
+    voffset ... will be range-checked for each 32-bit word independently"): a lane whose first
+    dwords are inside goes to a ClippedSpace; an atomic (`whole`) is inside or outside at once."""
     desc, soffset = operands
 
     def addr(st, wave, lane, wi, w):
@@ -146,12 +149,46 @@ def _buffer_address(vaddr, operands, offset, mods, nbytes: int):
             a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
         elif soffset.kind == "imm":
             a += np.uint64(soffset.value)
-        if not out.any():
+        clipped = np.zeros(len(wave), bool)
+        if not whole and nbytes > 4:
+            raw = (select == 3) & ~(swizzle & (stride != 0))
+            start = index * stride + off
+            clipped = raw & out & (start + np.uint64(4) <= records)
+            out &= ~clipped
+        if not out.any() and not clipped.any():
             return [(GLOBAL, slice(None), a)]
-        inside = np.nonzero(~out)[0]
-        parts = [(OUT_OF_RANGE, np.nonzero(out)[0], a[out])]
-        return parts + ([(GLOBAL, inside, a[inside])] if len(inside) else [])
+        parts = []
+        for space, sel in ((OUT_OF_RANGE, out), (None, clipped), (GLOBAL, ~(out | clipped))):
+            if sel.any():
+                if space is None:
+                    space = ClippedSpace(((records - start)[sel] // np.uint64(4)).astype(np.int64))
+                parts.append((space, np.nonzero(sel)[0], a[sel]))
+        return parts
     return addr
+
+
+class ClippedSpace:
+    """Global memory seen through a buffer range that ends inside each lane's access: lane j
+    reaches its first dwords[j] dwords; the rest read 0 and are not written."""
+    name = ""
+
+    def __init__(self, dwords: np.ndarray):
+        self.dwords = dwords
+
+    def read(self, st, wave, lane, addr, nbytes):
+        out = np.zeros((len(addr), nbytes), np.uint8)
+        for i in range(nbytes // 4):
+            k = np.nonzero(self.dwords > i)[0]
+            if len(k):
+                out[k, 4 * i:4 * i + 4] = GLOBAL.read(st, wave[k], lane[k], addr[k] + np.uint64(4 * i), 4)
+        return out
+
+    def write(self, st, wave, lane, addr, data):
+        for i in range(data.shape[1] // 4):
+            k = np.nonzero(self.dwords > i)[0]
+            if len(k):
+                GLOBAL.write(st, wave[k], lane[k], addr[k] + np.uint64(4 * i),
+                             np.ascontiguousarray(data[k, 4 * i:4 * i + 4]))
 
 
 def build_vmem(instr: Instr):
@@ -205,7 +242,7 @@ def build_vmem(instr: Instr):
             rest = ops[1:] if returns else ops
             vaddr, vdata = rest[0], rest[1]
         width = 8 if t.endswith("64") else 4
-        addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods, width)
+        addr = _addr_for(seg, [vaddr] + rest[2:], offset, instr.mods, width, whole=True)
         words = width // 4
 
         def atomic_op(st, w):
@@ -231,11 +268,11 @@ def _dtype(t):
             "u64": np.uint64, "i64": np.int64, "b64": np.uint64, "f64": np.float64}[t]
 
 
-def _addr_for(seg, ops, offset, mods, nbytes: int):
+def _addr_for(seg, ops, offset, mods, nbytes: int, whole: bool = False):
     """ops: the address operands after the data operand(s): [vaddr, saddr] (global/scratch),
     [vaddr] (flat), [vaddr, desc, soffset] (buffer); nbytes: the access size (buffers' range check)."""
     if seg == "buffer":
-        return address_fn(seg, ops[0], (ops[1], ops[2]), offset, mods, nbytes)
+        return address_fn(seg, ops[0], (ops[1], ops[2]), offset, mods, nbytes, whole)
     vaddr = ops[0]
     saddr = ops[1] if len(ops) > 1 else None
     if seg == "scratch" and vaddr.kind == "off":

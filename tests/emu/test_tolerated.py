@@ -168,3 +168,29 @@ def test_scalar_buffer_load_past_num_records_reads_zero():
     _launch(dev, [], out, words)
     got = dev.download(out, 96, np.uint32)
     assert got[:32].tolist() == [5] * 32 and got[32:64].tolist() == [6] * 32 and not got[64:].any()
+
+
+def test_buffer_load_and_store_of_dwords_across_the_range_end_are_checked_per_dword():
+    """A b128 at byte 8 of a 16-byte raw range: dwords 0 and 1 inside, 2 and 3 read 0 / not written."""
+    dev = asm_device("""  s_mov_b32 s8, s4
+  s_and_b32 s9, s5, 0xffff
+  s_mov_b32 s10, 16
+  s_mov_b32 s11, 0x30000000
+  v_mov_b32 v2, 8
+  buffer_load_b128 v[4:7], v2, s[8:11], 0 offen
+  v_mov_b32 v8, 9
+  v_mov_b32 v9, 9
+  v_mov_b32 v10, 9
+  v_mov_b32 v11, 9
+  buffer_store_b128 v[8:11], v2, s[8:11], 0 offen offset:4
+  s_waitcnt vmcnt(0)
+  v_add_nc_u32 v4, v4, v5
+  v_add_nc_u32 v6, v6, v7
+  global_store_b32 v1, v4, s[6:7]
+  global_store_b32 v1, v6, s[6:7] offset:128
+""", npointers=2)
+    src, out = dev.upload(np.arange(8, dtype=np.uint32) + 1), dev.zeros(64, np.uint32)
+    _launch(dev, [], src, out)
+    got = dev.download(out, 64, np.uint32)
+    assert got[:32].tolist() == [3 + 4] * 32 and not got[32:].any()
+    assert dev.download(src, 8, np.uint32).tolist() == [1, 2, 3, 9, 5, 6, 7, 8]   # only the dword at 12
