@@ -24,10 +24,12 @@ phase, PTX's "state prior to the arrive-on").
 ATOMS.ARRIVE.64 Rd, [a] is mbarrier.arrive (Rd:Rd+1 = that state); ARRIVES.LDGSTSBAR.64 [a] is
 cp.async.mbarrier.arrive.noinc: one arrive per thread once the thread's earlier LDGSTS copies have
 landed. The lifted LDGSTS copies at once (memory.py), so its arrive happens at once, after a
-release fence that orders the copies' stores before it. Both are a 64-bit compare-and-swap loop,
-so the arrive reads the expected count of the same state it updates, as the hardware's 64-bit
-atomic does. sm_90 mbarriers (SYNCS.*, with transaction counts) are not these instructions and
-stay refused.
+release fence that orders the copies' stores before it. A wave's arrivals on one mbarrier are one
+update of the word (see arrive).
+
+sm_90 encodes the word differently (its init stores (2^20 - n) << 1 in the low word and
+(2^20 - n) << 11 in the high one, next to transaction counts) and arrives with SYNCS.* and
+ARRIVES.LDGSTSBAR.64.TRANSCNT: those stay refused.
 """
 
 from __future__ import annotations
@@ -36,39 +38,100 @@ from llvmlite import ir
 
 from .atomics import ScopedCmpXchg, atomic
 from .core import I32, I64, Lifter, Mem, Reg, handles, unsupported
-from .launch import lds_pointer
+from .launch import lane_id, lds_pointer
 from .memory import index32
+from .warp import ballot
 
 COUNT = 0x7FFFFFFF
 RELOAD = 0x40000000      # high bits 30:0 after a completion = low + RELOAD (2^31 - expected)
 
 
-def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
-    """One arrive on the mbarrier at shared offset `mem`; returns the 64-bit state before it."""
+def advance(ctx: Lifter, low: ir.Value, high: ir.Value, k: ir.Value) -> ir.Value:
+    """The high word after k more arrivals: below the pending count it only counts; at it the
+    phase completes, and arrivals past it count in the next phases (each reloading the expected
+    count; an expected count of 0, after everyone dropped out, is treated as 1)."""
     b = ctx.b
-    k = lambda v: ir.Constant(I32, v)
-    ptr = lds_pointer(ctx, index32(ctx, mem))
-    b.fence("release", "workgroup")
-    first = b.load_atomic(ptr, "monotonic", 8, typ=I64)
-    start = b.block
-    loop, done = ctx.new_block("mbar_arrive"), ctx.new_block("mbar_arrived")
+    c = lambda v: ir.Constant(I32, v)
+    pending = b.sub(c(0x80000000), b.and_(high, c(COUNT)))
+    reload = b.and_(b.add(low, c(RELOAD)), c(COUNT))
+    expected = b.sub(c(0x80000000), reload)
+    expected = b.select(b.icmp_unsigned("==", expected, c(0)), c(1), expected)
+    past = b.sub(k, pending)                       # arrivals after the first completion
+    completions = b.add(b.udiv(past, expected), c(1))
+    phase = b.xor(b.lshr(high, c(31)), b.and_(completions, c(1)))
+    completed = b.or_(b.shl(phase, c(31)), b.and_(b.add(reload, b.urem(past, expected)), c(COUNT)))
+    return b.select(b.icmp_unsigned("<", k, pending), b.add(high, k), completed)
+
+
+def _swap(ctx: Lifter, ptr: ir.Value, count: ir.Value) -> ir.Value:
+    """count arrivals in one update of the word (a compare-and-swap loop over its 64 bits, so the
+    expected count reloaded is that of the state updated); returns the word before them."""
+    b = ctx.b
+    start = b.load_atomic(ptr, "monotonic", 8, typ=I64)
+    entry, loop, done = b.block, ctx.new_block("mbar_cas"), ctx.new_block("mbar_swapped")
     b.branch(loop)
     b.position_at_end(loop)
     old = b.phi(I64)
-    old.add_incoming(first, start)
+    old.add_incoming(start, entry)
     low, high = ctx.split64(old)
-    bumped = b.add(high, k(1))
-    completes = b.icmp_unsigned("==", b.and_(bumped, k(COUNT)), k(0))
-    reloaded = b.or_(bumped, b.and_(b.add(low, k(RELOAD)), k(COUNT)))
-    new = ctx.join64(low, b.select(completes, reloaded, bumped))
-    cx = ScopedCmpXchg(b.block, ptr, old, new, "workgroup")
+    cx = ScopedCmpXchg(b.block, ptr, old, ctx.join64(low, advance(ctx, low, high, count)), "workgroup")
     b._insert(cx)
     seen = b.extract_value(cx, 0)
-    old.add_incoming(seen, b.block)
+    old.add_incoming(seen, loop)
     b.cbranch(b.extract_value(cx, 1), done, loop)
     b.position_at_end(done)
-    b.fence("acquire", "workgroup")
     return seen
+
+
+def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
+    """One arrive per active thread on the mbarrier at shared offset `mem`; returns each thread's
+    64-bit state before its arrive. When every active thread of the wave names the same mbarrier
+    (the usual case), they arrive together, as if one after another in lane order: their first
+    lane updates the word once by their count, and each thread's state is the word advanced by the
+    lanes before it. Otherwise each thread arrives on its own."""
+    b = ctx.b
+    c = lambda v: ir.Constant(I32, v)
+    true = ir.Constant(ir.IntType(1), 1)
+    offset = index32(ctx, mem)
+    ptr = lds_pointer(ctx, offset)
+    b.fence("release", "workgroup")
+    readfirst = ctx.intrinsic("llvm.amdgcn.readfirstlane.i32", I32, [I32], ("convergent",))
+    active = ballot(ctx, true)
+    same = b.icmp_unsigned("==", ballot(ctx, b.icmp_unsigned("==", offset, b.call(readfirst, [offset]))), active)
+    together, alone, first, share, done = (ctx.new_block(n) for n in
+                                           ("mbar_together", "mbar_alone", "mbar_first", "mbar_share", "mbar_arrived"))
+    b.cbranch(same, together, alone)
+
+    b.position_at_end(alone)
+    own = _swap(ctx, ptr, c(1))
+    alone_end = b.block
+    b.branch(done)
+
+    b.position_at_end(together)
+    count = ctx.call("llvm.ctpop.i32", I32, [active])
+    leader = ctx.call("llvm.cttz.i32", I32, [active, true])
+    rank = ctx.call("llvm.amdgcn.mbcnt.lo", I32, [active, c(0)])
+    b.cbranch(b.icmp_unsigned("==", lane_id(ctx), leader), first, share)
+    b.position_at_end(first)
+    word = _swap(ctx, ptr, count)
+    first_end = b.block
+    b.branch(share)
+    b.position_at_end(share)
+    before = b.phi(I64)
+    before.add_incoming(word, first_end)
+    before.add_incoming(ir.Constant(I64, 0), together)
+    readlane = ctx.intrinsic("llvm.amdgcn.readlane.i32", I32, [I32, I32], ("convergent",))
+    low, high = (b.call(readlane, [w, leader]) for w in ctx.split64(before))
+    mine = ctx.join64(low, advance(ctx, low, high, rank))
+    share_end = b.block
+    b.branch(done)
+
+    b.position_at_end(done)
+    result = b.phi(I64)
+    result.add_incoming(own, alone_end)
+    result.add_incoming(mine, share_end)
+    b.fence("acquire", "workgroup")
+    return result
 
 
 def _shared_operand(ctx: Lifter, ins, mem) -> Mem:

@@ -62,3 +62,16 @@ extern "C" __global__ void words(const int *in, unsigned long long *words, unsig
   __syncthreads();
   if (t == 0) words[4] = *(volatile unsigned long long *)&bar;
 }
+
+// Lanes of one wave arriving on four mbarriers of 3 expected arrivals each (16 arrivals per
+// mbarrier, five phases completed by them), and warp 2 arriving together on one mbarrier of 3,
+// completing several phases within one wave's arrivals.
+extern "C" __global__ void spread(unsigned long long *words, unsigned long long *tokens) {
+  __shared__ unsigned long long bars[5];
+  int t = threadIdx.x;
+  if (t < 5) asm volatile("mbarrier.init.shared.b64 [%0], %1;" :: "r"(smem(&bars[t])), "r"(3) : "memory");
+  __syncthreads();
+  tokens[t] = arrive(&bars[t < 64 ? t % 4 : 4]);
+  __syncthreads();
+  if (t < 5) words[t] = *(volatile unsigned long long *)&bars[t];
+}

@@ -47,3 +47,18 @@ def test_words_through_four_phases(lifted, threads):
     assert tokens == sorted(word(0, n - i, n) for i in range(n))
     assert sorted(dev.get(pp, np.zeros(threads, np.uint32)).tolist()) == list(range(1, n + 1))
     assert dev.get(pc, np.zeros(threads, np.int32)).tolist() == src[::-1].tolist()
+
+
+def test_a_wave_arriving_on_several_mbarriers_past_their_counts(lifted):
+    """Lane t arrives on mbarrier t % 4 (expected 3): each word ends 16 arrivals later, five
+    phases on (phase 1, 2 pending), and the states returned are those before each of the 16.
+    (The lanes of a wave arrive one by one here; test_words has them arrive together.)"""
+    dev = Device(lifted["spread"])
+    pw, pt = dev.put(np.zeros(5, np.uint64)), dev.put(np.zeros(96, np.uint64))
+    dev.launch("spread", 1, 96, "<QQ", pw, pt)
+    # warp 2's 32 arrivals on the fifth: ten phases completed, 2 pending in the eleventh
+    assert [int(w) for w in dev.get(pw, np.zeros(5, np.uint64))] == [word(1, 2, 3)] * 4 + [word(0, 1, 3)]
+    tokens = dev.get(pt, np.zeros(96, np.uint64))
+    for m in range(4):
+        assert sorted(int(t) for t in tokens[m:64:4]) == sorted(word((i // 3) & 1, 3 - i % 3, 3) for i in range(16))
+    assert [int(t) for t in tokens[64:]] == [word((i // 3) & 1, 3 - i % 3, 3) for i in range(32)]
