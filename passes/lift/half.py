@@ -42,29 +42,30 @@ def sources(ctx: Lifter, ins, ops: list, bf16: bool = False) -> list[ir.Value]:
             out.append(b.bitcast(ir.Constant(I32, word), V2))
             continue
         if isinstance(op, Reg):
-            swz = [s for s in op.suffixes if s in ("H0_H0", "H1_H1", "H1_H0", "H0_H1")]
-            if set(op.suffixes) - set(swz):
-                raise unsupported(ins, "operand suffix")
             v = b.bitcast(ctx.u32(Reg(op.kind, op.index, op.name)), V2)
-            if swz and swz[0] != "H0_H1":
-                order = {"H0_H0": (0, 0), "H1_H1": (1, 1), "H1_H0": (1, 0)}[swz[0]]
-                v = b.shuffle_vector(v, v, ir.Constant(ir.VectorType(I32, 2), list(order)))
-            if op.absolute:
-                v = ctx.call("llvm.fabs.v2f16", V2, [v])
-            if op.negate:
-                v = b.fneg(v)
-            out.append(v)
         elif isinstance(op, ConstRef):
-            plain = ConstRef(op.bank, op.offset, op.reg, op.bank_reg)
-            v = b.bitcast(ctx.u32(plain), V2)
-            if op.absolute:
-                v = ctx.call("llvm.fabs.v2f16", V2, [v])
-            if op.negate:
-                v = b.fneg(v)
-            out.append(v)
+            v = b.bitcast(ctx.u32(ConstRef(op.bank, op.offset, op.reg, op.bank_reg)), V2)
         else:
             raise unsupported(ins, "operand")
+        v = _swizzled(ctx, ins, op, v)
+        if op.absolute:
+            v = ctx.call("llvm.fabs.v2f16", V2, [v])
+        if op.negate:
+            v = b.fneg(v)
+        out.append(v)
     return out
+
+
+def _swizzled(ctx: Lifter, ins, op, v: ir.Value) -> ir.Value:
+    """A register's or a constant word's .H0_H0/.H1_H1/.H1_H0 lane selection (nvcc broadcasts a
+    __half kernel parameter with `c[0x0][0x164].H0_H0`: the word's high half is padding)."""
+    swz = [s for s in op.suffixes if s in ("H0_H0", "H1_H1", "H1_H0", "H0_H1")]
+    if set(op.suffixes) - set(swz) or len(swz) > 1:
+        raise unsupported(ins, "operand suffix")
+    if not swz or swz[0] == "H0_H1":
+        return v
+    order = {"H0_H0": (0, 0), "H1_H1": (1, 1), "H1_H0": (1, 0)}[swz[0]]
+    return ctx.b.shuffle_vector(v, v, ir.Constant(ir.VectorType(I32, 2), list(order)))
 
 
 def _lane(ctx: Lifter, v: ir.Value, i: int) -> ir.Value:
