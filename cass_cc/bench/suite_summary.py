@@ -58,7 +58,7 @@ def wrong_lines(results: list[dict], routes: list[str]) -> list[str]:
 
 
 def tally_lines(agg: dict) -> list[str]:
-    return [f"{agg['unverified']} unverified (no H200 reference), {agg['refused_as_expected']} refused as "
+    return [f"{agg['unverified']} unverified (no H200 reference that applies), {agg['refused_as_expected']} refused as "
             f"expected, {agg['not_run']} not run",
             f"{agg['passed']} passed, {agg['failed']} failed"]
 

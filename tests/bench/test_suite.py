@@ -132,7 +132,7 @@ def test_selftest_suite_tells_every_outcome_apart(selftest_run):
     md = (out / "summary.md").read_text()
     assert md.splitlines()[-1] == done.stdout.splitlines()[-1]
     if not HAS_NVIDIA_GPU:  # the expected refusal counts as neither
-        assert md.splitlines()[-2:] == ["0 unverified (no H200 reference), 1 refused as expected, 4 not run",
+        assert md.splitlines()[-2:] == ["0 unverified (no H200 reference that applies), 1 refused as expected, 4 not run",
                                         "2 passed, 3 failed"]
     data = json.loads((out / "summary.json").read_text())
     by_name = {r["program"]: r for r in data["results"]}
