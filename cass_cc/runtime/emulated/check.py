@@ -43,7 +43,8 @@ ATOL_ENV = "CASS_CHECK_ATOL"
 ORDER_FREE_ENV = "CASS_CHECK_ORDER_FREE"
 DEFAULT_RTOL, DEFAULT_ATOL = 1e-5, 1e-8
 TRANSLATED_KIND, FALLBACK_KIND = "hip-", "hipv4-"
-NO_REFERENCE = "no reference (build with cass-nvcc --cass-embed-reference, or CASS_EMBED_REFERENCE=1)"
+NO_REFERENCE = ("no reference (build with cass-nvcc --cass-embed-reference, or CASS_EMBED_REFERENCE=1; "
+                "the build warns when hipify + hipcc cannot make one)")
 NOT_FROM_A_BUNDLE = "no reference (a code object the program loaded itself, not from cass-nvcc's bundle)"
 
 _launches = [0]
