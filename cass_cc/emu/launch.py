@@ -275,7 +275,8 @@ class _Run:
         turn, turn_pc = None, -1        # the waves having a turn, and the pc it began at
         progress, next_check = Progress(st, self.hang_limit), CHECK_TICKS
         mem = self.mem
-        mem.changed = False
+        mem.changed = mem.read_grew = False
+        mem.read_ranges.clear()
         budget = self.budget if self.budget is not None else math.inf
         while True:
             if w is None:
@@ -424,8 +425,8 @@ class _Run:
         why = ("and each is back in a state it was in before with memory unchanged, so it repeats forever"
                if hang.rule == "proof" else
                f"the hang limit ({HANG_ENV}={self.hang_limit}; raise it for longer loops without stores)")
-        return EmuFault("hang", f"hangs{where}: no progress (no store or atomic changed memory, no wave ended or "
-                        f"left its loop) while each of the {len(hang.waves)} running wave(s) executed "
+        return EmuFault("hang", f"hangs{where}: no progress (no store or atomic changed memory, no read reached new "
+                        f"memory, no wave ended or left its loop) while each of the {len(hang.waves)} running wave(s) executed "
                         f"{hang.stretch} instructions, {why}",
                         kernel=self.info.name, pc=pc - self.co.base, instruction=instr.text if instr else None,
                         lane=lane)

@@ -15,8 +15,10 @@ Registered host memory (not ours to pad) reaches to the end of its last page, wh
 has mapped as the GPU would.
 
 `changed` is set by every emulated write that changes the bytes it lands on (the hang detector's
-evidence of progress, cass_cc.emu.progress); `host_read` by every access to host or managed
-memory, which another host thread may change while a kernel polls it; the launch clears both.
+evidence of progress, cass_cc.emu.progress); `read_grew` by a read that, all inside one
+allocation, reaches past the range of it read so far (`read_ranges`: a loop that walks an array
+makes progress, one that re-reads a flag does not); `host_read` by every access to host or managed
+memory, which another host thread may change while a kernel polls it; the launch clears them.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class Memory:
         self._limits = np.zeros(0, np.uint64)
         self.changed = False              # an emulated write changed memory (cleared by the launch)
         self.host_read = False            # an emulated access read memory the host may change meanwhile
+        self.read_grew = False            # an emulated read reached bytes of an allocation not read before
+        self.read_ranges: dict[int, tuple[int, int]] = {}   # base -> [lo, hi) read so far (the launch clears)
         self._host = np.zeros(0, bool)    # per allocation: host or managed memory
         self._any_host = False
         self.strict = False               # padding accesses fault instead of being recorded
@@ -149,6 +153,12 @@ class Memory:
             if hi + nbytes <= base + self._allocs[base][0]:
                 if self._any_host and not self.host_read:
                     self.host_read = bool(self._host[k])
+                if not write:
+                    seen = self.read_ranges.get(base)
+                    if seen is None or lo < seen[0] or hi + nbytes > seen[1]:
+                        self.read_ranges[base] = ((lo, hi + nbytes) if seen is None else
+                                                  (min(lo, seen[0]), max(hi + nbytes, seen[1])))
+                        self.read_grew = True
                 return
         i = np.searchsorted(self._starts, a, side="right") - 1
         ok = i >= 0

@@ -6,6 +6,10 @@ may stop one only when it can no longer do anything observable. Progress is any 
 - a store or atomic that changes the bytes of global memory or LDS (what other waves can see; a
   failing compare-and-swap, an atomic or a store that writes the value already there, do not
   count: they are what spin loops do), as Memory.changed and Waves.lds_changed record;
+- a read of global memory beyond what the batch's waves have read of that allocation before
+  (Memory.read_grew: a loop that walks an array, like a thread summing a row or a DFT over its
+  input, moves on; a spin that re-reads its flags does not; a hang that walks memory stops at
+  the end of it);
 - a wave retiring (s_endpgm);
 - a wave leaving its loop. A wave's loop is the pc range [lo, hi] covered by the backward branches
   it took since it last left one: a backward branch from pc to target widens it to include
@@ -15,7 +19,8 @@ may stop one only when it can no longer do anything observable. Progress is any 
   loop that calls a function stays one loop.
 
 Not progress: registers and scratch (a lane's private memory, no other wave sees it), barrier
-arrivals and releases (a loop of barriers around a flag nobody sets hangs), reading memory.
+arrivals and releases (a loop of barriers around a flag nobody sets hangs), reading memory read
+before.
 
 After a stretch without progress the detector declares a hang by either of two rules:
 
@@ -30,7 +35,7 @@ After a stretch without progress the detector declares a hang by either of two r
 - stretch: every running wave has executed at least `limit` instructions since the last
   progress (for spins whose state never repeats: `while (!flag) n++;` counts). `limit` is what
   keeps a correct program from being stopped: a wave whose every loop runs longer than that
-  without storing anything looks the same as a hang.
+  without storing or reading anything new looks the same as a hang.
 
 Only waves that can run count (a wave at a barrier waits for others, a retired one is gone), and
 each must itself have run the stretch, so a wave the scheduler lets run less (cass_cc.emu.launch
@@ -105,8 +110,8 @@ class Progress:
         """Called every CHECK_TICKS scheduler steps: a Hang, or None (and a fresh stretch when
         there was progress since the last call)."""
         st = self.st
-        if self.event or st.mem.changed or st.lds_changed:
-            self.event = st.mem.changed = st.lds_changed = st.mem.host_read = False
+        if self.event or st.mem.changed or st.lds_changed or st.mem.read_grew:
+            self.event = st.mem.changed = st.lds_changed = st.mem.host_read = st.mem.read_grew = False
             self.baseline[:] = self.executed
             self._unwatch()
             return None

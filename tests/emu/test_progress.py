@@ -208,3 +208,38 @@ def test_spin_on_host_memory_is_no_proof(monkeypatch):
     with pytest.raises(EmuFault) as info:
         dev.run("k", 1, 32, flag)
     assert info.value.kind == "hang" and "CASS_EMU_HANG_INSTRUCTIONS=20000" in str(info.value)
+
+
+def _sum_loop(step: int) -> Device:
+    """One loop of 4000 iterations summing p1[i * step / 4] (8 instructions each), then a store."""
+    return asm_device(f"""  s_mov_b32 s8, 0
+  s_mov_b32 s9, 0
+  v_mov_b32 v3, 0
+.Lloop:
+  v_mov_b32 v2, s8
+  global_load_b32 v4, v2, s[6:7]
+  s_waitcnt vmcnt(0)
+  v_add_nc_u32 v3, v3, v4
+  s_add_u32 s8, s8, {step}
+  s_add_u32 s9, s9, 1
+  s_cmp_lg_u32 s9, 4000
+  s_cbranch_scc1 .Lloop
+  global_store_b32 v1, v3, s[4:5]
+""", npointers=2)
+
+
+def test_loop_that_walks_an_array_makes_progress(monkeypatch):
+    """32000 instructions without a store under a stretch of 8000: every read reaches new memory."""
+    monkeypatch.setenv("CASS_EMU_HANG_INSTRUCTIONS", "8000")
+    dev = _sum_loop(4)
+    out, data = dev.zeros(32, np.uint32), dev.upload(np.arange(4000, dtype=np.uint32))
+    dev.run("k", 1, 32, out, data)
+    assert dev.download(out, 32, np.uint32).tolist() == [sum(range(4000))] * 32
+
+
+def test_loop_that_rereads_one_word_does_not(monkeypatch):
+    monkeypatch.setenv("CASS_EMU_HANG_INSTRUCTIONS", "8000")
+    dev = _sum_loop(0)
+    with pytest.raises(EmuFault) as info:
+        dev.run("k", 1, 32, dev.zeros(32, np.uint32), dev.upload(np.arange(4000, dtype=np.uint32)))
+    assert info.value.kind == "hang" and "CASS_EMU_HANG_INSTRUCTIONS=8000" in str(info.value)
