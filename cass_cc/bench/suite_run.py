@@ -159,19 +159,36 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
     if route != "nvcc":
         result.update(_emu_stats(str(stats)))
     if record and route == "nvcc":
-        # the H200's run makes the reference: judged by its own checks only
-        v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, None, run.exit is None)
-        if v.status in (J.PASS, J.UNVERIFIED) and run.exit == 0:
-            try:
-                result["record"] = record_entry(program, run.stdout, run.exit, outputs)
-            except CassError as e:
-                return verdict(J.Verdict(J.FAIL, e.message))
-            v = J.Verdict(J.PASS, "recorded")
-        return verdict(v)
+        return verdict(_record(program, run, outputs, argv, cwd, result))
     v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, reference, run.exit is None)
     if v.status == J.UNVERIFIED and reference_note:
         v = J.Verdict(J.UNVERIFIED, reference_note)
     return verdict(v)
+
+
+def _record(program: SuiteProgram, run: Finished, outputs: dict[str, bytes | None], argv: list[str], cwd: Path,
+            result: dict) -> J.Verdict:
+    """The H200's run makes the reference, judged by the program's own checks only. A program
+    whose compared output is not the same twice (inputs seeded from the clock, say) cannot be
+    judged by comparison: a second run must agree with the first, or nothing is recorded."""
+    v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, None, run.exit is None)
+    if v.status not in (J.PASS, J.UNVERIFIED) or run.exit != 0:
+        return v
+    try:
+        entry = record_entry(program, run.stdout, run.exit, outputs)
+    except CassError as e:
+        return J.Verdict(J.FAIL, e.message)
+    if program.needs_reference:
+        _remove_outputs(cwd, program)
+        again = run_process(argv, str(cwd), _environment(), program.timeout)
+        if again.exit != 0:
+            return J.Verdict(J.FAIL, f"second run: exit {again.exit}: {_error_line(again)}")
+        differs = J.judge_run(program, again.exit, again.stdout, _error_line(again), _read_outputs(cwd, program),
+                              entry, False)
+        if differs.status != J.PASS:
+            return J.Verdict(J.FAIL, f"not reproducible, nothing recorded: a second run differs: {differs.reason}")
+    result["record"] = entry
+    return J.Verdict(J.PASS, "recorded")
 
 
 def run_program(root: str, program: SuiteProgram, routes: list[str], reference: dict | None, reference_note: str,

@@ -202,3 +202,22 @@ def test_bad_invocations_are_one_line_errors(tmp_path, args, message):
 def test_unknown_suite_route_is_refused(tmp_path):
     done = run_tool("cass-cc", "bench", "--suite", str(SELFTEST), "--routes", "auto,gpu")
     assert done.returncode == 2 and "'auto,gpu': choose from auto, binary, source, nvcc" in done.stderr
+
+
+def test_recording_needs_two_runs_that_agree(tmp_path):
+    """--record runs a compared program twice on the GPU: output seeded from the clock (Rodinia's
+    lavaMD) must not become a reference that every later run contradicts. Real processes (Python
+    printing the clock or a constant) stand in for the GPU program, since this machine has no GPU."""
+    from cass_cc.bench.suite_run import _record, run_process
+    p = load(_manifest(tmp_path, MINIMAL + 'pass = "^PASS$"\ncompare = ["^r: "]\n')).programs[0]
+    for code, recorded in (("print('r:', time.perf_counter_ns()); print('PASS')", False),
+                           ("print('r:', 42); print('PASS')", True)):
+        argv = [sys.executable, "-c", "import time; " + code]
+        first = run_process(argv, str(tmp_path), dict(os.environ), 60)
+        result: dict = {}
+        verdict = _record(p, first, {}, argv, tmp_path, result)
+        assert ("record" in result) is recorded, verdict
+        assert verdict == (J.Verdict(J.PASS, "recorded") if recorded else verdict)
+        if not recorded:
+            assert verdict.status == J.FAIL and verdict.reason.startswith(
+                "not reproducible, nothing recorded: a second run differs: stdout line 1:"), verdict
