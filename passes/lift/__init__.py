@@ -8,6 +8,8 @@ family implements refuses the kernel (cass_cc.errors.Refusal) with the exact rea
 
 from __future__ import annotations
 
+import bisect
+
 from llvmlite import ir
 
 from cass_cc.unit import KernelUnit
@@ -17,6 +19,7 @@ from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
+from . import subroutines
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text
@@ -44,12 +47,11 @@ def lift_module(unit: KernelUnit) -> str:
     for ins in instructions:            # refuse before building anything
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)
-    for context, start, end in cfg.contexts or [((), instructions[0].address, instructions[-1].address + 16)]:
-        ctx.context = context
+    addresses = [i.address for i in instructions]
+
+    def lift_span(ctx: Lifter, start: int, end: int) -> None:
         live = False
-        for ins in instructions:
-            if not start <= ins.address < end:
-                continue
+        for ins in instructions[bisect.bisect_left(addresses, start):bisect.bisect_left(addresses, end)]:
             if ins.address in cfg.leaders:
                 live = ins.address in cfg.reachable
                 if live:
@@ -62,6 +64,19 @@ def lift_module(unit: KernelUnit) -> str:
             lift_instruction(ctx, ins)
         if not ctx.b.block.is_terminated:
             ctx.b.unreachable()         # fell off the end of the code: nvcc never does
+
+    first, end = instructions[0].address, instructions[-1].address + 16
+    functions = subroutines.plan(instructions, cfg)
+    if functions is not None:
+        ctx.state[subroutines.TABLE_KEY] = functions
+        for sub in functions.values():
+            subroutines.lift_function(ctx, sub, lift_span)
+        contexts = [((), first, min(functions))]
+    else:
+        contexts = cfg.contexts or [((), first, end)]
+    for context, start, stop in contexts:
+        ctx.context = context
+        lift_span(ctx, start, stop)
     for (_context, address), block in ctx.blocks.items():
         if not block.is_terminated:     # the CFG analysis and the lifted branches disagree
             raise unsupported(instructions[0], f"internal: branch to 0x{address:x}, which was not lifted")
@@ -70,6 +85,7 @@ def lift_module(unit: KernelUnit) -> str:
 
 def lift_instruction(ctx: Lifter, ins) -> None:
     handler, kind = HANDLERS[ins.opcode]
+    handler = subroutines.handler(ctx, ins) or handler
     ctx.ins = ins
     if never_runs(ins):
         return

@@ -13,6 +13,7 @@ return-address register over all return sites.
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 from cass_cc.sass.model import Instruction, Label, Reg
@@ -39,22 +40,28 @@ def has_recursion(instructions: list[Instruction]) -> bool:
     and extend to the next start."""
     calls = [(i.address, t) for i in instructions if is_subroutine_call(i) for t in call_targets(i)]
     starts = sorted({0} | {t for _a, t in calls})
-    owner = lambda a: max(s for s in starts if s <= a)
+    owner = lambda a: starts[max(bisect.bisect_right(starts, a) - 1, 0)]
     graph: dict[int, set[int]] = {}
     for at, target in calls:
         graph.setdefault(owner(at), set()).add(target)
-    state: dict[int, int] = {}
-
-    def cyclic(f: int) -> bool:
-        if state.get(f) == 1:
-            return True
-        if state.get(f) == 2:
-            return False
-        state[f] = 1
-        found = any(cyclic(g) for g in graph.get(f, ()))
-        state[f] = 2
-        return found
-    return any(cyclic(f) for f in starts)
+    state: dict[int, int] = {}          # 1: on the DFS path, 2: done
+    for root in starts:                 # iterative DFS: deep call chains need no Python recursion
+        if root in state:
+            continue
+        state[root] = 1
+        stack = [(root, iter(graph.get(root, ())))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(nxt) == 1:
+                return True
+            elif nxt not in state:
+                state[nxt] = 1
+                stack.append((nxt, iter(graph.get(nxt, ()))))
+    return False
 
 
 def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...], int, int]]:
@@ -63,8 +70,11 @@ def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...]
     calls = [(i.address, t) for i in instructions if is_subroutine_call(i) for t in call_targets(i)]
     first, end = instructions[0].address, instructions[-1].address + 16
     starts = sorted({first} | {t for _a, t in calls})
-    span = {s: (s, next((t for t in starts if t > s), end)) for s in starts}
-    size = {s: sum(1 for i in instructions if span[s][0] <= i.address < span[s][1]) for s in starts}
+    span = dict(zip(starts, zip(starts, starts[1:] + [end])))
+    addresses = [i.address for i in instructions]
+    size = {s: bisect.bisect_left(addresses, e) - bisect.bisect_left(addresses, s) for s, e in span.values()}
+    calls.sort(key=lambda c: c[0])     # stable: a call's targets keep their order
+    call_at = [at for at, _t in calls]
     out, work, total = [], [((), first)], 0
     while work:
         sites, start = work.pop()
@@ -72,7 +82,8 @@ def call_contexts(instructions: list[Instruction]) -> list[tuple[tuple[int, ...]
         total += size[start]
         if total > MAX_CONTEXT_INSTRUCTIONS:
             return []
-        work.extend((sites + (at,), target) for at, target in calls if span[start][0] <= at < span[start][1])
+        lo, hi = bisect.bisect_left(call_at, span[start][0]), bisect.bisect_left(call_at, span[start][1])
+        work.extend((sites + (at,), target) for at, target in calls[lo:hi])
     return out
 
 
@@ -165,11 +176,16 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
         cfg.contexts = call_contexts(instructions)
     ends = {}
     cfg.leaders.add(instructions[0].address)
+    rets = set()                        # RETs go to every return site: the walk below adds them once
     for ins in instructions:
         if ins.opcode in TERMINATORS:
-            succ = successors(ins, cfg)
-            ends[ins.address] = succ
-            cfg.leaders.update(succ)
+            if ins.opcode == "RET" and not never_runs(ins):
+                rets.add(ins.address)   # its return sites follow CALLs: leaders already
+                ends[ins.address] = [] if is_unconditional(ins) else [ins.address + 16]
+            else:
+                succ = successors(ins, cfg)
+                ends[ins.address] = succ
+                cfg.leaders.update(succ)
             cfg.leaders.add(ins.address + 16)
     addresses = [i.address for i in instructions]
     start_of = {}
@@ -181,6 +197,7 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
     for a in addresses:
         block_end[start_of[a]] = a
     work = [instructions[0].address]
+    returned = False
     while work:
         lead = work.pop()
         if lead in cfg.reachable or lead not in block_end:
@@ -188,5 +205,8 @@ def analyse(instructions: list[Instruction], indirect_branches: dict[int, list[i
         cfg.reachable.add(lead)
         last = block_end[lead]
         succ = ends.get(last, [last + 16])
+        if last in rets and not returned:
+            returned = True
+            succ = succ + cfg.return_sites
         work.extend(s for s in succ if s not in cfg.reachable)
     return cfg

@@ -72,6 +72,31 @@ class Lifter:
         self.ins: Instruction | None = None
         self.intrinsics: dict[str, ir.Function] = {}
         self.state: dict = {}          # per-kernel facts families share (launch state, frame, ...)
+        self.slot_inits: dict[tuple[str, int], ir.instructions.StoreInstr] = {}   # each slot's first store
+
+    # ---- functions -----------------------------------------------------------------------------
+    def enter_function(self, fn: ir.Function) -> tuple:
+        """Lift into `fn` from now on, with a register file of its own (subroutines.py). Facts in
+        `state` carry over; IR values in it (launch-state pointers, the frame) belong to the
+        function they were built in and are rebuilt in `fn` when used. Returns what
+        `leave_function` restores."""
+        saved = (self.fn, self.entry, self.entry_builder, self.b, self.regs, self.blocks, self.state,
+                 self.context, self.slot_inits)
+        self.fn = fn
+        self.entry = fn.append_basic_block("entry")
+        self.entry_builder = ir.IRBuilder(self.entry)
+        self.b = ir.IRBuilder(self.entry)
+        self.regs, self.blocks, self.slot_inits, self.context = {}, {}, {}, ()
+        self.state = {k: v for k, v in self.state.items() if not isinstance(v, ir.Value)}
+        return saved
+
+    def leave_function(self, saved: tuple) -> None:
+        outer = saved[6]
+        for k, v in self.state.items():     # facts a family first computed inside the function
+            if k not in outer and not isinstance(v, ir.Value):
+                outer[k] = v
+        (self.fn, self.entry, self.entry_builder, self.b, self.regs, self.blocks, self.state,
+         self.context, self.slot_inits) = saved
 
     # ---- helpers -------------------------------------------------------------------------------
     def refuse(self, why: str = "") -> Refusal:
@@ -116,7 +141,7 @@ class Lifter:
             eb.position_at_start(self.entry)
             slot = PrivateAlloca(eb.block, ty, f"{kind}{index}")
             eb._insert(slot)
-            eb.store(ir.Constant(ty, 0), slot)
+            self.slot_inits[key] = eb.store(ir.Constant(ty, 0), slot)
             self.regs[key] = slot
         return self.regs[key]
 

@@ -1,0 +1,205 @@
+"""Subroutines (CALL.REL slow paths of division and sqrt, CALL.ABS device functions that the
+callees pass placed after the kernel) lifted once each, as internal LLVM functions.
+
+A subroutine shares the kernel's register file. Its function takes the frame (the private stack
+that R1 indexes) and the value of every register its body touches, and returns the registers its
+body writes; each call site passes its registers in and stores the results back. LLVM's inliner
+then decides per call site, as it does for any function.
+
+Why not the copies cfg.py makes (one inline copy of the body per call site): generated code calls
+the division slow path hundreds of times, and copies make the lifted code grow with call sites
+times body size; past cfg.MAX_CONTEXT_INSTRUCTIONS the lifter had to share one body whose RET
+switches over every return site, and every register live across any call then flows through
+that body: thousands of phis that LLVM's code generator takes minutes on (issue 13, item 5).
+Kernels this module cannot serve (recursion, calls through function pointers, subroutines that
+EXIT, use barriers or branch out of their own code) keep cfg.py's scheme.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from llvmlite import ir
+
+from .cfg import Cfg, is_subroutine_call, label_address
+from .core import PRIVATE, VOID, Lifter, Reg
+
+# Opcodes that act on the kernel as a whole (its end, the barrier state its entry block zeroes):
+# a subroutine holding one keeps the inline copies.
+KERNEL_ONLY = frozenset(("EXIT", "KILL", "BAR", "B2R", "UCGABAR_ARV", "UCGABAR_WAIT"))
+RETURN_KEY = "subroutine_return"    # ctx.state: the block a RET of the function being lifted goes to
+TABLE_KEY = "subroutines"           # ctx.state: {start address: Subroutine}
+
+
+@dataclass
+class Subroutine:
+    start: int
+    end: int
+    fn: ir.Function | None = None
+    params: list[tuple[str, int]] = field(default_factory=list)     # register slots passed in
+    results: list[tuple[str, int]] = field(default_factory=list)    # register slots returned
+
+
+def plan(instructions: list, cfg: Cfg) -> dict[int, Subroutine] | None:
+    """The subroutines of a kernel as functions, callees before their callers (dict order); None
+    when the kernel has no subroutine or must keep cfg.py's copies."""
+    if cfg.recursive or not instructions:
+        return None
+    calls = [i for i in instructions if is_subroutine_call(i)]
+    if not calls or any(i.extras.get("call_targets") for i in calls):
+        return None
+    first, end = instructions[0].address, instructions[-1].address + 16
+    targets = {label_address(i) for i in calls}
+    if first in targets:
+        return None
+    starts = sorted(targets | {first})
+    ends = starts[1:] + [end]
+
+    def owner(address: int) -> int:
+        return starts[bisect.bisect_right(starts, address) - 1]
+
+    graph: dict[int, list[int]] = {s: [] for s in starts}
+    for ins in instructions:
+        home = owner(ins.address)
+        if home != first and ins.opcode in KERNEL_ONLY:
+            return None
+        if ins.opcode == "RET" and home == first:
+            return None
+        if ins.opcode == "CALL" and is_subroutine_call(ins):
+            graph[home].append(label_address(ins))
+            continue
+        if ins.opcode == "BRA" or (ins.opcode == "CALL" and "REL" in ins.modifiers):
+            jumps = [label_address(ins)]
+        elif ins.opcode == "BRX":
+            jumps = cfg.brx_targets.get(ins.address, [])
+        else:
+            continue
+        if any(not first <= t < end or owner(t) != home for t in jumps):
+            return None
+    order: list[int] = []
+    seen: set[int] = set()
+    for root in starts:                 # post-order, iteratively: callees first
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(graph[root]))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((t for t in it if t not in seen), None)
+            if nxt is None:
+                stack.pop()
+                order.append(node)
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(graph[nxt])))
+    span = dict(zip(starts, ends))
+    return {s: Subroutine(s, span[s]) for s in order if s != first}
+
+
+def lift_function(ctx: Lifter, sub: Subroutine, lift_span) -> None:
+    """Lift the subroutine's code into its own function; `lift_span(ctx, start, end)` lifts code."""
+    fn = ir.Function(ctx.module, ir.FunctionType(VOID, []), name=f"__cass_subroutine_{sub.start:x}")
+    fn.linkage = "internal"
+    # warp votes, shuffles and barriers inside: LLVM must not move a call of it across control
+    # flow (that changes which lanes take part), as for the convergent intrinsics themselves
+    fn.attributes.add("convergent")
+    saved = ctx.enter_function(fn)
+    try:
+        frame = ir.Argument(fn, PRIVATE, name="frame")
+        ctx.state["frame"] = frame
+        done = fn.append_basic_block("return")
+        ctx.state[RETURN_KEY] = done
+        ctx.b.position_at_end(ctx.entry)
+        ctx.b.branch(ctx.block_at(sub.start))
+        lift_span(ctx, sub.start, sub.end)
+        keys = sorted(ctx.regs)
+        slot_key = {id(ctx.regs[k]): k for k in keys}
+        written = set()
+        for block in fn.blocks:
+            for ins in block.instructions:
+                if isinstance(ins, ir.instructions.StoreInstr) and id(ins.operands[1]) in slot_key:
+                    key = slot_key[id(ins.operands[1])]
+                    if ins is not ctx.slot_inits[key]:
+                        written.add(key)
+        sub.params = keys
+        sub.results = [k for k in keys if k in written]
+        types = [ctx.regs[k].allocated_type for k in keys]
+        ret = ir.LiteralStructType([ctx.regs[k].allocated_type for k in sub.results]) if sub.results else VOID
+        fn.ftype = ir.FunctionType(ret, [PRIVATE, *types])
+        fn.type = fn.ftype.as_pointer()     # llvmlite reads call signatures from here
+        args = [ir.Argument(fn, t, name=f"{k[0]}{k[1]}.in") for k, t in zip(keys, types)]
+        fn.args = (frame, *args)
+        fn.return_value = ir.values.ReturnValue(fn, ret)
+        for k, a in zip(keys, args):    # the registers start as the caller's
+            ctx.slot_inits[k].operands[0] = a
+        b = ir.IRBuilder(done)
+        if sub.results:
+            value = ir.Constant(ret, ir.Undefined)
+            for n, k in enumerate(sub.results):
+                value = b.insert_value(value, b.load(ctx.regs[k], typ=ctx.regs[k].allocated_type), n)
+            b.ret(value)
+        else:
+            b.ret_void()
+        if not ctx.b.block.is_terminated:
+            ctx.b.unreachable()
+        for address, block in ctx.blocks.items():
+            if not block.is_terminated:
+                raise ctx.refuse(f"internal: branch to 0x{address[1]:x} of subroutine 0x{sub.start:x}, which was not lifted")
+        sub.fn = fn
+    finally:
+        ctx.leave_function(saved)
+
+
+def _condition(ctx: Lifter, ins) -> ir.Value | None:
+    """The guard AND the instruction's predicate operands; None when unconditional."""
+    cond = ctx.guard_value
+    for op in ins.operands:
+        if isinstance(op, Reg) and op.kind in ("P", "UP") and not ctx.is_pt(op):
+            p = ctx.pred(op)
+            cond = p if cond is None else ctx.b.and_(cond, p)
+    return cond
+
+
+def call(ctx: Lifter, ins) -> None:
+    """CALL into a subroutine: its function over the caller's registers, then the return site."""
+    from .launch import frame
+    ctx.check(ins, {"REL", "ABS", "NOINC"})
+    sub = ctx.state[TABLE_KEY][label_address(ins)]
+    b = ctx.b
+    after = ctx.block_at(ins.address + 16)
+    cond = _condition(ctx, ins)
+    if cond is not None:
+        go = ctx.new_block("call")
+        b.cbranch(cond, go, after)
+        b.position_at_end(go)
+    args = [frame(ctx)]
+    for k in sub.params:
+        slot = ctx.slot(*k)
+        args.append(b.load(slot, typ=slot.allocated_type))
+    result = b.call(sub.fn, args)
+    for n, k in enumerate(sub.results):
+        b.store(b.extract_value(result, n), ctx.slot(*k))
+    b.branch(after)
+
+
+def ret(ctx: Lifter, ins) -> None:
+    """RET of a subroutine lifted as a function: to its return block (the return address does not
+    matter: a function returns to its caller)."""
+    ctx.check(ins, {"REL", "ABS", "NODEC"})
+    cond = _condition(ctx, ins)
+    if cond is None:
+        ctx.b.branch(ctx.state[RETURN_KEY])
+    else:
+        ctx.b.cbranch(cond, ctx.state[RETURN_KEY], ctx.block_at(ins.address + 16))
+
+
+def handler(ctx: Lifter, ins):
+    """This module's handler for a CALL or RET when the kernel's subroutines are functions."""
+    if TABLE_KEY not in ctx.state:
+        return None
+    if ins.opcode == "CALL" and is_subroutine_call(ins):
+        return call
+    if ins.opcode == "RET" and RETURN_KEY in ctx.state:
+        return ret
+    return None
