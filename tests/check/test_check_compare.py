@@ -99,3 +99,11 @@ def test_summary_names_tolerated_unordered_and_unchecked_kernels():
     assert "compared order-free (sorted values, --check-order-free): hist(int*) (1 launch)" in text
     assert "UNCHECKED: no reference: u(int*) (1 launch)" in text
     assert "not translated (hipcc's code, nothing to check): h(int*) (1 launch)" in text
+
+
+def test_base_names_match_kernels_whose_parameter_types_hipify_changed():
+    from cass_cc.runtime.emulated.check_compare import base_name
+    assert base_name("std_atomics(cuda::std::__4::atomic<int>*, int*)") == "std_atomics"
+    assert base_name("void ns::scan<float, 4>(float*)") == "ns::scan"
+    assert base_name("void ns::scan<(anonymous namespace)::Op>(float*)") == "ns::scan"
+    assert base_name("plain") == "plain"

@@ -31,7 +31,7 @@ from typing import Callable
 
 import numpy as np
 
-from .check_compare import (MAX_REPORTED, WORD, Outcome, View, compare, demangle, element_type,
+from .check_compare import (MAX_REPORTED, WORD, Outcome, View, base_name, compare, demangle, element_type,
                             parameter_spellings)
 from . import errors
 from .registry import flush_c_streams
@@ -68,7 +68,7 @@ def order_free(name: str, demangled: str) -> bool:
 
 # --- one launch ------------------------------------------------------------------------------
 
-Runner = Callable[[object, bytes, Callable[[str], None] | None], object]  # (code object, kernarg, printf) -> stats
+Runner = Callable[[object, str, bytes, Callable[[str], None] | None], object]  # (code object, kernel, kernarg, printf) -> stats
 
 
 @dataclass
@@ -104,6 +104,16 @@ def _record(entry: dict) -> None:
         os.write(fd, (json.dumps(entry) + "\n").encode())
     finally:
         os.close(fd)
+
+
+def _reference_kernel(ref_co, name: str, demangled: str) -> str | None:
+    """The reference's kernel for `name`: the same symbol, else the one kernel with the same C++
+    name (hipify may change parameter types, so the symbol: cuda::std::atomic<int>* for one)."""
+    if name in ref_co.kernels:
+        return name
+    wanted = base_name(demangled)
+    same = [k for k in ref_co.kernels if base_name(demangle(k)) == wanted]
+    return same[0] if wanted and len(same) == 1 else None
 
 
 def _unloadable(ref_image) -> str | None:
@@ -194,28 +204,30 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
     kind = image.entry
     if kind.startswith(FALLBACK_KIND) or image.built_by_hipcc:
         _record({**entry, "status": "not-translated"})
-        return run(image.co, kernarg, None)
+        return run(image.co, name, kernarg, None)
     reason = None
     ref_image = image.reference
     if ref_image is None:
         reason = NO_REFERENCE if kind.startswith(TRANSLATED_KIND) else NOT_FROM_A_BUNDLE
     elif (reason := _unloadable(ref_image)) is not None:
         pass
-    elif name not in ref_image.co.kernels:
-        reason = f"the reference has no kernel '{name}'"
+    elif (ref_name := _reference_kernel(ref_image.co, name, demangled)) is None:
+        reason = f"the reference has no kernel '{name}' (nor one named {base_name(demangled)})"
     else:
-        ref_kernarg = _reference_kernarg(image.kernel(name), ref_image.kernel(name), kernarg)
+        ref_kernarg = _reference_kernarg(image.kernel(name), ref_image.kernel(ref_name), kernarg)
         if isinstance(ref_kernarg, str):
             reason = ref_kernarg
     if reason is not None:
         _record({**entry, "status": "unchecked", "reason": reason})
-        return run(image.co, kernarg, None)
+        return run(image.co, name, kernarg, None)
 
+    if ref_name != name:
+        entry["reference_kernel"] = ref_name
     from cass_cc.emu import EmuFault  # the emulator: imported at the first launch, as kernels.py does
     co, ref_co = image.co, ref_image.co
     regions = _regions(loaded, {ref_co.base})
     snapshot = [_read(r) for r in regions]
-    stats = run(co, kernarg, None)
+    stats = run(co, name, kernarg, None)
     translated = [_read(r) for r in regions]
     for r, data in zip(regions, snapshot):
         _write(r, data)
@@ -225,7 +237,7 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
         ctypes.memmove(raddr, addr, size)
     fault = None
     try:
-        run(ref_co, ref_kernarg, lambda text: None)
+        run(ref_co, ref_name, ref_kernarg, lambda text: None)
     except EmuFault as e:  # the reference's fault is this launch's finding
         fault = f"the reference faulted where the translated kernel did not: {e}"
     reference = [_read(r) for r in regions]
@@ -256,7 +268,8 @@ def run_checked(image, name: str, grid: tuple, block: tuple, kernarg: bytes, run
 def _report(entry: dict, differences: list[str], rtol: float, atol: float) -> None:
     flush_c_streams()
     grid, block = tuple(entry["grid"]), tuple(entry["block"])
-    lines = [f"cass-run --check: launch {entry['launch']}: {entry['demangled']} [{entry['kernel']}] "
+    against = f" (the reference's {entry['reference_kernel']})" if "reference_kernel" in entry else ""
+    lines = [f"cass-run --check: launch {entry['launch']}: {entry['demangled']} [{entry['kernel']}]{against} "
              f"grid {grid} block {block}: the translated kernel and the reference wrote different memory "
              f"(floats within rtol={rtol:g} atol={atol:g} count as equal)"]
     lines += [f"  {d}" for d in differences[:MAX_REPORTED]]

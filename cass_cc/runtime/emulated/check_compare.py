@@ -127,6 +127,19 @@ def demangle(name: str) -> str:
     return proc.stdout.strip() or name if proc.returncode == 0 else name
 
 
+def base_name(demangled: str) -> str:
+    """A function's C++ name without return type, template arguments and parameters:
+    'void ns::k<int>(int*)' -> 'ns::k'."""
+    head = demangled.split("(", 1)[0]
+    depth, out = 0, ""
+    for ch in head:
+        depth += {"<": 1, ">": -1}.get(ch, 0)
+        if depth == 0 and ch != ">":
+            out += ch
+    words = out.split()
+    return words[-1] if words else ""
+
+
 def _format(value) -> str:
     """A value as its own type prints it: the shortest text that reads back to it."""
     return str(value)

@@ -141,13 +141,13 @@ def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[i
         # launches (grid-wide barriers) rely on
         resident = resident_groups(image.kernel(name), block[0] * block[1] * block[2], dynamic_lds)
 
-        def run_on(co, args: bytes, printf):
-            return launch(co, name, grid=grid, block=block, kernarg=args, dynamic_lds=dynamic_lds,
+        def run_on(co, kernel: str, args: bytes, printf):
+            return launch(co, kernel, grid=grid, block=block, kernarg=args, dynamic_lds=dynamic_lds,
                           memory=DEVICE.memory, printf=printf or write_stdout, resident_groups=resident)
         if check.enabled():
             stats = check.run_checked(image, name, grid, block, kernarg, run_on, LOADED)
         else:
-            stats = run_on(image.co, kernarg, None)
+            stats = run_on(image.co, name, kernarg, None)
     except EmuFault:
         raise  # the registry reports it and ends the program
     except Exception as e:  # noqa: BLE001 - an emulator bug fails this launch, visibly
