@@ -417,6 +417,9 @@ class _Run:
         """The report of a hang, at the first running wave: its pc, instruction and first active lane."""
         wave = int(hang.waves[0])
         pc = int(st.pc[wave])
+        noops = self.program.noop_run(pc)
+        if noops and noops[0] in self.program.instrs:   # name the instruction after s_waitcnt & co.
+            pc = noops[0]
         instr = self.program.instrs.get(pc)
         active = int(st.S[wave, EXEC])
         lane = (active & -active).bit_length() - 1 if active else None
