@@ -46,3 +46,11 @@ set(CMAKE_CUDA_LINK_EXECUTABLE
 set(CMAKE_CUDA_CREATE_SHARED_LIBRARY
   "<CMAKE_CUDA_COMPILER> -forward-unknown-to-host-linker <LANGUAGE_COMPILE_FLAGS> <LINK_FLAGS> -shared <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
 set(CMAKE_CUDA_CREATE_SHARED_MODULE "${CMAKE_CUDA_CREATE_SHARED_LIBRARY}")
+
+# Include folders go on the command line, not in an `--options-file` (NVIDIA's CMake rules put
+# them in one for nvcc >= 11): compiler launchers such as sccache take that file for a second
+# input and do not cache the compile. The compiler's rules are read after this file, so the
+# setting lives in a rules override, which CMake reads after them.
+if(NOT DEFINED CMAKE_USER_MAKE_RULES_OVERRIDE_CUDA)
+  set(CMAKE_USER_MAKE_RULES_OVERRIDE_CUDA "${CMAKE_CURRENT_LIST_DIR}/cass_cuda_rules.cmake")
+endif()
