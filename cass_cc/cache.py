@@ -89,10 +89,13 @@ def linked_key(units: list[KernelUnit]) -> str:
     return h.hexdigest()
 
 
+# Passes whose refusals only the SASS and the translator's own code decide (an instruction the
+# lifter does not know); the others' (a tool's verdict, a check's) may change with the tools.
+DETERMINISTIC_REFUSERS = ("parse", "lift")
+
+
 def deterministic_refusal(unit: KernelUnit) -> bool:
-    return (unit.status == "failed" and bool(unit.reasons)
-            and all(r.startswith(("lift: ", "parse: ")) for r in unit.reasons)
-            and not any("not available" in r or "internal error" in r for r in unit.reasons))
+    return unit.status == "failed" and unit.refused_by in DETERMINISTIC_REFUSERS
 
 
 class TranslationCache:
@@ -117,6 +120,7 @@ class TranslationCache:
             setattr(unit, f, base64.b64decode(entry.get(f, "")))
         unit.tier, unit.status = entry["tier"], entry["status"]
         unit.reasons = list(entry.get("reasons", [])) + ["cache: hit"]
+        unit.refused_by = entry.get("refused_by", "")
         unit.sass_instructions = entry.get("sass_instructions", 0)
         unit.rdna3_instructions = entry.get("rdna3_instructions", 0)
         return True
@@ -142,7 +146,8 @@ class TranslationCache:
         entry = {f: getattr(unit, f) for f in _TEXT_FIELDS}
         entry.update({f: base64.b64encode(getattr(unit, f)).decode() for f in _BYTES_FIELDS})
         entry.update(name=unit.name, tier=unit.tier, status=unit.status, reasons=unit.reasons,
-                     sass_instructions=unit.sass_instructions, rdna3_instructions=unit.rdna3_instructions)
+                     refused_by=unit.refused_by, sass_instructions=unit.sass_instructions,
+                     rdna3_instructions=unit.rdna3_instructions)
         path = self._path(kernel_key(unit))
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(str(path), json.dumps(entry))

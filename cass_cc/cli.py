@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 import click
 
 from . import __version__
-from .errors import CassError
+from .errors import CassError, InternalError
 
 # Subcommand -> "module:attribute" of a click command; imported only when used, so
 # `cass-cc doctor` works even when a heavy dependency of another subcommand is missing.
@@ -55,5 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("cass-cc: interrupted\n")
         return 130
     except CassError as e:
+        if isinstance(e, InternalError) and os.environ.get("CASS_DEBUG"):
+            sys.stderr.write(e.traceback_text())
         sys.stderr.write(f"cass-cc: error: {e.message}\n")
         return e.exit_code

@@ -7,7 +7,7 @@ import time
 from types import ModuleType
 from typing import Callable, Sequence
 
-from .errors import Refusal
+from .errors import InternalError, Refusal, ToolMissing
 from .unit import KernelUnit
 
 Pass = ModuleType  # a module with NAME: str and run(unit) -> unit
@@ -16,16 +16,23 @@ Pass = ModuleType  # a module with NAME: str and run(unit) -> unit
 def run_pipeline(unit: KernelUnit, passes: Sequence[Pass], dump_after: str | None = None,
                  dump: Callable[[str, KernelUnit], None] | None = None) -> KernelUnit:
     """Run `passes` in order. A pass refusing the kernel (Refusal) stops the pipeline and marks
-    the unit failed with the reason; the caller decides on a fallback."""
+    the unit failed with the reason and the pass (refused_by); the caller decides on a fallback.
+    A missing tool (ToolMissing) goes up as it is, with its install hint; any other failure is
+    an InternalError naming the pass and the kernel: a bug is never a refusal."""
     for p in passes:
         start = time.perf_counter()
         try:
             unit = p.run(unit)
         except Refusal as r:
             unit.status = "failed"
+            unit.refused_by = p.NAME
             unit.reasons.append(f"{p.NAME}: {r.message}")
             unit.seconds[p.NAME] = time.perf_counter() - start
             return unit
+        except (ToolMissing, InternalError):
+            raise
+        except Exception as e:  # noqa: BLE001 -- a bug in the pass, or a tool that failed: loud
+            raise InternalError.from_failure(p.NAME, unit.demangled or unit.name, e) from e
         unit.seconds[p.NAME] = time.perf_counter() - start
         if dump_after == p.NAME:
             (dump or _dump_to_stderr)(p.NAME, unit)

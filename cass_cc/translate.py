@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 from . import toolchain
-from .errors import CassError
+from .errors import CassError, ToolMissing
 from .fsutil import atomic_write_bytes, atomic_write_text
 from .report import Report
 from .unit import KernelUnit
@@ -47,22 +47,14 @@ def load_units(path: str, offload_arch: str, workdir: str) -> list[KernelUnit]:
 
 
 def translate_unit(unit: KernelUnit, cache=None) -> KernelUnit:
-    """Run the lift pipeline over one kernel (from the cache when it holds it). A pass that fails
-    with a CassError marks the kernel failed with the pass's name; nothing escapes as a traceback."""
+    """Run the lift pipeline over one kernel (from the cache when it holds it). A pass refusing
+    the kernel marks it failed with the pass's reason (cass_cc.pipeline); a missing tool or a
+    failing pass is an error (ToolMissing, InternalError), never a failed kernel to fall back from."""
     if cache is not None and cache.lookup(unit):
         return unit
     from .passes import LIFT_PIPELINE  # llvmlite and lark: only when a kernel is translated
     from .pipeline import run_pipeline
-    try:
-        run_pipeline(unit, LIFT_PIPELINE)
-    except CassError as e:
-        stage = next((p.NAME for p in LIFT_PIPELINE if p.NAME not in unit.seconds), "translate")
-        unit.status = "failed"
-        unit.reasons.append(f"{stage}: {e.message}")
-    except Exception as e:  # a bug in a pass must not lose the other kernels' results
-        stage = next((p.NAME for p in LIFT_PIPELINE if p.NAME not in unit.seconds), "translate")
-        unit.status = "failed"
-        unit.reasons.append(f"{stage}: internal error: {type(e).__name__}: {e}")
+    run_pipeline(unit, LIFT_PIPELINE)
     if cache is not None:
         cache.store(unit)
     return unit
@@ -138,6 +130,8 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
             if any(u.obj for u in group):
                 try:
                     combined.append(link_translation_unit(group))
+                except ToolMissing:
+                    raise
                 except CassError as e:
                     diagnostics.append(f"link: {e.message}")
         report = write_outputs(units, outdir, file, offload_arch, combined, diagnostics)

@@ -28,6 +28,7 @@ class KernelUnit:
     tier: str = "lift"             # lift | model | hipify
     status: str = "ok"             # ok | fallback | failed
     reasons: list[str] = field(default_factory=list)
+    refused_by: str = ""           # the pass that refused the kernel (a Refusal), when one did
     seconds: dict[str, float] = field(default_factory=dict)
     sass_instructions: int = 0
     rdna3_instructions: int = 0

@@ -1,8 +1,9 @@
 """The translation passes and the pipelines, as data (Triton-style stages).
 
 Each pass is a module with NAME and run(unit) -> unit (cass_cc.pipeline runs them). The lifter
-(passes/lift) comes in as the `lift` stage; when it cannot be imported the stage refuses every
-kernel with "lift: not available" instead of failing the whole translation.
+(passes/lift) comes in as the `lift` stage; when it cannot be imported, the stage stands in for it
+and fails every kernel it meets with that import error, an InternalError (a broken lifter is a
+bug to fix, never a reason to fall back), while the front end (`cass-cc extract`) keeps working.
 
 The pipelines are built on first use (PEP 562 module __getattr__): the passes import llvmlite and
 lark, which a build served from the translation cache never needs, so `units_from_file` and the
@@ -14,18 +15,19 @@ from __future__ import annotations
 import importlib
 import types
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import InternalError
 
 from .extract import units_from_file
 
 
-def _unavailable(name: str, why: str) -> types.ModuleType:
-    """A stage that refuses every kernel, standing in for a translator that cannot be imported."""
+def _broken(name: str, failure: BaseException) -> types.ModuleType:
+    """A stage standing in for a pass that cannot be imported: it fails each kernel with the
+    import's failure, naming the pass and the kernel."""
     stage = types.ModuleType(f"cass_cc.passes.{name}")
     stage.NAME = name
 
     def run(unit):
-        raise Refusal(f"not available ({why})" if why else "not available")
+        raise InternalError.from_failure(name, unit.demangled or unit.name, failure)
     stage.run = run
     return stage
 
@@ -33,11 +35,11 @@ def _unavailable(name: str, why: str) -> types.ModuleType:
 def _lift() -> types.ModuleType:
     try:
         lift = importlib.import_module(f"{__name__}.lift")
-        if callable(getattr(lift, "run", None)):
-            return lift
-        return _unavailable("lift", "")
-    except Exception as e:  # the lifter is another module's work in progress: never fail the front end
-        return _unavailable("lift", f"{type(e).__name__}: {e}".splitlines()[0])
+    except Exception as e:  # noqa: BLE001 -- reported, loudly, at the first kernel it should lift
+        return _broken("lift", e)
+    if not callable(getattr(lift, "run", None)):
+        return _broken("lift", ImportError(f"{lift.__name__} has no run(unit) function"))
+    return lift
 
 
 def _pipelines() -> dict[str, object]:

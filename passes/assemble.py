@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_cc.errors import CassError, Refusal
+from cass_cc.errors import CassError, Refusal, ToolMissing
 from cass_cc.rdna3.tools import assemble
 from cass_cc.unit import KernelUnit
 
@@ -12,6 +12,8 @@ NAME = "assemble"
 def run(unit: KernelUnit) -> KernelUnit:
     try:
         unit.obj = assemble(unit.asm, unit.offload_arch)
+    except ToolMissing:  # the install hint, never a refusal to fall back from
+        raise
     except CassError as e:
         raise Refusal(e.message) from None
     return unit

@@ -11,7 +11,7 @@ import hashlib
 import shutil
 import tempfile
 
-from cass_cc.errors import CassError, Refusal
+from cass_cc.errors import CassError, Refusal, ToolMissing
 from cass_cc.rdna3.globals import globals_module
 from cass_cc.rdna3.notes import merged_note, metadata_notes, note_object, without_notes
 from cass_cc.rdna3.target import emit_assembly
@@ -71,6 +71,8 @@ def run(unit: KernelUnit) -> KernelUnit:
         objects.append(g)
     try:
         unit.code_object = link(objects)
+    except ToolMissing:  # the install hint, never a refusal to fall back from
+        raise
     except CassError as e:
         raise Refusal(e.message) from None
     return unit

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from cass_cc.errors import CassError, Refusal
+from cass_cc.errors import CassError, Refusal, ToolMissing
 from cass_cc.rdna3.metadata import CodeObject, read_code_object
 from cass_cc.unit import KernelUnit
 
@@ -53,6 +53,8 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
 def run(unit: KernelUnit) -> KernelUnit:
     try:
         info = read_code_object(unit.code_object, f"code object of {unit.name}")
+    except ToolMissing:  # the install hint, never a refusal to fall back from
+        raise
     except CassError as e:
         raise Refusal(e.message) from None
     problems = check_layout(unit, info)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 
 from elftools.common.exceptions import ELFError
@@ -56,6 +57,8 @@ def _translate_object(host_obj: str, output: str, tu: TranslationUnit | None, se
         code_objects, report.diagnostics = code_objects + references, report.diagnostics + notes
     embed(host_obj, bundle(code_objects), output)
     report.write(settings.report_path)
+    if not settings.no_warnings:
+        sys.stderr.write("".join(f"cass-nvcc: warning: {w}\n" for w in code.fallback_warnings()))
     if tu is not None:
         _save_temps(tu, host_obj, code, settings, product_dir or os.path.dirname(os.path.abspath(output)))
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
-from ..errors import CassError
+from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
 from ..unit import KernelUnit
 from . import source_route
@@ -35,6 +35,12 @@ class TranslatedTU:
     kernels: list[dict] = field(default_factory=list)      # report entries
     units: list[KernelUnit] = field(default_factory=list)  # the kernels, for the first offload arch
     diagnostics: list[str] = field(default_factory=list)
+
+    def fallback_warnings(self) -> list[str]:
+        """One line per kernel that the hipify fallback built, with the reasons the translators
+        gave: a refusal is reported, never silent."""
+        return [f"kernel '{u.demangled or u.name}' comes from the hipify fallback: {'; '.join(u.reasons)}"
+                for u in self.units if u.status == "fallback"]
 
 
 def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
@@ -75,7 +81,7 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
                                demangled=unit.demangled, kernel=unit.kernel, tier=translator)
             try:
                 trial = TRANSLATORS[translator](trial, settings)
-            except CassError as e:  # a translator's failure on this kernel is its refusal
+            except Refusal as e:  # declined outside its passes (which record their refusals)
                 trial.status, trial.reasons = "failed", [f"{translator}: {e.message}"]
             if trial.status == "ok":
                 trial.reasons = reasons + trial.reasons

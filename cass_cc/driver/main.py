@@ -17,7 +17,7 @@ import threading
 from typing import Iterator
 
 from .. import toolchain
-from ..errors import CassError, ToolMissing
+from ..errors import CassError, InternalError, ToolMissing
 from . import routes
 from .jobs import Job, Runner
 from .parse import Arguments, UsageError, parse
@@ -63,6 +63,8 @@ def _main(argv: list[str]) -> int:
         sys.stderr.write(f"{PROG}: terminated by {signal.Signals(t.signum).name}\n")
         return 128 + t.signum
     except CassError as e:
+        if isinstance(e, InternalError) and os.environ.get("CASS_DEBUG"):
+            sys.stderr.write(e.traceback_text())
         if e.message:
             sys.stderr.write(f"{PROG}: error: {e.message}\n")
         return e.exit_code

@@ -33,18 +33,19 @@ def test_store_then_load(tmp_path):
 
 
 def test_only_deterministic_refusals_are_kept(tmp_path):
+    """Which pass refused decides (the unit's refused_by), never the wording of the reason."""
     cache = TranslationCache(tmp_path)
-    for reason in ("lift: not available", "lift: internal error: KeyError: 3", "assemble: llvm-mc failed: x",
-                   "disasm: nvdisasm failed: y"):
+    for refused_by, reason in (("assemble", "assemble: llvm-mc failed: x"), ("disasm", "disasm: nvdisasm failed: y"),
+                               ("", "lift: unsupported SASS: FOO at 0x10: FOO R1 ;")):
         unit = by_value_unit()
-        unit.status, unit.reasons = "failed", [reason]
+        unit.status, unit.reasons, unit.refused_by = "failed", [reason], refused_by
         cache.store(unit)
         assert not cache.load(by_value_unit()), reason
     unit = by_value_unit()
-    unit.status, unit.reasons = "failed", ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;"]
+    unit.status, unit.reasons, unit.refused_by = "failed", ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;"], "lift"
     cache.store(unit)
     again = by_value_unit()
-    assert cache.load(again) and again.status == "failed"
+    assert cache.load(again) and again.status == "failed" and again.refused_by == "lift"
     assert again.reasons == ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;", "cache: hit"]
 
 
