@@ -27,7 +27,7 @@ def _kernels(records: list[dict]) -> str:
 
 
 def summary_lines(records: list[dict], rtol: float, atol: float) -> list[str]:
-    checked = [r for r in records if r["status"] in ("same", "differs")]
+    checked = [r for r in records if r["status"] in ("same", "differs", "tolerated")]
     differing = [r for r in checked if r["status"] == "differs"]
     unchecked = [r for r in records if r["status"] == "unchecked"]
     native = [r for r in records if r["status"] == "not-translated"]
@@ -45,6 +45,9 @@ def summary_lines(records: list[dict], rtol: float, atol: float) -> list[str]:
         lines.append(f"{PREFIX} within tolerance, not bit-equal: {sum(r['tolerated'] for r in tolerated)} float "
                      f"element(s) in {len(tolerated)} launch(es) (largest relative difference {worst:.3g}): "
                      f"{_kernels(tolerated)}")
+    accepted = [r for r in checked if r["status"] == "tolerated"]
+    if accepted:
+        lines.append(f"{PREFIX} TOLERATED differences (--check-tolerate, not failures): {_kernels(accepted)}")
     unordered = [r for r in checked if r.get("order_free")]
     if unordered:
         lines.append(f"{PREFIX} compared order-free (sorted values, --check-order-free): {_kernels(unordered)}")

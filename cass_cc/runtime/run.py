@@ -32,8 +32,8 @@ PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
 STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
-ORDER_FREE_ENV = "CASS_CHECK_ORDER_FREE"
-VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", "--check-order-free")
+ORDER_FREE_ENV, TOLERATE_ENV = "CASS_CHECK_ORDER_FREE", "CASS_CHECK_TOLERATE"
+VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", "--check-order-free", "--check-tolerate")
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
@@ -61,7 +61,8 @@ and the program goes on with the translated kernel's results, so later differenc
 reported too. Integers and bytes compare exactly; float, double and half elements (known from
 the kernel's pointer parameters) are equal within |a-b| <= atol + rtol*|b|, and any that differ
 within it are counted in the summary; kernels named in --check-order-free are compared as
-sorted values (results whose order depends on atomics), and listed. At exit a summary lists
+sorted values (results whose order depends on atomics), and those in --check-tolerate have
+their differences reported but not counted as failures, both listed. At exit a summary lists
 launches checked, differences, and kernels that ran unchecked (no reference). Exit status: 3
 when a launch differed (or, with --check-require-reference, when a translated kernel ran
 unchecked), else the program's.
@@ -134,6 +135,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="--check: compare what these kernels wrote as sorted values (the same "
                              "values in any order: results whose order depends on atomics), named "
                              "by symbol or C++ name; listed in the summary")
+    parser.add_argument("--check-tolerate", metavar="KERNEL,...", default=None,
+                        help="--check: these kernels' differences are reported in full but do not "
+                             "fail the check (results that legitimately depend on the order blocks "
+                             "ran in, like a ticket lock's); listed in the summary")
     parser.add_argument("--check-require-reference", action="store_true",
                         help="--check: a translated kernel that ran unchecked (no reference) fails "
                              "the check too (exit status 3)")
@@ -152,9 +157,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if args.hip and args.check:
         parser.error("--check needs the emulator; it cannot be used with --hip")
     if not args.check and (args.check_rtol is not None or args.check_atol is not None
-                           or args.check_require_reference or args.check_order_free is not None):
-        parser.error("--check-rtol, --check-atol, --check-order-free and --check-require-reference "
-                     "need --check")
+                           or args.check_require_reference or args.check_order_free is not None
+                           or args.check_tolerate is not None):
+        parser.error("--check-rtol, --check-atol, --check-order-free, --check-tolerate and "
+                     "--check-require-reference need --check")
     return args
 
 
@@ -343,9 +349,9 @@ def main(argv: list[str] | None = None) -> int:
                 rtol, atol = check_tolerances(args)
                 check_file = os.path.join(private, "check.jsonl")
                 env.update({CHECK_FILE_ENV: check_file, RTOL_ENV: repr(rtol), ATOL_ENV: repr(atol),
-                            ORDER_FREE_ENV: args.check_order_free or ""})
+                            ORDER_FREE_ENV: args.check_order_free or "", TOLERATE_ENV: args.check_tolerate or ""})
             else:
-                for name in (CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV, ORDER_FREE_ENV):
+                for name in (CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV, ORDER_FREE_ENV, TOLERATE_ENV):
                     env.pop(name, None)
             status = run_program(path, args.args, env)
             if args.emu_stats:

@@ -92,9 +92,12 @@ def test_summary_names_tolerated_unordered_and_unchecked_kernels():
          "tolerated": 0, "max_relative": 0.0, "order_free": True},
         {**base, "launch": 3, "kernel": "_Z1uPi", "demangled": "u(int*)", "status": "unchecked", "reason": "no reference"},
         {**base, "launch": 4, "kernel": "_Z1hPi", "demangled": "h(int*)", "status": "not-translated"},
+        {**base, "launch": 5, "kernel": "_Z7contendP6Shared", "demangled": "contend(Shared*)", "status": "tolerated",
+         "differences": ["buffer ..."], "tolerated": 0, "max_relative": 0.0, "order_free": False},
     ]
     text = "\n".join(summary_lines(records, 1e-5, 1e-8))
-    assert "2 launch(es) of 2 translated kernel(s) checked against the reference; 0 differed; 1 unchecked" in text
+    assert "3 launch(es) of 3 translated kernel(s) checked against the reference; 0 differed; 1 unchecked" in text
+    assert "TOLERATED differences (--check-tolerate, not failures): contend(Shared*) (1 launch)" in text
     assert "within tolerance, not bit-equal: 3 float element(s) in 1 launch(es) (largest relative difference 2e-07): k(float*)" in text
     assert "compared order-free (sorted values, --check-order-free): hist(int*) (1 launch)" in text
     assert "UNCHECKED: no reference: u(int*) (1 launch)" in text

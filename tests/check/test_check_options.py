@@ -11,7 +11,7 @@ from tests.conftest import run_tool
 def test_cass_run_help_documents_check():
     proc = run_tool("cass-run", "--help")
     assert proc.returncode == 0
-    for text in ("--check ", "--check-rtol R", "--check-atol A", "--check-require-reference", "--check-order-free",
+    for text in ("--check ", "--check-rtol R", "--check-atol A", "--check-require-reference", "--check-order-free", "--check-tolerate",
                  "(default 1e-05)", "(default 1e-08)", "--cass-embed-reference",
                  "CASS_EMBED_REFERENCE=1", "exit status (--check): 3 when a launch differed"):
         assert text in proc.stdout, text
@@ -31,6 +31,7 @@ def test_cass_nvcc_help_documents_embed_reference():
     (["--check-rtol", "1e-3", "/bin/true"], "need --check"),
     (["--check-require-reference", "/bin/true"], "need --check"),
     (["--check-order-free", "hist", "/bin/true"], "need --check"),
+    (["--check-tolerate=contend", "/bin/true"], "need --check"),
     (["--hip", "--check", "/bin/true"], "--check needs the emulator"),
 ])
 def test_bad_check_options(args, message):
