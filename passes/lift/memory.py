@@ -164,7 +164,12 @@ def ldc(ctx: Lifter, ins) -> None:
 def ldgsts(ctx: Lifter, ins) -> None:
     """LDGSTS [shared], [global][, Pread]: cp.async. With a false Pread the global side is not
     read and the shared bytes become zeros (cp.async's ignore-src / src-size 0: nvcc writes
-    `@P0 LDGSTS [s], [g], !PT` for the threads past the end)."""
+    `@P0 LDGSTS [s], [g], !PT` for the threads past the end). .ZFILL: cp.async with a src-size
+    in a register; the low bits of the global address (below the copy's size) hold the number of
+    trailing bytes to zero, and Pread is src-size != 0."""
+    if "ZFILL" in ins.modifiers:
+        _ldgsts_zfill(ctx, ins)
+        return
     size, _ = access_width(ctx, ins)
     ops = ctx.operands(ins, 2, 3)
     dst, src = ops[:2]
@@ -183,6 +188,51 @@ def ldgsts(ctx: Lifter, ins) -> None:
     b.position_at_end(fill)
     store_value(ctx, ins, target, size, [ir.Constant(I32, 0)] * _words(size))
     b.branch(done)
+    b.position_at_end(done)
+
+
+def _ldgsts_zfill(ctx: Lifter, ins) -> None:
+    """Copy the src-size leading bytes from the aligned global address and zero the rest, byte by
+    byte: no byte past src-size is read (it may lie past the end of the source)."""
+    ctx.check(ins, HINTS | set(WIDTHS) | {"ZFILL"})
+    sizes = [WIDTHS[m][0] for m in ins.modifiers if m in WIDTHS]
+    if len(sizes) > 1:
+        raise unsupported(ins, "two access widths")
+    size = sizes[0] if sizes else 4
+    ops = ctx.operands(ins, 2, 3)
+    dst, src = ops[:2]
+    b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
+    address = address64(ctx, ins, src) if isinstance(src, Mem) else None
+    if address is None:
+        raise unsupported(ins, "memory operand")
+    tail = b.trunc(b.and_(address, ir.Constant(I64, size - 1)), I32)
+    base = b.inttoptr(b.sub(address, b.zext(tail, I64)), GLOBAL)
+    keep = b.sub(k(size), tail)
+    if len(ops) == 3 and not ctx.is_pt(ops[2]):
+        keep = b.select(ctx.pred(ops[2]), keep, k(0))
+    target = pointer(ctx, ins, dst, "shared")
+    entry = b.block
+    loop, done = ctx.new_block("zfill_byte"), ctx.new_block("zfill_done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    i = b.phi(I32)
+    i.add_incoming(k(0), entry)
+    copy, zero, next_ = ctx.new_block("zfill_copy"), ctx.new_block("zfill_zero"), ctx.new_block("zfill_next")
+    b.cbranch(b.icmp_unsigned("<", i, keep), copy, zero)
+    b.position_at_end(copy)
+    byte = b.load(b.gep(base, [i], source_etype=I8), typ=I8)
+    b.branch(next_)
+    b.position_at_end(zero)
+    b.branch(next_)
+    b.position_at_end(next_)
+    value = b.phi(I8)
+    value.add_incoming(byte, copy)
+    value.add_incoming(ir.Constant(I8, 0), zero)
+    b.store(value, b.gep(target, [i], source_etype=I8))
+    after = b.add(i, k(1))
+    i.add_incoming(after, next_)
+    b.cbranch(b.icmp_unsigned("<", after, k(size)), loop, done)
     b.position_at_end(done)
 
 
