@@ -48,10 +48,11 @@ import numpy as np
 
 from .state import RUNNING, Waves
 
-# Instructions of every running wave without progress (CASS_EMU_HANG_INSTRUCTIONS). Measured: the
-# longest such stretch of a correct program over a sample of the corpus' programs is 3072 (one
-# thread's loop over an array), so 2^20 leaves a margin of 300 while a counting spin of one wave
-# stops in about a minute of emulation.
+# Instructions of every running wave without progress (CASS_EMU_HANG_INSTRUCTIONS). Measured
+# (cass-run --emu-stats, stalled_instructions) over 16 compute-heavy bench programs: the longest
+# stretch of a correct program is 4096 (bench/signal/dft_sincos; 14417 before reads of new memory
+# counted as progress), so 2^20 leaves a margin of 256, and a counting spin of one wave
+# (tests/programs/hip/fault_budget) stops after 66 s of CPU time.
 DEFAULT_LIMIT = 1 << 20
 CHECK_TICKS = 1024             # scheduler steps between looks at the evidence
 
