@@ -109,8 +109,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="run on a real AMD GPU with ROCm's libamdhip64; fail if there is none")
     parser.add_argument("--emu-stats", metavar="FILE",
                         help="write JSON statistics of every kernel launch (kernel, grid, block, "
-                             "wave- and lane-instructions, per-opcode counts, seconds); implies "
-                             "--emulate")
+                             "wave- and lane-instructions, per-opcode counts, seconds, the "
+                             "longest stretch of every wave without progress); implies --emulate")
     parser.add_argument("--emu-budget", metavar="N", type=_budget, default=None,
                         help="stop any kernel launch after N wave-instructions (exit status 134), "
                              "even one that makes progress; without it a launch runs until it ends "
