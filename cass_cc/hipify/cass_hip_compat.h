@@ -8,7 +8,7 @@
  *   - host: CUDART_CB, the C++ overloads of cuda_runtime.h (typed pointers, kernels passed
  *     as functions), hipLaunchHostFunc, which HIP 5.2 declares but does not implement, and
  *     the driver API's cuGetErrorName/cuGetErrorString forms, CUDA's error names;
- *   - cooperative groups that know gfx11 is wave32, tiles that know meta_group_rank/size;
+ *   - cooperative groups that know gfx11 is wave32 (tiles and coalesced groups: cass_cg_extras.h);
  *   - CASS_CUDA_ARCH, which numeric __CUDA_ARCH__ tests become;
  *   - cass_ptx.h, the helpers that translated inline PTX calls;
  *   - the runtime header itself, standing in for nvcc's implicit cuda_runtime.h.
@@ -516,52 +516,9 @@ __device__ inline T reduce(const Group& group, T value, Op op) {
   return value;
 }
 
-/* ---- thread_block_tile with its place in the parent (CUDA 11's meta_group_rank/size) --------
- * HIP 5.2's static tiles do not know which tile of their parent they are, and it makes tiles of
- * thread blocks only. hipify renames thread_block_tile to cass_thread_block_tile, which records
- * meta_group_rank/size when tiled_partition makes it; a tile of a tile is the same lanes as the
- * block's tile of that size, because tiles are aligned runs of lanes. */
-template <unsigned int Size, class Parent = void>
-class cass_thread_block_tile : public thread_block_tile<Size, void> {
-  unsigned int meta_rank_, meta_count_;
-
- public:
-  __device__ cass_thread_block_tile(const thread_block_tile<Size, void>& tile, unsigned int rank,
-                                    unsigned int count)
-      : thread_block_tile<Size, void>(tile), meta_rank_(rank), meta_count_(count) {}
-  template <class Other>
-  __device__ cass_thread_block_tile(const cass_thread_block_tile<Size, Other>& tile)
-      : thread_block_tile<Size, void>(tile), meta_rank_(tile.meta_group_rank()),
-        meta_count_(tile.meta_group_size()) {}
-  __device__ unsigned int meta_group_rank() const { return meta_rank_; }
-  __device__ unsigned int meta_group_size() const { return meta_count_; }
-  /* Votes over the tile's lanes (HIP 5.2's tiles have none); bit i is the tile's thread i. */
-  __device__ unsigned int ballot(int predicate) const {
-    unsigned long long wave = __ballot(predicate);
-    unsigned first = __lane_id() & ~(Size - 1u);
-    return static_cast<unsigned int>((wave >> first) & (Size == 32 ? 0xffffffffull : (1ull << Size) - 1));
-  }
-  __device__ int any(int predicate) const { return ballot(predicate) != 0; }
-  __device__ int all(int predicate) const { return ballot(predicate) == ballot(1); }
-};
-
-template <unsigned int Size>
-__device__ inline cass_thread_block_tile<Size, thread_block> tiled_partition(const thread_block& parent) {
-  thread_block_tile<Size, void> tile = impl::tiled_partition_internal<Size, thread_block>(parent);
-  return {tile, parent.thread_rank() / Size, (parent.size() + Size - 1) / Size};
-}
-
-template <unsigned int Size, unsigned int ParentSize, class Grandparent>
-__device__ inline cass_thread_block_tile<Size, cass_thread_block_tile<ParentSize, Grandparent>>
-tiled_partition(const cass_thread_block_tile<ParentSize, Grandparent>& parent) {
-  static_assert(Size <= ParentSize, "a tile is at most as large as its parent");
-  thread_block_tile<Size, void> tile = impl::tiled_partition_internal<Size, thread_block>(this_thread_block());
-  return {tile, parent.thread_rank() / Size, ParentSize / Size};
-}
-
 }  // namespace cooperative_groups
 
-/* Scans, memcpy_async and wait. */
+/* Tiles (of any size), coalesced groups and partitions, scans, memcpy_async and wait. */
 #include "cass_cg_extras.h"
 /* Atomics on 16-bit, half-pair and 64-bit signed types; libcu++'s atomics. */
 #include "cass_atomics.h"

@@ -50,6 +50,8 @@ REWRITES = [
     ("coop_groups", "int n = g.num_threads();", "int n = g.size();"),
     ("coop_groups", "cg::thread_block_tile<32> w = cg::tiled_partition<32>(b); int r = w.meta_group_rank();",
      "cg::cass_thread_block_tile<32> w = cg::tiled_partition<32>(b); int r = w.meta_group_rank();"),
+    ("coop_groups", "cg::coalesced_group g = cg::coalesced_threads(); __shared__ cg::block_tile_memory<256> m;",
+     "cg::cass_coalesced_group g = cg::cass_coalesced_threads(); __shared__ cg::cass_block_tile_memory<256> m;"),
     ("runtime", "printf(\"%s\", cudaGetErrorName(e));", "printf(\"%s\", cass_hipGetErrorName(e));"),
     ("types", "cudaPointerAttributes a; cudaPointerGetAttributes(&a, p); if (a.type == cudaMemoryTypeManaged) f();",
      "cass_hipPointerAttributes a; cass_hipPointerGetAttributes(&a, p); if (a.type == cass_hipMemoryTypeManaged) f();"),
@@ -207,7 +209,6 @@ DIAGNOSTICS = [
      "w.cu:2: warning: m holds a 32-bit lane mask, but the statement uses the 64-bit value"),
     ("if (__activemask() != 0xffffffffffffffff) f();", "__activemask holds a 32-bit lane mask"),
     ("v = __shfl_xor_sync(0xffffffff, v, 1, 64);", "__shfl_xor_sync with width 64"),
-    ("#include <cooperative_groups.h>\nunsigned b = tile.match_any(p);", "w.cu:2: warning: HIP 5.2's thread_block_tile has no match_any()"),
     ("#include <cooperative_groups.h>\nint r = cg::this_grid().block_rank();", "grid_group has no block_rank()"),
 ]
 

@@ -7,14 +7,16 @@ FAMILY = "coop_groups"
 
 RENAMES: dict[str, str] = {}
 
-# Group types the compatibility header replaces, renamed however they are qualified (cg:: and
-# other namespace aliases): its tile knows its meta_group_rank()/meta_group_size().
-TYPE_RENAMES = {"thread_block_tile": "cass_thread_block_tile"}
+# Group types the compatibility header replaces (cass_cg_extras.h), and the function that makes
+# one, renamed however they are qualified (cg:: and other namespace aliases): its tiles know
+# their meta group, votes and matches, and come larger than a wavefront; its coalesced groups
+# vote, match and partition; block_tile_memory is CUDA 12's scratch of the large tiles.
+TYPE_RENAMES = {"thread_block_tile": "cass_thread_block_tile", "coalesced_group": "cass_coalesced_group",
+                "coalesced_threads": "cass_coalesced_threads", "block_tile_memory": "cass_block_tile_memory"}
 
 KEEP = """
 cooperative_groups thread_group thread_block this_thread_block grid_group this_grid
-coalesced_group coalesced_threads tiled_partition
-group_size thread_rank sync is_valid
+tiled_partition group_size thread_rank sync is_valid
 """
 
 COMPAT = """
@@ -26,8 +28,6 @@ wait wait_prior labeled_partition binary_partition
 MEMBER_RENAMES = {"num_threads": "size"}
 
 MEMBER_UNSUPPORTED = {
-    "match_any": "HIP 5.2's thread_block_tile has no match_any(); use __match_any_sync",
-    "match_all": "HIP 5.2's thread_block_tile has no match_all(); use __match_all_sync",
     "group_dim": "HIP 5.2's thread_block has no group_dim(); use blockDim",
     "dim_threads": "HIP 5.2's thread_block has no dim_threads(); use blockDim",
     "dim_blocks": "HIP 5.2's grid_group has no dim_blocks(); use gridDim",

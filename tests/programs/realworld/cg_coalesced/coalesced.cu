@@ -5,6 +5,7 @@
 // binary_partition of a warp tile. Every value is checked against a host model.
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <vector>
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
@@ -92,7 +93,7 @@ int main()
     for (int i = 0; i < THREADS; ++i) {
         const int w0 = i - i % 32, v = in[i];
         // members of a group, in lane order: its ranks
-        auto members = [&](auto pick) {
+        auto members = [&](const std::function<bool(int)> &pick) {
             std::vector<int> m;
             for (int l = 0; l < 32; ++l)
                 if (pick(w0 + l)) m.push_back(w0 + l);
