@@ -45,8 +45,9 @@ The exit status is the program's own. A kernel that faults on the emulator (an a
 every allocation's pages, a hang, the --emu-budget exceeded, an unimplemented instruction) stops
 the program with a report on stderr (kernel, pc, instruction, lane, address) and exit status 134.
 A kernel runs until it ends, as on a GPU: it is stopped as hung only when its waves make no more
-progress (no store or atomic changes memory, no wave ends or leaves its loop) and either each is
-back in a state it was in before or each has run CASS_EMU_HANG_INSTRUCTIONS instructions so.
+progress (no store or atomic changes memory, no read reaches memory not read before, no wave
+ends or leaves its loop) and either each is back in a state it was in before or each has run
+CASS_EMU_HANG_INSTRUCTIONS instructions so.
 Allocations occupy whole 4 KiB pages, as ROCm's do: an access past the end of one but inside
 its last page works as on a GPU and is reported as a warning (once per kernel and instruction,
 with a count at exit); --strict makes it a fault.
