@@ -142,9 +142,10 @@ class Memory:
         self._any_host = bool(self._host.any())
 
     # --- emulated accesses (vectorised over lanes) ----------------------------------------
-    def check(self, addrs: np.ndarray, nbytes: int, write: bool) -> None:
+    def check(self, addrs: np.ndarray, nbytes: int, write: bool) -> tuple[int, int]:
         """Raise AccessError for the first address whose nbytes are not inside one allocation's
-        pages; record (or, when strict, raise) the first that ends in an allocation's padding."""
+        pages; record (or, when strict, raise) the first that ends in an allocation's padding.
+        The lowest and highest address."""
         a = addrs.astype(np.uint64, copy=False)
         lo, hi = int(a.min()), int(a.max())
         k = bisect.bisect_right(self._bases, lo) - 1
@@ -159,7 +160,7 @@ class Memory:
                         self.read_ranges[base] = ((lo, hi + nbytes) if seen is None else
                                                   (min(lo, seen[0]), max(hi + nbytes, seen[1])))
                         self.read_grew = True
-                return
+                return lo, hi
         i = np.searchsorted(self._starts, a, side="right") - 1
         ok = i >= 0
         j = np.maximum(i, 0)
@@ -180,14 +181,14 @@ class Memory:
             if self.strict:
                 raise AccessError(k, hit.address, nbytes, write, padding=hit)
             self.padding.append(hit)
+        return lo, hi
 
     def read(self, addrs: np.ndarray, nbytes: int) -> np.ndarray:
         """Bytes at each address: (n, nbytes) uint8."""
         if addrs.size == 0:
             return np.zeros((0, nbytes), np.uint8)
-        self.check(addrs, nbytes, False)
-        lo = int(addrs.min())
-        span = _raw(lo, int(addrs.max()) - lo + nbytes)
+        lo, hi = self.check(addrs, nbytes, False)
+        span = _raw(lo, hi - lo + nbytes)
         offsets = (addrs - np.uint64(lo)).astype(np.int64)
         if nbytes % 4 == 0 and lo % 4 == 0 and not (offsets & 3).any():   # aligned dwords
             words = span[:len(span) // 4 * 4].view(np.uint32)[(offsets >> 2)[:, None] + np.arange(nbytes // 4)]
@@ -199,9 +200,8 @@ class Memory:
         if addrs.size == 0:
             return
         nbytes = data.shape[1]
-        self.check(addrs, nbytes, True)
-        lo = int(addrs.min())
-        span = _raw(lo, int(addrs.max()) - lo + nbytes)
+        lo, hi = self.check(addrs, nbytes, True)
+        span = _raw(lo, hi - lo + nbytes)
         offsets = (addrs - np.uint64(lo)).astype(np.int64)
         if nbytes % 4 == 0 and lo % 4 == 0 and not (offsets & 3).any():
             words = np.ascontiguousarray(data).view(np.uint32).reshape(len(addrs), nbytes // 4)
