@@ -28,6 +28,11 @@ from .core import PRIVATE, VOID, Lifter, Reg
 # Opcodes that act on the kernel as a whole (its end, the barrier state its entry block zeroes):
 # a subroutine holding one keeps the inline copies.
 KERNEL_ONLY = frozenset(("EXIT", "KILL", "BAR", "B2R", "UCGABAR_ARV", "UCGABAR_WAIT"))
+# Call sites times body instructions past which a subroutine stays a call (noinline): inlining it
+# everywhere would multiply the code LLVM optimises and compiles (the division slow path, ~120
+# instructions, is called at every division of generated code, and runs only for operands that
+# the fast path cannot divide).
+INLINE_BUDGET = 20000
 RETURN_KEY = "subroutine_return"    # ctx.state: the block a RET of the function being lifted goes to
 TABLE_KEY = "subroutines"           # ctx.state: {start address: Subroutine}
 
@@ -36,6 +41,8 @@ TABLE_KEY = "subroutines"           # ctx.state: {start address: Subroutine}
 class Subroutine:
     start: int
     end: int
+    size: int = 0                   # instructions of its own code
+    calls: int = 0                  # call sites (in the kernel and in other subroutines)
     fn: ir.Function | None = None
     params: list[tuple[str, int]] = field(default_factory=list)     # register slots passed in
     results: list[tuple[str, int]] = field(default_factory=list)    # register slots returned
@@ -60,8 +67,10 @@ def plan(instructions: list, cfg: Cfg) -> dict[int, Subroutine] | None:
         return starts[bisect.bisect_right(starts, address) - 1]
 
     graph: dict[int, list[int]] = {s: [] for s in starts}
+    sizes = dict.fromkeys(starts, 0)
     for ins in instructions:
         home = owner(ins.address)
+        sizes[home] += 1
         if home != first and ins.opcode in KERNEL_ONLY:
             return None
         if ins.opcode == "RET" and home == first:
@@ -94,7 +103,11 @@ def plan(instructions: list, cfg: Cfg) -> dict[int, Subroutine] | None:
                 seen.add(nxt)
                 stack.append((nxt, iter(graph[nxt])))
     span = dict(zip(starts, ends))
-    return {s: Subroutine(s, span[s]) for s in order if s != first}
+    out = {s: Subroutine(s, span[s], sizes[s]) for s in order if s != first}
+    for callees in graph.values():
+        for t in callees:
+            out[t].calls += 1
+    return out
 
 
 def lift_function(ctx: Lifter, sub: Subroutine, lift_span) -> None:
@@ -104,6 +117,8 @@ def lift_function(ctx: Lifter, sub: Subroutine, lift_span) -> None:
     # warp votes, shuffles and barriers inside: LLVM must not move a call of it across control
     # flow (that changes which lanes take part), as for the convergent intrinsics themselves
     fn.attributes.add("convergent")
+    if sub.calls * sub.size > INLINE_BUDGET:
+        fn.attributes.add("noinline")
     saved = ctx.enter_function(fn)
     try:
         frame = ir.Argument(fn, PRIVATE, name="frame")
