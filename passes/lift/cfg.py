@@ -3,8 +3,10 @@ and the return sites of CALL.REL subroutines and CALL.ABS device functions (pass
 those after the kernel's code).
 
 Subroutines (division and sqrt slow paths, non-inlined device functions) share the kernel's
-.text section and its registers; the lifter keeps them in the kernel's one LLVM function. Each
-call site gets its own copy of the subroutine (a call context): CALL.REL branches into the copy,
+.text section and its registers. Where it can, subroutines.py lifts each one once, as an LLVM
+function over the registers it touches. Otherwise (recursion, calls through function pointers,
+subroutines that EXIT or use barriers) the lifter keeps them in the kernel's one LLVM function:
+each call site gets its own copy of the subroutine (a call context): CALL.REL branches into the copy,
 RET.REL back to the one return site. One shared body entered from a loop and from outside it would
 make the CFG irreducible, which the AMDGPU back end turns into divergent code that never leaves the
 loop. Only recursive subroutines (or too many copies) keep one body whose RET.REL switches on the
