@@ -73,9 +73,11 @@ def record_entry(program: SuiteProgram, stdout: str, exit_status: int, outputs: 
 
 
 def write(suite: Suite, reference: dict, entries: dict[str, dict], gpu: str, nvcc: str) -> None:
-    """Merge the newly recorded entries into the reference file (other programs' entries stay)."""
+    """Merge the newly recorded entries into the reference file: other programs' entries stay,
+    those of programs the manifest no longer lists go."""
     name, _, driver = gpu.partition(",")
-    programs = dict(reference.get("programs", {}))
+    listed = {p.name for p in suite.programs}
+    programs = {k: v for k, v in reference.get("programs", {}).items() if k in listed}
     programs.update(entries)
     data = {"format": FORMAT, "suite": suite.name, "commit": suite.commit,
             "recorded": {"gpu": name.strip(), "driver": driver.strip(), "nvcc": nvcc,
