@@ -34,6 +34,10 @@ CASES = {
     "realworld/pipeline_thread": "cuda::pipeline<thread_scope_thread>, pipeline_consumer_wait_prior",
     "realworld/barrier_memcpy_async": "cuda::barrier with cuda::memcpy_async (cass_cuda_barrier.h)",
     "realworld/barrier_phases": "cuda::barrier phases: tokens, arrive(n), arrive_and_drop, completion",
+    "realworld/cg_tile_reduce": "tile ballot/any/all/match_any (cass_cg_extras.h)",
+    "realworld/cg_tile_sizes": "tiles of 1..32 lanes: wrapping shuffles, match_all, scans; dynamic tiles",
+    "realworld/cg_coalesced": "coalesced groups as lane sets: packed ballot/match, tiled/labeled partitions",
+    "realworld/cg_big_tiles": "tiles of 64 and 128 threads, block_tile_memory",
 }
 
 
