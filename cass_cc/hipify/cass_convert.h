@@ -12,48 +12,48 @@
 
 namespace cass_convert {
 
-template <typename F> struct bits_of;
+template <typename _CassF> struct bits_of;
 template <> struct bits_of<float> { typedef unsigned type; };
 template <> struct bits_of<double> { typedef unsigned long long type; };
 
 /* The next representable value above (up) or below f; from zero, the smallest subnormal. */
-template <typename F>
-__device__ inline F step(F f, bool up) {
-  typedef typename bits_of<F>::type B;
+template <typename _CassF>
+__device__ inline _CassF step(_CassF f, bool up) {
+  typedef typename bits_of<_CassF>::type B;
   const B sign = B(1) << (sizeof(B) * 8 - 1);
-  if (f == F(0)) {
+  if (f == _CassF(0)) {
     B b = up ? B(1) : (sign | B(1));
     __builtin_memcpy(&f, &b, sizeof f);
     return f;
   }
   B b;
   __builtin_memcpy(&b, &f, sizeof b);
-  b = ((f > F(0)) == up) ? b + 1 : b - 1;
+  b = ((f > _CassF(0)) == up) ? b + 1 : b - 1;
   __builtin_memcpy(&f, &b, sizeof f);
   return f;
 }
 
 /* r (rounded to nearest) moved to the directed neighbour; `error` is the sign of exact - r. */
-template <typename F>
-__device__ inline F directed(F r, int error, int mode) {
+template <typename _CassF>
+__device__ inline _CassF directed(_CassF r, int error, int mode) {
   if (error == 0 || r != r) return r;
   bool up = error > 0;
-  if (mode == 1) return (r == F(0) || (r > F(0)) == up) ? r : step(r, up);  /* toward zero */
+  if (mode == 1) return (r == _CassF(0) || (r > _CassF(0)) == up) ? r : step(r, up);  /* toward zero */
   if ((mode == 2 && !up) || (mode == 3 && up)) return step(r, up);
   return r;
 }
 
 /* An integer rounded to float or double in `mode`: compared with the nearest value exactly, in
  * the integer type (2^digits and above, where the cast back would overflow, is above x). */
-template <typename F, typename I>
-__device__ inline F from_integer(I x, int mode) {
-  F r = static_cast<F>(x);
-  const F limit = static_cast<F>(I(1) << (std::numeric_limits<I>::digits - 1)) * F(2);
+template <typename _CassF, typename _CassI>
+__device__ inline _CassF from_integer(_CassI x, int mode) {
+  _CassF r = static_cast<_CassF>(x);
+  const _CassF limit = static_cast<_CassF>(_CassI(1) << (std::numeric_limits<_CassI>::digits - 1)) * _CassF(2);
   int error;
   if (r >= limit) {
     error = -1;
   } else {
-    I back = static_cast<I>(r);
+    _CassI back = static_cast<_CassI>(r);
     error = x > back ? 1 : x < back ? -1 : 0;
   }
   return directed(r, error, mode);
@@ -68,15 +68,15 @@ __device__ inline float from_double(double x, int mode) {
 /* A float or double rounded to an integer type in `mode` (0 nearest even, 1 toward zero, 2 down,
  * 3 up), saturated to the type's range, NaN giving 0, as PTX's cvt.r*i does (HIP 5.2 casts,
  * which is undefined out of range). */
-template <typename I>
-__device__ inline I to_integer(double v, int mode) {
+template <typename _CassI>
+__device__ inline _CassI to_integer(double v, int mode) {
   if (v != v) return 0;
   double r = mode == 0 ? __builtin_rint(v) : mode == 1 ? __builtin_trunc(v)
              : mode == 2 ? __builtin_floor(v) : __builtin_ceil(v);
-  const double past = 2.0 * static_cast<double>(I(1) << (std::numeric_limits<I>::digits - 1));
-  if (r <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
-  if (r >= past) return std::numeric_limits<I>::max();  /* 2^digits: one past the largest */
-  return static_cast<I>(r);
+  const double past = 2.0 * static_cast<double>(_CassI(1) << (std::numeric_limits<_CassI>::digits - 1));
+  if (r <= static_cast<double>(std::numeric_limits<_CassI>::min())) return std::numeric_limits<_CassI>::min();
+  if (r >= past) return std::numeric_limits<_CassI>::max();  /* 2^digits: one past the largest */
+  return static_cast<_CassI>(r);
 }
 
 }  // namespace cass_convert

@@ -66,23 +66,23 @@
 namespace cass_compat {
 
 /* Moves a value of any trivially copyable type through a 32-bit lane operation, word by word. */
-template <typename T, typename Move>
-__device__ inline T move_words(T value, Move move) {
-  constexpr int words = (sizeof(T) + 3) / 4;
+template <typename _CassT, typename Move>
+__device__ inline _CassT move_words(_CassT value, Move move) {
+  constexpr int words = (sizeof(_CassT) + 3) / 4;
   int buffer[words] = {};
-  __builtin_memcpy(buffer, &value, sizeof(T));
+  __builtin_memcpy(buffer, &value, sizeof(_CassT));
   for (int i = 0; i < words; ++i) buffer[i] = move(buffer[i]);
-  T result;
-  __builtin_memcpy(&result, buffer, sizeof(T));
+  _CassT result;
+  __builtin_memcpy(&result, buffer, sizeof(_CassT));
   return result;
 }
 
 /* CUDA's match functions compare bit patterns. */
-template <typename T>
-__device__ inline bool same_bits(const T& a, const T& b) {
+template <typename _CassT>
+__device__ inline bool same_bits(const _CassT& a, const _CassT& b) {
   const unsigned char* x = reinterpret_cast<const unsigned char*>(&a);
   const unsigned char* y = reinterpret_cast<const unsigned char*>(&b);
-  for (unsigned i = 0; i < sizeof(T); ++i)
+  for (unsigned i = 0; i < sizeof(_CassT); ++i)
     if (x[i] != y[i]) return false;
   return true;
 }
@@ -91,32 +91,32 @@ __device__ inline bool same_bits(const T& a, const T& b) {
 
 /* ---- C++ overloads that CUDA's cuda_runtime.h has and HIP 5.2 lacks ------------------------ */
 
-template <typename T>
-inline hipError_t hipMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+template <typename _CassT>
+inline hipError_t hipMallocPitch(_CassT** ptr, size_t* pitch, size_t width, size_t height) {
   return hipMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
 }
-template <typename T>
-inline hipError_t hipHostGetDevicePointer(T** device, void* host, unsigned flags) {
+template <typename _CassT>
+inline hipError_t hipHostGetDevicePointer(_CassT** device, void* host, unsigned flags) {
   return hipHostGetDevicePointer(reinterpret_cast<void**>(device), host, flags);
 }
-template <typename T>
-inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, T* kernel) {
+template <typename _CassT>
+inline hipError_t hipFuncGetAttributes(hipFuncAttributes* attr, _CassT* kernel) {
   return hipFuncGetAttributes(attr, reinterpret_cast<const void*>(kernel));
 }
-template <typename T>
-inline hipError_t hipFuncSetAttribute(T* kernel, hipFuncAttribute attr, int value) {
+template <typename _CassT>
+inline hipError_t hipFuncSetAttribute(_CassT* kernel, hipFuncAttribute attr, int value) {
   return hipFuncSetAttribute(reinterpret_cast<const void*>(kernel), attr, value);
 }
-template <typename T>
-inline hipError_t hipFuncSetCacheConfig(T* kernel, hipFuncCache_t config) {
+template <typename _CassT>
+inline hipError_t hipFuncSetCacheConfig(_CassT* kernel, hipFuncCache_t config) {
   return hipFuncSetCacheConfig(reinterpret_cast<const void*>(kernel), config);
 }
-template <typename T>
-inline hipError_t hipFuncSetSharedMemConfig(T* kernel, hipSharedMemConfig config) {
+template <typename _CassT>
+inline hipError_t hipFuncSetSharedMemConfig(_CassT* kernel, hipSharedMemConfig config) {
   return hipFuncSetSharedMemConfig(reinterpret_cast<const void*>(kernel), config);
 }
-template <typename T>
-inline hipError_t hipLaunchKernel(T* kernel, dim3 grid, dim3 block, void** args,
+template <typename _CassT>
+inline hipError_t hipLaunchKernel(_CassT* kernel, dim3 grid, dim3 block, void** args,
                                   size_t shared = 0, hipStream_t stream = 0) {
   return hipLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, args, shared, stream);
 }
@@ -127,8 +127,8 @@ inline hipError_t hipEventCreate(hipEvent_t* event, unsigned flags) {
 inline hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event) {
   return hipStreamWaitEvent(stream, event, 0);
 }
-template <typename T>
-inline hipError_t hipLaunchCooperativeKernel(T* kernel, dim3 grid, dim3 block, void** args,
+template <typename _CassT>
+inline hipError_t hipLaunchCooperativeKernel(_CassT* kernel, dim3 grid, dim3 block, void** args,
                                              unsigned shared = 0) {
   return hipLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), grid, block, args,
                                     shared, hipStream_t(0));
@@ -303,40 +303,40 @@ __device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
 
 /* ---- shuffles ----------------------------------------------------------------------------- */
 
-template <typename T>
-__device__ inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+template <typename _CassT>
+__device__ inline _CassT __shfl_sync(unsigned mask, _CassT var, int src_lane, int width = warpSize) {
   (void)mask;
   /* CUDA takes the source lane modulo width within the segment (PTX shfl.idx); ROCm 5.2's
      __shfl adds it to the segment base unwrapped, reading another segment. */
   return cass_compat::move_words(var, [=](int w) { return __shfl(w, src_lane & (width - 1), width); });
 }
 
-template <typename T>
-__device__ inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+template <typename _CassT>
+__device__ inline _CassT __shfl_up_sync(unsigned mask, _CassT var, unsigned delta, int width = warpSize) {
   (void)mask;
   return cass_compat::move_words(var, [=](int w) { return __shfl_up(w, delta, width); });
 }
 
-template <typename T>
-__device__ inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+template <typename _CassT>
+__device__ inline _CassT __shfl_down_sync(unsigned mask, _CassT var, unsigned delta, int width = warpSize) {
   (void)mask;
   return cass_compat::move_words(var, [=](int w) { return __shfl_down(w, delta, width); });
 }
 
-template <typename T>
-__device__ inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+template <typename _CassT>
+__device__ inline _CassT __shfl_xor_sync(unsigned mask, _CassT var, int lane_mask, int width = warpSize) {
   (void)mask;
   return cass_compat::move_words(var, [=](int w) { return __shfl_xor(w, lane_mask, width); });
 }
 
 /* ---- match and reduce --------------------------------------------------------------------- */
 
-template <typename T>
-__device__ inline unsigned __match_any_sync(unsigned mask, T value) {
+template <typename _CassT>
+__device__ inline unsigned __match_any_sync(unsigned mask, _CassT value) {
   unsigned remaining = __ballot_sync(mask, 1);
   unsigned result = 0;
   while (remaining) {
-    T leader = __shfl_sync(mask, value, __ffs(remaining) - 1);
+    _CassT leader = __shfl_sync(mask, value, __ffs(remaining) - 1);
     bool same = cass_compat::same_bits(value, leader);
     unsigned group = __ballot_sync(remaining, same);
     if (same) result = group;
@@ -345,10 +345,10 @@ __device__ inline unsigned __match_any_sync(unsigned mask, T value) {
   return result;
 }
 
-template <typename T>
-__device__ inline unsigned __match_all_sync(unsigned mask, T value, int* pred) {
+template <typename _CassT>
+__device__ inline unsigned __match_all_sync(unsigned mask, _CassT value, int* pred) {
   unsigned active = __ballot_sync(mask, 1);
-  T leader = __shfl_sync(mask, value, __ffs(active) - 1);
+  _CassT leader = __shfl_sync(mask, value, __ffs(active) - 1);
   bool all = __ballot_sync(mask, cass_compat::same_bits(value, leader)) == active;
   *pred = all;
   return all ? mask : 0u;
@@ -356,10 +356,10 @@ __device__ inline unsigned __match_all_sync(unsigned mask, T value, int* pred) {
 
 namespace cass_compat {
 
-template <typename T, typename Op>
-__device__ inline T reduce_lanes(unsigned mask, T value, Op op) {
+template <typename _CassT, typename Op>
+__device__ inline _CassT reduce_lanes(unsigned mask, _CassT value, Op op) {
   unsigned lanes = __ballot_sync(mask, 1);
-  T total = __shfl(value, __ffs(lanes) - 1);
+  _CassT total = __shfl(value, __ffs(lanes) - 1);
   for (lanes &= lanes - 1; lanes; lanes &= lanes - 1) total = op(total, __shfl(value, __ffs(lanes) - 1));
   return total;
 }
@@ -383,15 +383,15 @@ CASS_COMPAT_REDUCE(__reduce_xor_sync, unsigned, a ^ b)
 
 /* ---- loads and stores with cache hints (the hint is dropped) -------------------------------- */
 
-template <typename T> __device__ inline T __ldcg(const T* p) { return *p; }
-template <typename T> __device__ inline T __ldca(const T* p) { return *p; }
-template <typename T> __device__ inline T __ldcs(const T* p) { return *p; }
-template <typename T> __device__ inline T __ldlu(const T* p) { return *p; }
-template <typename T> __device__ inline T __ldcv(const T* p) { return *p; }
-template <typename T> __device__ inline void __stcs(T* p, T v) { *p = v; }
-template <typename T> __device__ inline void __stcg(T* p, T v) { *p = v; }
-template <typename T> __device__ inline void __stwt(T* p, T v) { *p = v; }
-template <typename T> __device__ inline void __stwb(T* p, T v) { *p = v; }
+template <typename _CassT> __device__ inline _CassT __ldcg(const _CassT* p) { return *p; }
+template <typename _CassT> __device__ inline _CassT __ldca(const _CassT* p) { return *p; }
+template <typename _CassT> __device__ inline _CassT __ldcs(const _CassT* p) { return *p; }
+template <typename _CassT> __device__ inline _CassT __ldlu(const _CassT* p) { return *p; }
+template <typename _CassT> __device__ inline _CassT __ldcv(const _CassT* p) { return *p; }
+template <typename _CassT> __device__ inline void __stcs(_CassT* p, _CassT v) { *p = v; }
+template <typename _CassT> __device__ inline void __stcg(_CassT* p, _CassT v) { *p = v; }
+template <typename _CassT> __device__ inline void __stwt(_CassT* p, _CassT v) { *p = v; }
+template <typename _CassT> __device__ inline void __stwb(_CassT* p, _CassT v) { *p = v; }
 
 /* ---- miscellaneous -------------------------------------------------------------------------- */
 
@@ -489,28 +489,28 @@ __device__ inline hip_bfloat16 __habs(hip_bfloat16 a) { return hip_bfloat16(fabs
 
 namespace cooperative_groups {
 
-template <typename T> struct plus {
-  __device__ T operator()(const T& a, const T& b) const { return a + b; }
+template <typename _CassT> struct plus {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return a + b; }
 };
-template <typename T> struct less {
-  __device__ T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+template <typename _CassT> struct less {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return b < a ? b : a; }
 };
-template <typename T> struct greater {
-  __device__ T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+template <typename _CassT> struct greater {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return a < b ? b : a; }
 };
-template <typename T> struct bit_and {
-  __device__ T operator()(const T& a, const T& b) const { return a & b; }
+template <typename _CassT> struct bit_and {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return a & b; }
 };
-template <typename T> struct bit_or {
-  __device__ T operator()(const T& a, const T& b) const { return a | b; }
+template <typename _CassT> struct bit_or {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return a | b; }
 };
-template <typename T> struct bit_xor {
-  __device__ T operator()(const T& a, const T& b) const { return a ^ b; }
+template <typename _CassT> struct bit_xor {
+  __device__ _CassT operator()(const _CassT& a, const _CassT& b) const { return a ^ b; }
 };
 
 /* Every lane of a power-of-two tile gets the result (a butterfly over shfl_xor). */
-template <typename Group, typename T, typename Op>
-__device__ inline T reduce(const Group& group, T value, Op op) {
+template <typename Group, typename _CassT, typename Op>
+__device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
   for (unsigned offset = group.size() / 2; offset > 0; offset /= 2)
     value = op(value, group.shfl_xor(value, offset));
   return value;

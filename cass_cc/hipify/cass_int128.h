@@ -81,13 +81,13 @@ struct integer {
 
   integer() = default;
   __host__ __device__ constexpr integer(Native x) : v(x) {}
-  template <typename I, typename = typename std::enable_if<std::is_arithmetic<I>::value>::type>
-  __host__ __device__ constexpr integer(I x) : v(static_cast<Native>(x)) {}
+  template <typename _CassI, typename = typename std::enable_if<std::is_arithmetic<_CassI>::value>::type>
+  __host__ __device__ constexpr integer(_CassI x) : v(static_cast<Native>(x)) {}
   template <typename Other>
   __host__ __device__ explicit constexpr integer(integer<Other> x) : v(static_cast<Native>(x.v)) {}
 
-  template <typename I, typename = typename std::enable_if<std::is_arithmetic<I>::value>::type>
-  __host__ __device__ explicit constexpr operator I() const { return static_cast<I>(v); }
+  template <typename _CassI, typename = typename std::enable_if<std::is_arithmetic<_CassI>::value>::type>
+  __host__ __device__ explicit constexpr operator _CassI() const { return static_cast<_CassI>(v); }
   __host__ __device__ explicit constexpr operator Native() const { return v; }
 
   friend __host__ __device__ integer operator+(integer a, integer b) { return a.v + b.v; }

@@ -254,8 +254,8 @@ __device__ inline __half2 __hmin2_nan(__half2 a, __half2 b) {
  * HIP 5.2's __hadd and __rhadd return 0 or 1 (a `||` for a `|`) and its __uhadd/__urhadd overflow;
  * CUDA computes (x + y) >> 1 and (x + y + 1) >> 1 without overflow. CUDA code's calls go to
  * cass_* versions by the names below; the other overloads (__half, bfloat16) pass through. */
-template <typename T>
-__host__ __device__ inline auto cass_hadd(T a, T b) -> decltype(__hadd(a, b)) { return __hadd(a, b); }
+template <typename _CassT>
+__host__ __device__ inline auto cass_hadd(_CassT a, _CassT b) -> decltype(__hadd(a, b)) { return __hadd(a, b); }
 __device__ inline int cass_hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
 __device__ inline int cass_rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
 __device__ inline unsigned cass_uhadd(unsigned a, unsigned b) {

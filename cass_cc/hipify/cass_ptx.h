@@ -4,7 +4,7 @@
  *
  * PTX registers become C++ variables of the constraint's type ("r": unsigned int, "l": unsigned
  * long long, "h": unsigned short, "f": float, "d": double; .pred: bool); an instruction reads
- * them as its own type with as<T>, which reinterprets bits (PTX's registers are untyped) and
+ * them as its own type with as<_CassT>, which reinterprets bits (PTX's registers are untyped) and
  * truncates or extends integers (a wider register for a narrower type).
  */
 #ifndef CASS_PTX_H
@@ -15,66 +15,66 @@
 
 namespace cass_ptx {
 
-template <typename T, typename V>
-__device__ inline T as_bits(V v, std::false_type) {
-  T t{};  /* bits: the low bytes of a wider register, a narrower one zero-extended */
-  __builtin_memcpy(&t, &v, sizeof(T) < sizeof(V) ? sizeof(T) : sizeof(V));
+template <typename _CassT, typename _CassV>
+__device__ inline _CassT as_bits(_CassV v, std::false_type) {
+  _CassT t{};  /* bits: the low bytes of a wider register, a narrower one zero-extended */
+  __builtin_memcpy(&t, &v, sizeof(_CassT) < sizeof(_CassV) ? sizeof(_CassT) : sizeof(_CassV));
   return t;
 }
-template <typename T, typename V>
-__device__ inline T as_bits(V v, std::true_type) { return static_cast<T>(v); }
-template <typename T, typename V>
-__device__ inline T as(V v) {
-  return as_bits<T>(v, std::integral_constant<bool, std::is_same<T, V>::value ||
-                                                        (std::is_integral<T>::value && std::is_integral<V>::value)>());
+template <typename _CassT, typename _CassV>
+__device__ inline _CassT as_bits(_CassV v, std::true_type) { return static_cast<_CassT>(v); }
+template <typename _CassT, typename _CassV>
+__device__ inline _CassT as(_CassV v) {
+  return as_bits<_CassT>(v, std::integral_constant<bool, std::is_same<_CassT, _CassV>::value ||
+                                                        (std::is_integral<_CassT>::value && std::is_integral<_CassV>::value)>());
 }
 
 /* How an asm operand's C++ value maps to its register: 0 a pointer (its address), 1 a number
  * (converted), 2 anything else (__half, a struct of the register's size: its bits). */
-template <typename V>
-using kind_of = std::integral_constant<int, std::is_pointer<V>::value ? 0
-                                            : (std::is_arithmetic<V>::value || std::is_enum<V>::value) ? 1 : 2>;
+template <typename _CassV>
+using kind_of = std::integral_constant<int, std::is_pointer<_CassV>::value ? 0
+                                            : (std::is_arithmetic<_CassV>::value || std::is_enum<_CassV>::value) ? 1 : 2>;
 
-template <typename R, typename V>
-__device__ inline R arg_as(const V& v, std::integral_constant<int, 0>) {
-  return static_cast<R>(reinterpret_cast<unsigned long long>(v));
+template <typename _CassR, typename _CassV>
+__device__ inline _CassR arg_as(const _CassV& v, std::integral_constant<int, 0>) {
+  return static_cast<_CassR>(reinterpret_cast<unsigned long long>(v));
 }
-template <typename R, typename V>
-__device__ inline R arg_as(const V& v, std::integral_constant<int, 1>) {
-  return static_cast<R>(v);
+template <typename _CassR, typename _CassV>
+__device__ inline _CassR arg_as(const _CassV& v, std::integral_constant<int, 1>) {
+  return static_cast<_CassR>(v);
 }
-template <typename R, typename V>
-__device__ inline R arg_as(const V& v, std::integral_constant<int, 2>) {
-  static_assert(sizeof(V) == sizeof(R), "an asm operand of another size than its register");
-  R r;
-  __builtin_memcpy(&r, &v, sizeof(R));
+template <typename _CassR, typename _CassV>
+__device__ inline _CassR arg_as(const _CassV& v, std::integral_constant<int, 2>) {
+  static_assert(sizeof(_CassV) == sizeof(_CassR), "an asm operand of another size than its register");
+  _CassR r;
+  __builtin_memcpy(&r, &v, sizeof(_CassR));
   return r;
 }
 /* An asm input operand's value in its constraint's register type. */
-template <typename R, typename V>
-__device__ inline R arg(const V& v) { return arg_as<R>(v, kind_of<V>()); }
+template <typename _CassR, typename _CassV>
+__device__ inline _CassR arg(const _CassV& v) { return arg_as<_CassR>(v, kind_of<_CassV>()); }
 
-template <typename L, typename R>
-__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 0>) {
-  lvalue = reinterpret_cast<L>(static_cast<unsigned long long>(r));
+template <typename _CassL, typename _CassR>
+__device__ inline void put_as(_CassL& lvalue, _CassR r, std::integral_constant<int, 0>) {
+  lvalue = reinterpret_cast<_CassL>(static_cast<unsigned long long>(r));
 }
-template <typename L, typename R>
-__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 1>) {
-  lvalue = static_cast<L>(r);
+template <typename _CassL, typename _CassR>
+__device__ inline void put_as(_CassL& lvalue, _CassR r, std::integral_constant<int, 1>) {
+  lvalue = static_cast<_CassL>(r);
 }
-template <typename L, typename R>
-__device__ inline void put_as(L& lvalue, R r, std::integral_constant<int, 2>) {
-  static_assert(sizeof(L) == sizeof(R), "an asm operand of another size than its register");
-  __builtin_memcpy(&lvalue, &r, sizeof(R));
+template <typename _CassL, typename _CassR>
+__device__ inline void put_as(_CassL& lvalue, _CassR r, std::integral_constant<int, 2>) {
+  static_assert(sizeof(_CassL) == sizeof(_CassR), "an asm operand of another size than its register");
+  __builtin_memcpy(&lvalue, &r, sizeof(_CassR));
 }
 /* Writes an asm output register back to its C++ lvalue (the inverse of arg). */
-template <typename L, typename R>
-__device__ inline void put(L& lvalue, R r) { put_as(lvalue, r, kind_of<L>()); }
+template <typename _CassL, typename _CassR>
+__device__ inline void put(_CassL& lvalue, _CassR r) { put_as(lvalue, r, kind_of<_CassL>()); }
 
 /* A .shared address (an offset in the block's shared window) as a generic pointer. */
-template <typename T>
-__device__ inline T* shared(unsigned long long address) {
-  return (T*)(__attribute__((address_space(3))) T*)(unsigned long long)(unsigned)address;
+template <typename _CassT>
+__device__ inline _CassT* shared(unsigned long long address) {
+  return (_CassT*)(__attribute__((address_space(3))) _CassT*)(unsigned long long)(unsigned)address;
 }
 __device__ inline unsigned long long to_shared(unsigned long long generic) {
   return (unsigned)(unsigned long long)(__attribute__((address_space(3))) void*)(void*)generic;
@@ -161,33 +161,33 @@ __device__ inline unsigned prmt(unsigned a, unsigned b, unsigned c, int mode) {
   return r;
 }
 
-/* bfe: `len` bits from `pos` (both taken from their low 8 bits), sign-filled for signed T. */
-template <typename T>
-__device__ inline T bfe(T a, unsigned pos, unsigned len) {
-  using U = typename std::make_unsigned<T>::type;
-  constexpr unsigned bits = 8 * sizeof(T);
+/* bfe: `len` bits from `pos` (both taken from their low 8 bits), sign-filled for signed _CassT. */
+template <typename _CassT>
+__device__ inline _CassT bfe(_CassT a, unsigned pos, unsigned len) {
+  using U = typename std::make_unsigned<_CassT>::type;
+  constexpr unsigned bits = 8 * sizeof(_CassT);
   pos &= 0xffu;
   len &= 0xffu;
   U ua = (U)a;
-  bool sign = std::is_signed<T>::value &&
+  bool sign = std::is_signed<_CassT>::value &&
               (len == 0 ? false : ((ua >> (pos + len - 1 < bits ? pos + len - 1 : bits - 1)) & 1u));
   U r = 0;
   for (unsigned i = 0; i < bits; ++i) {
     U bit = i < len ? (pos + i < bits ? (ua >> (pos + i)) & 1u : (U)sign) : (U)sign;
     r |= bit << i;
   }
-  return (T)r;
+  return (_CassT)r;
 }
 
 /* bfi: `b` with `len` low bits of `f` inserted at `pos`. */
-template <typename T>
-__device__ inline T bfi(T f, T b, unsigned pos, unsigned len) {
-  constexpr unsigned bits = 8 * sizeof(T);
+template <typename _CassT>
+__device__ inline _CassT bfi(_CassT f, _CassT b, unsigned pos, unsigned len) {
+  constexpr unsigned bits = 8 * sizeof(_CassT);
   pos &= 0xffu;
   len &= 0xffu;
-  T r = b;
+  _CassT r = b;
   for (unsigned i = 0; i < len && pos + i < bits; ++i) {
-    T one = (T)1 << (pos + i);
+    _CassT one = (_CassT)1 << (pos + i);
     r = ((f >> i) & 1) ? (r | one) : (r & ~one);
   }
   return r;
@@ -199,73 +199,73 @@ __device__ inline unsigned bmsk(unsigned pos, unsigned width, bool clamp) {
   width = clamp ? (width < 32u ? width : 32u) : (width & 31u);
   return (unsigned)((((1ull << width) - 1ull) << pos) & 0xffffffffull);
 }
-/* szext: the low n bits of a (.clamp: n at most 32; .wrap: n modulo 32), extended by T's sign. */
-template <typename T>
-__device__ inline T szext(unsigned a, unsigned n, bool clamp) {
+/* szext: the low n bits of a (.clamp: n at most 32; .wrap: n modulo 32), extended by _CassT's sign. */
+template <typename _CassT>
+__device__ inline _CassT szext(unsigned a, unsigned n, bool clamp) {
   n = clamp ? (n < 32u ? n : 32u) : (n & 31u);
   if (n == 0) return 0;
-  if (n == 32) return (T)a;
+  if (n == 32) return (_CassT)a;
   unsigned low = a & ((1u << n) - 1u);
-  if (std::is_signed<T>::value && (low >> (n - 1)) & 1u) low |= ~((1u << n) - 1u);
-  return (T)low;
+  if (std::is_signed<_CassT>::value && (low >> (n - 1)) & 1u) low |= ~((1u << n) - 1u);
+  return (_CassT)low;
 }
 
-template <typename T> __device__ inline unsigned clz(T a) {
-  return a == 0 ? 8 * sizeof(T) : sizeof(T) == 8 ? __builtin_clzll(a) : __builtin_clz(a);
+template <typename _CassT> __device__ inline unsigned clz(_CassT a) {
+  return a == 0 ? 8 * sizeof(_CassT) : sizeof(_CassT) == 8 ? __builtin_clzll(a) : __builtin_clz(a);
 }
-template <typename T> __device__ inline unsigned popc(T a) {
-  return sizeof(T) == 8 ? __builtin_popcountll(a) : __builtin_popcount(a);
+template <typename _CassT> __device__ inline unsigned popc(_CassT a) {
+  return sizeof(_CassT) == 8 ? __builtin_popcountll(a) : __builtin_popcount(a);
 }
 /* bfind: the position of the most significant non-sign bit, 0xffffffff when there is none;
  * .shiftamt gives the left shift that would bring it to the top. */
-template <typename T> __device__ inline unsigned bfind(T a, bool shiftamt) {
-  using U = typename std::make_unsigned<T>::type;
-  U u = (std::is_signed<T>::value && a < 0) ? (U)~a : (U)a;
+template <typename _CassT> __device__ inline unsigned bfind(_CassT a, bool shiftamt) {
+  using U = typename std::make_unsigned<_CassT>::type;
+  U u = (std::is_signed<_CassT>::value && a < 0) ? (U)~a : (U)a;
   if (u == 0) return 0xffffffffu;
-  unsigned msb = 8 * sizeof(T) - 1 - clz<U>(u);
-  return shiftamt ? 8 * sizeof(T) - 1 - msb : msb;
+  unsigned msb = 8 * sizeof(_CassT) - 1 - clz<U>(u);
+  return shiftamt ? 8 * sizeof(_CassT) - 1 - msb : msb;
 }
 
 /* shl/shr: amounts past the width give 0 (or the sign for signed shr), as in PTX. */
-template <typename T> __device__ inline T shl(T a, unsigned n) {
-  return n >= 8 * sizeof(T) ? (T)0 : (T)(a << n);
+template <typename _CassT> __device__ inline _CassT shl(_CassT a, unsigned n) {
+  return n >= 8 * sizeof(_CassT) ? (_CassT)0 : (_CassT)(a << n);
 }
-template <typename T> __device__ inline T shr(T a, unsigned n) {
-  if (n >= 8 * sizeof(T)) return std::is_signed<T>::value && a < 0 ? (T)-1 : (T)0;
-  return (T)(a >> n);
+template <typename _CassT> __device__ inline _CassT shr(_CassT a, unsigned n) {
+  if (n >= 8 * sizeof(_CassT)) return std::is_signed<_CassT>::value && a < 0 ? (_CassT)-1 : (_CassT)0;
+  return (_CassT)(a >> n);
 }
 
-template <typename T> __device__ inline T mul_hi(T a, T b) {
-  using W = typename std::conditional<std::is_signed<T>::value, long long, unsigned long long>::type;
-  if (sizeof(T) == 8)
-    return std::is_signed<T>::value ? (T)__mul64hi((long long)a, (long long)b)
-                                    : (T)__umul64hi((unsigned long long)a, (unsigned long long)b);
-  return (T)(((W)a * (W)b) >> (4 * sizeof(T)) >> (4 * sizeof(T)));
+template <typename _CassT> __device__ inline _CassT mul_hi(_CassT a, _CassT b) {
+  using W = typename std::conditional<std::is_signed<_CassT>::value, long long, unsigned long long>::type;
+  if (sizeof(_CassT) == 8)
+    return std::is_signed<_CassT>::value ? (_CassT)__mul64hi((long long)a, (long long)b)
+                                    : (_CassT)__umul64hi((unsigned long long)a, (unsigned long long)b);
+  return (_CassT)(((W)a * (W)b) >> (4 * sizeof(_CassT)) >> (4 * sizeof(_CassT)));
 }
 
 /* Carry chains: the carry (or borrow) flag lives in a variable of the asm statement. */
-template <typename T> __device__ inline T add_carry(T a, T b, unsigned carry_in, unsigned* carry_out) {
-  T s = a + b;
+template <typename _CassT> __device__ inline _CassT add_carry(_CassT a, _CassT b, unsigned carry_in, unsigned* carry_out) {
+  _CassT s = a + b;
   unsigned c = s < a;
-  T r = s + (T)carry_in;
+  _CassT r = s + (_CassT)carry_in;
   if (carry_out) *carry_out = c | (r < s);
   return r;
 }
-template <typename T> __device__ inline T sub_borrow(T a, T b, unsigned borrow_in, unsigned* borrow_out) {
-  T d = a - b;
+template <typename _CassT> __device__ inline _CassT sub_borrow(_CassT a, _CassT b, unsigned borrow_in, unsigned* borrow_out) {
+  _CassT d = a - b;
   unsigned c = a < b;
-  T r = d - (T)borrow_in;
-  if (borrow_out) *borrow_out = c | (d < (T)borrow_in);
+  _CassT r = d - (_CassT)borrow_in;
+  if (borrow_out) *borrow_out = c | (d < (_CassT)borrow_in);
   return r;
 }
 
-template <typename T> __device__ inline T sat_add(T a, T b) {
-  T r;
-  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min()) : r;
+template <typename _CassT> __device__ inline _CassT sat_add(_CassT a, _CassT b) {
+  _CassT r;
+  return __builtin_add_overflow(a, b, &r) ? (b > 0 ? std::numeric_limits<_CassT>::max() : std::numeric_limits<_CassT>::min()) : r;
 }
-template <typename T> __device__ inline T sat_sub(T a, T b) {
-  T r;
-  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min()) : r;
+template <typename _CassT> __device__ inline _CassT sat_sub(_CassT a, _CassT b) {
+  _CassT r;
+  return __builtin_sub_overflow(a, b, &r) ? (b < 0 ? std::numeric_limits<_CassT>::max() : std::numeric_limits<_CassT>::min()) : r;
 }
 
 /* dp4a: four byte products (signed or unsigned bytes of each source) added to c. */
@@ -290,9 +290,9 @@ __device__ inline double sat(double x) { return x > 0.0 ? (x < 1.0 ? x : 1.0) : 
 
 /* PTX rounds every instruction on its own: none of these may be fused into an fma. */
 #define CASS_PTX_UNFUSED _Pragma("clang fp contract(off)")
-template <typename F> __device__ inline F add(F a, F b) { CASS_PTX_UNFUSED return a + b; }
-template <typename F> __device__ inline F sub(F a, F b) { CASS_PTX_UNFUSED return a - b; }
-template <typename F> __device__ inline F mul(F a, F b) { CASS_PTX_UNFUSED return a * b; }
+template <typename _CassF> __device__ inline _CassF add(_CassF a, _CassF b) { CASS_PTX_UNFUSED return a + b; }
+template <typename _CassF> __device__ inline _CassF sub(_CassF a, _CassF b) { CASS_PTX_UNFUSED return a - b; }
+template <typename _CassF> __device__ inline _CassF mul(_CassF a, _CassF b) { CASS_PTX_UNFUSED return a * b; }
 
 /* .f16 and .f16x2 arithmetic on the registers' bits. */
 __device__ inline unsigned short h_add(unsigned short a, unsigned short b) {
@@ -355,19 +355,19 @@ __device__ inline float fma_f32(float a, float b, float c, int mode) {
   return round_f32(s, e, mode);
 }
 
-/* float -> integer: rounded by `mode` (rni, rzi, rmi, rpi), saturated to T, NaN gives 0. */
-template <typename T>
-__device__ inline T f2i(double x, int mode) {
+/* float -> integer: rounded by `mode` (rni, rzi, rmi, rpi), saturated to _CassT, NaN gives 0. */
+template <typename _CassT>
+__device__ inline _CassT f2i(double x, int mode) {
   if (__builtin_isnan(x)) return 0;
   double r = mode == 0 ? __builtin_rint(x) : mode == 1 ? __builtin_trunc(x)
              : mode == 2 ? __builtin_floor(x) : __builtin_ceil(x);
-  if (r <= (double)std::numeric_limits<T>::min()) return std::numeric_limits<T>::min();
-  if (r >= (double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-  return (T)r;
+  if (r <= (double)std::numeric_limits<_CassT>::min()) return std::numeric_limits<_CassT>::min();
+  if (r >= (double)std::numeric_limits<_CassT>::max()) return std::numeric_limits<_CassT>::max();
+  return (_CassT)r;
 }
 /* Round to an integral value in the same float type. */
-template <typename F>
-__device__ inline F round_integral(F x, int mode) {
+template <typename _CassF>
+__device__ inline _CassF round_integral(_CassF x, int mode) {
   return mode == 0 ? __builtin_rint(x) : mode == 1 ? __builtin_trunc(x)
          : mode == 2 ? __builtin_floor(x) : __builtin_ceil(x);
 }
@@ -397,7 +397,7 @@ __device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bo
 
 /* ---- warp matrix multiply (mma.sync m16n8k*, row.col) and ldmatrix --------------------------
  * The fragments are in the PTX ISA's layouts: lane = 4 * g + t holds A rows g and g + 8 at columns
- * t * E + h * K / 2 + e (register 2h + row half, element e of E per 32-bit register), B column g at
+ * t * E + h * _CassK / 2 + e (register 2h + row half, element e of E per 32-bit register), B column g at
  * the same k, and C/D rows g, g + 8 at columns 2t, 2t + 1. Each lane gathers the rows and columns
  * it needs from the others with cross-lane reads, then sums exactly as written (products in the
  * accumulator type, k ascending). */
@@ -419,10 +419,10 @@ __device__ inline unsigned lane_value(unsigned v, unsigned from) {
   return (unsigned)__builtin_amdgcn_ds_bpermute((int)(from << 2), (int)v);
 }
 
-template <int K, int AKind, int BKind, typename Acc>
+template <int _CassK, int AKind, int BKind, typename Acc>
 __device__ inline void mma_m16n8(const unsigned* a, const unsigned* b, Acc d[4]) {
   constexpr int E = AKind == MMA_TF32 ? 1 : AKind >= MMA_S8 ? 4 : 2;   /* elements per register */
-  constexpr int H = K / (4 * E);                                        /* B registers */
+  constexpr int H = _CassK / (4 * E);                                        /* B registers */
   unsigned l = lane(), g = l >> 2, t = l & 3u;
   for (unsigned tp = 0; tp < 4; ++tp) {
     for (int h = 0; h < H; ++h) {
@@ -442,10 +442,10 @@ __device__ inline void mma_m16n8(const unsigned* a, const unsigned* b, Acc d[4])
 
 /* ldmatrix .m8n8 .b16: lanes 8i..8i+7 give the row addresses of matrix i; lane l receives the
  * 32 bits of row l / 4 at column pair l % 4 (.trans: column l / 4 of rows 2 (l % 4) and + 1). */
-template <int N, bool Trans>
+template <int _CassN, bool Trans>
 __device__ inline void ldmatrix(unsigned long long address, unsigned* out) {
   unsigned l = lane(), row_address = (unsigned)address;
-  for (int i = 0; i < N; ++i) {
+  for (int i = 0; i < _CassN; ++i) {
     if (!Trans) {
       unsigned row = lane_value(row_address, 8 * i + (l >> 2));
       out[i] = *shared<unsigned>(row + 4 * (l & 3u));

@@ -18,17 +18,17 @@
 
 #include <hip/hip_runtime.h>
 
-template <typename T>
+template <typename _CassT>
 struct cass_unsigned_bytes { static constexpr bool value = false; };
 template <> struct cass_unsigned_bytes<uchar1> { static constexpr bool value = true; };
 template <> struct cass_unsigned_bytes<uchar2> { static constexpr bool value = true; };
 template <> struct cass_unsigned_bytes<uchar3> { static constexpr bool value = true; };
 template <> struct cass_unsigned_bytes<uchar4> { static constexpr bool value = true; };
 
-template <typename T>
+template <typename _CassT>
 inline hipChannelFormatDesc cass_hipCreateChannelDesc() {
-  hipChannelFormatDesc d = hipCreateChannelDesc<T>();
-  if (cass_unsigned_bytes<T>::value) d.f = hipChannelFormatKindUnsigned;
+  hipChannelFormatDesc d = hipCreateChannelDesc<_CassT>();
+  if (cass_unsigned_bytes<_CassT>::value) d.f = hipChannelFormatKindUnsigned;
   return d;
 }
 
@@ -85,20 +85,20 @@ static __device__ float4::Native_vec_ cass_gather4(hipTextureObject_t texture, f
   return cass_llvm_gather4_lz_2d(1 << channel, x, y, image, sampler, false, 0, 0);
 }
 
-template <typename T>
-static __device__ T cass_tex2Dgather(hipTextureObject_t texture, float x, float y, int comp = 0) {
+template <typename _CassT>
+static __device__ _CassT cass_tex2Dgather(hipTextureObject_t texture, float x, float y, int comp = 0) {
   switch (comp) {
-  case 1: return mapFrom<T>(cass_gather4<1>(texture, x, y));
-  case 2: return mapFrom<T>(cass_gather4<2>(texture, x, y));
-  case 3: return mapFrom<T>(cass_gather4<3>(texture, x, y));
-  default: return mapFrom<T>(cass_gather4<0>(texture, x, y));
+  case 1: return mapFrom<_CassT>(cass_gather4<1>(texture, x, y));
+  case 2: return mapFrom<_CassT>(cass_gather4<2>(texture, x, y));
+  case 3: return mapFrom<_CassT>(cass_gather4<3>(texture, x, y));
+  default: return mapFrom<_CassT>(cass_gather4<0>(texture, x, y));
   }
 }
 
-template <typename T>
-static __device__ void cass_tex2Dgather(T* value, hipTextureObject_t texture, float x, float y,
+template <typename _CassT>
+static __device__ void cass_tex2Dgather(_CassT* value, hipTextureObject_t texture, float x, float y,
                                         int comp = 0) {
-  *value = cass_tex2Dgather<T>(texture, x, y, comp);
+  *value = cass_tex2Dgather<_CassT>(texture, x, y, comp);
 }
 
 inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* resource) {
@@ -119,36 +119,36 @@ inline hipError_t cass_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
  * integer texels (uchar4 200 -> 200.0f) reach the image as float bits; here integer components
  * travel as their bits and float ones as floats. CUDA's x is in bytes: HIP's __hipGetPixelAddr
  * turns it into a texel index from the descriptor's channel type and order. */
-template <typename T> struct cass_surface_component { typedef T type; };
-template <typename T, unsigned n> struct cass_surface_component<HIP_vector_type<T, n>> { typedef T type; };
+template <typename _CassT> struct cass_surface_component { typedef _CassT type; };
+template <typename _CassT, unsigned n> struct cass_surface_component<HIP_vector_type<_CassT, n>> { typedef _CassT type; };
 
-template <typename T>
-static __device__ float cass_surface_word(T v) {
-  if (std::is_floating_point<T>::value) return static_cast<float>(v);
+template <typename _CassT>
+static __device__ float cass_surface_word(_CassT v) {
+  if (std::is_floating_point<_CassT>::value) return static_cast<float>(v);
   return __builtin_bit_cast(float, static_cast<int>(v));
 }
 
-template <typename T>
-static __device__ T cass_surface_value(float word) {
-  if (std::is_floating_point<T>::value) return static_cast<T>(word);
-  return static_cast<T>(__builtin_bit_cast(int, word));
+template <typename _CassT>
+static __device__ _CassT cass_surface_value(float word) {
+  if (std::is_floating_point<_CassT>::value) return static_cast<_CassT>(word);
+  return static_cast<_CassT>(__builtin_bit_cast(int, word));
 }
 
-template <typename T>
-static __device__ T cass_surface_from(float4::Native_vec_ words) {
-  typedef typename cass_surface_component<T>::type C;
-  T v;
+template <typename _CassT>
+static __device__ _CassT cass_surface_from(float4::Native_vec_ words) {
+  typedef typename cass_surface_component<_CassT>::type C;
+  _CassT v;
   C* c = reinterpret_cast<C*>(&v);
-  for (unsigned k = 0; k < sizeof(T) / sizeof(C); ++k) c[k] = cass_surface_value<C>(words[k]);
+  for (unsigned k = 0; k < sizeof(_CassT) / sizeof(C); ++k) c[k] = cass_surface_value<C>(words[k]);
   return v;
 }
 
-template <typename T>
-static __device__ float4::Native_vec_ cass_surface_to(const T& v) {
-  typedef typename cass_surface_component<T>::type C;
+template <typename _CassT>
+static __device__ float4::Native_vec_ cass_surface_to(const _CassT& v) {
+  typedef typename cass_surface_component<_CassT>::type C;
   float4::Native_vec_ words = {0.0f, 0.0f, 0.0f, 0.0f};
   const C* c = reinterpret_cast<const C*>(&v);
-  for (unsigned k = 0; k < sizeof(T) / sizeof(C); ++k) words[k] = cass_surface_word<C>(c[k]);
+  for (unsigned k = 0; k < sizeof(_CassT) / sizeof(C); ++k) words[k] = cass_surface_word<C>(c[k]);
   return words;
 }
 
@@ -156,99 +156,99 @@ static __device__ unsigned int ADDRESS_SPACE_CONSTANT* cass_surface_image(hipSur
   return (unsigned int ADDRESS_SPACE_CONSTANT*)surface;
 }
 
-template <typename T>
-static __device__ T cass_surf1Dread(hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+template <typename _CassT>
+static __device__ _CassT cass_surf1Dread(hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
-  return cass_surface_from<T>(__ockl_image_load_1D(i, texel));
+  return cass_surface_from<_CassT>(__ockl_image_load_1D(i, texel));
 }
-template <typename T>
-static __device__ void cass_surf1Dread(T* value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf1Dread(_CassT* value, hipSurfaceObject_t surface,
                                        int x, int mode = hipBoundaryModeTrap) {
-  *value = cass_surf1Dread<T>(surface, x, mode);
+  *value = cass_surf1Dread<_CassT>(surface, x, mode);
 }
-template <typename T>
-static __device__ void cass_surf1Dwrite(T value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf1Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
   __ockl_image_store_1D(i, texel, cass_surface_to(value));
 }
 
-template <typename T>
-static __device__ T cass_surf2Dread(hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ _CassT cass_surf2Dread(hipSurfaceObject_t surface,
                                     int x, int y, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
-  return cass_surface_from<T>(__ockl_image_load_2D(i, int2(texel, y).data));
+  return cass_surface_from<_CassT>(__ockl_image_load_2D(i, int2(texel, y).data));
 }
-template <typename T>
-static __device__ void cass_surf2Dread(T* value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf2Dread(_CassT* value, hipSurfaceObject_t surface,
                                        int x, int y, int mode = hipBoundaryModeTrap) {
-  *value = cass_surf2Dread<T>(surface, x, y, mode);
+  *value = cass_surf2Dread<_CassT>(surface, x, y, mode);
 }
-template <typename T>
-static __device__ void cass_surf2Dwrite(T value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf2Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int y, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
   __ockl_image_store_2D(i, int2(texel, y).data, cass_surface_to(value));
 }
 
-template <typename T>
-static __device__ T cass_surf3Dread(hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ _CassT cass_surf3Dread(hipSurfaceObject_t surface,
                                     int x, int y, int z, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
-  return cass_surface_from<T>(__ockl_image_load_3D(i, int4(texel, y, z, 0).data));
+  return cass_surface_from<_CassT>(__ockl_image_load_3D(i, int4(texel, y, z, 0).data));
 }
-template <typename T>
-static __device__ void cass_surf3Dread(T* value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf3Dread(_CassT* value, hipSurfaceObject_t surface,
                                        int x, int y, int z, int mode = hipBoundaryModeTrap) {
-  *value = cass_surf3Dread<T>(surface, x, y, z, mode);
+  *value = cass_surf3Dread<_CassT>(surface, x, y, z, mode);
 }
-template <typename T>
-static __device__ void cass_surf3Dwrite(T value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf3Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int y, int z, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
   __ockl_image_store_3D(i, int4(texel, y, z, 0).data, cass_surface_to(value));
 }
 
-template <typename T>
-static __device__ T cass_surf1DLayeredread(hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ _CassT cass_surf1DLayeredread(hipSurfaceObject_t surface,
                                            int x, int layer, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
-  return cass_surface_from<T>(__ockl_image_load_1Da(i, int2(texel, layer).data));
+  return cass_surface_from<_CassT>(__ockl_image_load_1Da(i, int2(texel, layer).data));
 }
-template <typename T>
-static __device__ void cass_surf1DLayeredread(T* value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf1DLayeredread(_CassT* value, hipSurfaceObject_t surface,
                                               int x, int layer, int mode = hipBoundaryModeTrap) {
-  *value = cass_surf1DLayeredread<T>(surface, x, layer, mode);
+  *value = cass_surf1DLayeredread<_CassT>(surface, x, layer, mode);
 }
-template <typename T>
-static __device__ void cass_surf1DLayeredwrite(T value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf1DLayeredwrite(_CassT value, hipSurfaceObject_t surface,
                                                int x, int layer, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
   __ockl_image_store_1Da(i, int2(texel, layer).data, cass_surface_to(value));
 }
 
-template <typename T>
-static __device__ T cass_surf2DLayeredread(hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ _CassT cass_surf2DLayeredread(hipSurfaceObject_t surface,
                                            int x, int y, int layer, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));
-  return cass_surface_from<T>(__ockl_image_load_2Da(i, int4(texel, y, layer, 0).data));
+  return cass_surface_from<_CassT>(__ockl_image_load_2Da(i, int4(texel, y, layer, 0).data));
 }
-template <typename T>
-static __device__ void cass_surf2DLayeredread(T* value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf2DLayeredread(_CassT* value, hipSurfaceObject_t surface,
                                               int x, int y, int layer, int mode = hipBoundaryModeTrap) {
-  *value = cass_surf2DLayeredread<T>(surface, x, y, layer, mode);
+  *value = cass_surf2DLayeredread<_CassT>(surface, x, y, layer, mode);
 }
-template <typename T>
-static __device__ void cass_surf2DLayeredwrite(T value, hipSurfaceObject_t surface,
+template <typename _CassT>
+static __device__ void cass_surf2DLayeredwrite(_CassT value, hipSurfaceObject_t surface,
                                                int x, int y, int layer, int mode = hipBoundaryModeTrap) {
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));

@@ -29,12 +29,12 @@ struct tf32 {};
 
 namespace cass_detail {
 
-template <typename Use, int M, int N, int K> struct tile;
-template <int M, int N, int K> struct tile<matrix_a, M, N, K> { enum { rows = M, cols = K }; };
-template <int M, int N, int K> struct tile<matrix_b, M, N, K> { enum { rows = K, cols = N }; };
-template <int M, int N, int K> struct tile<accumulator, M, N, K> { enum { rows = M, cols = N }; };
+template <typename Use, int _CassM, int _CassN, int _CassK> struct tile;
+template <int _CassM, int _CassN, int _CassK> struct tile<matrix_a, _CassM, _CassN, _CassK> { enum { rows = _CassM, cols = _CassK }; };
+template <int _CassM, int _CassN, int _CassK> struct tile<matrix_b, _CassM, _CassN, _CassK> { enum { rows = _CassK, cols = _CassN }; };
+template <int _CassM, int _CassN, int _CassK> struct tile<accumulator, _CassM, _CassN, _CassK> { enum { rows = _CassM, cols = _CassN }; };
 
-template <typename T> struct storage { typedef T type; };
+template <typename _CassT> struct storage { typedef _CassT type; };
 template <> struct storage<precision::tf32> { typedef float type; };
 
 /* The value an element takes part in a product with: float for the narrow floating types,
@@ -54,25 +54,25 @@ __device__ inline int compute(unsigned char v) { return v; }
 
 }  // namespace cass_detail
 
-template <typename Use, int M, int N, int K, typename T, typename Layout = void>
+template <typename Use, int _CassM, int _CassN, int _CassK, typename _CassT, typename Layout = void>
 class fragment {
-  static_assert((M == 16 && N == 16 && (K == 16 || K == 8)) || (M == 32 && N == 8 && K == 16) ||
-                    (M == 8 && N == 32 && K == 16) || (M == 8 && N == 8 && K == 4),
+  static_assert((_CassM == 16 && _CassN == 16 && (_CassK == 16 || _CassK == 8)) || (_CassM == 32 && _CassN == 8 && _CassK == 16) ||
+                    (_CassM == 8 && _CassN == 32 && _CassK == 16) || (_CassM == 8 && _CassN == 8 && _CassK == 4),
                 "cass_wmma.h: the shapes are m16n16k16, m32n8k16, m8n32k16, m16n16k8 (tf32), m8n8k4 (double)");
 
  public:
-  typedef typename cass_detail::storage<T>::type element_type;
+  typedef typename cass_detail::storage<_CassT>::type element_type;
   enum {
-    rows = cass_detail::tile<Use, M, N, K>::rows,
-    cols = cass_detail::tile<Use, M, N, K>::cols,
+    rows = cass_detail::tile<Use, _CassM, _CassN, _CassK>::rows,
+    cols = cass_detail::tile<Use, _CassM, _CassN, _CassK>::cols,
     num_elements = rows * cols / 32
   };
   element_type x[num_elements];
 };
 
-template <typename Use, int M, int N, int K, typename T, typename Layout, typename V>
-__device__ inline void fill_fragment(fragment<Use, M, N, K, T, Layout>& f, const V& value) {
-  for (int i = 0; i < f.num_elements; ++i) f.x[i] = static_cast<typename fragment<Use, M, N, K, T, Layout>::element_type>(value);
+template <typename Use, int _CassM, int _CassN, int _CassK, typename _CassT, typename Layout, typename _CassV>
+__device__ inline void fill_fragment(fragment<Use, _CassM, _CassN, _CassK, _CassT, Layout>& f, const _CassV& value) {
+  for (int i = 0; i < f.num_elements; ++i) f.x[i] = static_cast<typename fragment<Use, _CassM, _CassN, _CassK, _CassT, Layout>::element_type>(value);
 }
 
 namespace cass_detail {
@@ -84,34 +84,34 @@ __device__ inline unsigned offset(int i, unsigned ldm, bool column_major) {
   return column_major ? c * ldm + r : r * ldm + c;
 }
 
-template <typename Frag, typename P>
-__device__ inline void load(Frag& f, const P* p, unsigned ldm, bool column_major) {
+template <typename Frag, typename _CassP>
+__device__ inline void load(Frag& f, const _CassP* p, unsigned ldm, bool column_major) {
   for (int i = 0; i < Frag::num_elements; ++i)
     f.x[i] = static_cast<typename Frag::element_type>(p[offset<Frag>(i, ldm, column_major)]);
 }
 
-template <typename Frag, typename P>
-__device__ inline void store(P* p, const Frag& f, unsigned ldm, bool column_major) {
-  for (int i = 0; i < Frag::num_elements; ++i) p[offset<Frag>(i, ldm, column_major)] = static_cast<P>(f.x[i]);
+template <typename Frag, typename _CassP>
+__device__ inline void store(_CassP* p, const Frag& f, unsigned ldm, bool column_major) {
+  for (int i = 0; i < Frag::num_elements; ++i) p[offset<Frag>(i, ldm, column_major)] = static_cast<_CassP>(f.x[i]);
 }
 
 }  // namespace cass_detail
 
-template <typename Use, int M, int N, int K, typename T, typename P>
-__device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, row_major>& f, const P* p, unsigned ldm) {
+template <typename Use, int _CassM, int _CassN, int _CassK, typename _CassT, typename _CassP>
+__device__ inline void load_matrix_sync(fragment<Use, _CassM, _CassN, _CassK, _CassT, row_major>& f, const _CassP* p, unsigned ldm) {
   cass_detail::load(f, p, ldm, false);
 }
-template <typename Use, int M, int N, int K, typename T, typename P>
-__device__ inline void load_matrix_sync(fragment<Use, M, N, K, T, col_major>& f, const P* p, unsigned ldm) {
+template <typename Use, int _CassM, int _CassN, int _CassK, typename _CassT, typename _CassP>
+__device__ inline void load_matrix_sync(fragment<Use, _CassM, _CassN, _CassK, _CassT, col_major>& f, const _CassP* p, unsigned ldm) {
   cass_detail::load(f, p, ldm, true);
 }
-template <int M, int N, int K, typename T, typename P>
-__device__ inline void load_matrix_sync(fragment<accumulator, M, N, K, T>& f, const P* p, unsigned ldm,
+template <int _CassM, int _CassN, int _CassK, typename _CassT, typename _CassP>
+__device__ inline void load_matrix_sync(fragment<accumulator, _CassM, _CassN, _CassK, _CassT>& f, const _CassP* p, unsigned ldm,
                                         layout_t layout) {
   cass_detail::load(f, p, ldm, layout == mem_col_major);
 }
-template <int M, int N, int K, typename T, typename P>
-__device__ inline void store_matrix_sync(P* p, const fragment<accumulator, M, N, K, T>& f, unsigned ldm,
+template <int _CassM, int _CassN, int _CassK, typename _CassT, typename _CassP>
+__device__ inline void store_matrix_sync(_CassP* p, const fragment<accumulator, _CassM, _CassN, _CassK, _CassT>& f, unsigned ldm,
                                          layout_t layout) {
   cass_detail::store(p, f, ldm, layout == mem_col_major);
 }
@@ -125,38 +125,38 @@ __device__ inline float __float_to_tf32(float v) {
   return v;
 }
 
-/* D = A * B + C. Accumulator slot i of lane l is row i * G + l / N, column l % N (G = 32 / N
- * lanes share a slot index); A's element (r, k) is in slot (r * K + k) / 32 of lane
- * (r * K + k) % 32, so for a fixed i and k the G rows a wavefront needs are in G known slots,
- * read with one cross-lane read each; B's (k, c) is in slot k * N / 32 for every c. */
-template <int M, int N, int K, typename TA, typename LA, typename TB, typename LB, typename TC, typename TD>
-__device__ inline void mma_sync(fragment<accumulator, M, N, K, TD>& d, const fragment<matrix_a, M, N, K, TA, LA>& a,
-                                const fragment<matrix_b, M, N, K, TB, LB>& b,
-                                const fragment<accumulator, M, N, K, TC>& c) {
+/* D = A * B + C. Accumulator slot i of lane l is row i * G + l / _CassN, column l % _CassN (G = 32 / _CassN
+ * lanes share a slot index); A's element (r, k) is in slot (r * _CassK + k) / 32 of lane
+ * (r * _CassK + k) % 32, so for a fixed i and k the G rows a wavefront needs are in G known slots,
+ * read with one cross-lane read each; B's (k, c) is in slot k * _CassN / 32 for every c. */
+template <int _CassM, int _CassN, int _CassK, typename _CassTA, typename _CassLA, typename _CassTB, typename _CassLB, typename _CassTC, typename _CassTD>
+__device__ inline void mma_sync(fragment<accumulator, _CassM, _CassN, _CassK, _CassTD>& d, const fragment<matrix_a, _CassM, _CassN, _CassK, _CassTA, _CassLA>& a,
+                                const fragment<matrix_b, _CassM, _CassN, _CassK, _CassTB, _CassLB>& b,
+                                const fragment<accumulator, _CassM, _CassN, _CassK, _CassTC>& c) {
   typedef decltype(cass_detail::compute(a.x[0])) Compute;
   typedef typename std::conditional<std::is_same<Compute, float>::value, float, Compute>::type Sum;
-  constexpr int G = 32 / N, slots = M * N / 32;
-  int lane = __lane_id(), group = lane / N, column = lane % N;
+  constexpr int G = 32 / _CassN, slots = _CassM * _CassN / 32;
+  int lane = __lane_id(), group = lane / _CassN, column = lane % _CassN;
   Sum result[slots];
 #pragma unroll
   for (int i = 0; i < slots; ++i) {
     Sum sum = static_cast<Sum>(c.x[i]);
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
-      int source = ((i * G + group) * K + k) % 32;
+    for (int k = 0; k < _CassK; ++k) {
+      int source = ((i * G + group) * _CassK + k) % 32;
       Compute av = Compute();
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        Compute v = __shfl(cass_detail::compute(a.x[((i * G + g) * K + k) / 32]), source);
+        Compute v = __shfl(cass_detail::compute(a.x[((i * G + g) * _CassK + k) / 32]), source);
         if (g == group) av = v;
       }
-      Compute bv = __shfl(cass_detail::compute(b.x[k * N / 32]), (k * N) % 32 + column);
+      Compute bv = __shfl(cass_detail::compute(b.x[k * _CassN / 32]), (k * _CassN) % 32 + column);
       sum = sum + static_cast<Sum>(av) * static_cast<Sum>(bv);
     }
     result[i] = sum;
   }
 #pragma unroll
-  for (int i = 0; i < slots; ++i) d.x[i] = static_cast<typename fragment<accumulator, M, N, K, TD>::element_type>(result[i]);
+  for (int i = 0; i < slots; ++i) d.x[i] = static_cast<typename fragment<accumulator, _CassM, _CassN, _CassK, _CassTD>::element_type>(result[i]);
 }
 
 }  // namespace wmma

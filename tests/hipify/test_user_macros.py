@@ -1,0 +1,37 @@
+"""Headers the source route adds to a translation unit use reserved names for their own
+identifiers: programs define short macros on the command line (PolyBench passes its sizes as
+-DN=… -DM=…), and a template parameter named N in a compat header became `template <int 64>`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import run_tool
+
+# Inline PTX (cass_ptx.h), wmma (cass_wmma.h), cuda::atomic_ref (cass_cuda_atomic.h), textures
+# (cass_texture_compat.h), __int128 and half conversions pull in every compat header.
+PROGRAM = r"""
+#include <cstdio>
+#include <mma.h>
+#include <cuda/atomic>
+#include <cuda_fp16.h>
+__global__ void k(int* out, cudaTextureObject_t tex, __half h) {
+  int v;
+  asm("add.s32 %0, %1, 1;" : "=r"(v) : "r"(out[0]));
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, 16, 16, 16, float> acc;
+  nvcuda::wmma::fill_fragment(acc, 1.0f);
+  cuda::atomic_ref<int, cuda::thread_scope_device> a(out[1]);
+  a.fetch_add(v);
+  __int128 wide = (__int128)out[2] * out[3];
+  out[threadIdx.x] = v + N * M + K + (int)(wide / 3) + (int)acc.x[0] + tex2D<float>(tex, 0.5f, 0.5f) + __half2int_rn(h);
+}
+int main() { printf("%d\n", N + M + K + L + I); }
+"""
+
+
+def test_short_macros_from_the_command_line(tmp_path: Path) -> None:
+    source = tmp_path / "macros.cu"
+    source.write_text(PROGRAM)
+    proc = run_tool("cass-nvcc", "--cass-route=source", "-DN=64", "-DM=32", "-DK=3", "-DL=2", "-DI=1",
+                    "-c", str(source), "-o", str(tmp_path / "macros.o"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-3000:]
