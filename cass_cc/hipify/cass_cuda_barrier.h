@@ -143,17 +143,17 @@ template <typename CompletionFunction = cass_detail::empty_completion>
 using barrier = cuda::barrier<thread_scope_system, CompletionFunction>;
 }  // namespace std
 
-template <typename Group, typename Size, thread_scope Scope, typename F>
+template <typename Group, typename Size, thread_scope Scope, typename _CassF>
 __device__ inline async_contract_fulfillment memcpy_async(const Group& group, void* dst, const void* src,
-                                                          Size size, barrier<Scope, F>& bar) {
+                                                          Size size, barrier<Scope, _CassF>& bar) {
   cass_detail::copy_share(group.thread_rank(), group.size(), dst, src, static_cast<::std::size_t>(size));
   bar.order_before_completion();
   return async_contract_fulfillment::async;
 }
 
-template <typename Size, thread_scope Scope, typename F>
+template <typename Size, thread_scope Scope, typename _CassF>
 __device__ inline async_contract_fulfillment memcpy_async(void* dst, const void* src, Size size,
-                                                          barrier<Scope, F>& bar) {
+                                                          barrier<Scope, _CassF>& bar) {
   cass_detail::copy_share(0, 1, dst, src, static_cast<::std::size_t>(size));
   bar.order_before_completion();
   return async_contract_fulfillment::async;

@@ -132,8 +132,8 @@ __device__ inline void pipeline_consumer_wait_prior(pipeline<thread_scope_thread
 
 /* Commit, and make the barrier's current phase wait for the committed copies (it does not
  * arrive): the copies have landed, so that is a release the completion reads from. */
-template <thread_scope Scope, typename F>
-__device__ inline void pipeline_producer_commit(pipeline<thread_scope_thread>& pipe, barrier<Scope, F>& bar) {
+template <thread_scope Scope, typename _CassF>
+__device__ inline void pipeline_producer_commit(pipeline<thread_scope_thread>& pipe, barrier<Scope, _CassF>& bar) {
   pipe.producer_commit();
   bar.order_before_completion();
 }
