@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import F16, F32, F64, I16, I32, I64, Lifter, Reg, handles, unsupported
+from .core import F16, F32, F64, I16, I32, I64, ConstRef, Lifter, Reg, handles, unsupported
 from .rounding import flush32, round_f64, round_to_f16, round_to_f32, two_sum
 
 INT_TYPES = {"S8": (8, True), "U8": (8, False), "S16": (16, True), "U16": (16, False),
@@ -37,11 +37,20 @@ def read_float(ctx: Lifter, op, ty: ir.Type, ftz: bool) -> ir.Value:
     if ty == F32:
         v = ctx.f32(op)
         return flush32(ctx, v) if ftz else v
-    half = ctx.u32(Reg(op.kind, op.index, op.name) if isinstance(op, Reg) else op)
-    if isinstance(op, Reg) and "H1" in op.suffixes:
-        half = ctx.b.lshr(half, ir.Constant(I32, 16))
+    # a half is the low (.H0) or high (.H1) 16 bits of a register or a constant word; its -/|x| are
+    # float modifiers, so the word is read plain (ctx.u32 would apply them as integer ones)
+    if isinstance(op, (Reg, ConstRef)):
+        if set(op.suffixes) - {"H0", "H1"} or len(op.suffixes) > 1:
+            raise ctx.refuse(f"half operand suffix {'.'.join(op.suffixes)}")
+        plain = Reg(op.kind, op.index, op.name) if isinstance(op, Reg) else \
+            ConstRef(op.bank, op.offset, op.reg, op.bank_reg)
+        half = ctx.u32(plain)
+        if "H1" in op.suffixes:
+            half = ctx.b.lshr(half, ir.Constant(I32, 16))
+    else:
+        half = ctx.u32(op)
     v = ctx.b.bitcast(ctx.b.trunc(half, I16), F16)
-    if isinstance(op, Reg):
+    if isinstance(op, (Reg, ConstRef)):
         v = ctx.float_mods(v, op.negate, op.absolute)
     return v
 

@@ -31,6 +31,14 @@ extern "C" __global__ void hparams(__half a, __half2 p, __nv_bfloat16 c, const _
     out[4 * i + 3] = __hsub2(x[i], __lowhigh2highlow(p));
     bout[i] = __hfma2(__bfloat162bfloat162(c), u[i], u[i]);
 }
+extern "C" __global__ void hconvert(__half2 p, __half q, double *out, long long *iout)
+{
+    out[0] = (double)__high2float(p) + threadIdx.x;
+    out[1] = (double)(float)q;
+    out[2] = -(double)(float)p.y;
+    iout[0] = __half2ll_rn(p.y);
+    iout[1] = __half2int_rz(q);
+}
 """
 
 
@@ -42,11 +50,13 @@ def code_object(tmp_path_factory):
     (folder / "k.cu").write_text(KERNEL)
     cubin = folder / "k.cubin"
     subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
-    unit = run_pipeline(units_from_file(str(cubin))[0], LIFT_PIPELINE)
-    assert unit.status == "ok", unit.reasons
-    # the forms this test is about: lane selections on constant words
-    assert "c[0x0] [0x160].H0_H0" in unit.sass_text and ".H1_H1" in unit.sass_text, unit.sass_text
-    return unit.code_object
+    units = {u.name: run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))}
+    assert all(u.status == "ok" for u in units.values()), {n: u.reasons for n, u in units.items()}
+    # the forms this test is about: lane selections on constant words, halves converted from them
+    text = units["hparams"].sass_text
+    assert "c[0x0] [0x160].H0_H0" in text and ".H1_H1" in text, text
+    assert "F2I.F16" in units["hconvert"].sass_text, units["hconvert"].sass_text
+    return {n: u.code_object for n, u in units.items()}
 
 
 def _bf16(values: np.ndarray) -> np.ndarray:
@@ -62,7 +72,7 @@ def test_half_parameter_lanes(code_object):
     u = (rng.integers(-40, 40, 2 * N) / 4).astype(np.float32)
     a, p_lo, p_hi, c = np.float16(2.0), np.float16(-0.75), np.float16(3.0), np.float32(-1.5)
     mem = Memory()
-    co = CodeObject.load(code_object, mem)
+    co = CodeObject.load(code_object["hparams"], mem)
     addrs = []
     for array in (x, y, _bf16(u), np.zeros(8 * N, np.float16), np.zeros(2 * N, np.uint16)):
         addr = mem.allocate(array.nbytes)
@@ -85,3 +95,21 @@ def test_half_parameter_lanes(code_object):
     np.testing.assert_array_equal(got[:, 3], xs - np.array([float(p_hi), float(p_lo)]))
     want_b = _bf16((float(c) * u.astype(np.float64) + u).astype(np.float32))
     np.testing.assert_array_equal(bout, want_b)
+
+
+def test_half_parameter_conversions(code_object):
+    """F2I.F16 and HADD2.F32 straight from a parameter's constant word (low and high halves)."""
+    from cass_cc.emu import CodeObject, Memory, launch
+    mem = Memory()
+    co = CodeObject.load(code_object["hconvert"], mem)
+    out, iout = mem.allocate(3 * 8), mem.allocate(2 * 8)
+    bits = lambda h: int(np.float16(h).view(np.uint16))
+    # p = (lo, hi) at 0x160, q at 0x164 (padded), pointers from 0x168
+    kernarg = struct.pack("<HHHH2Q", bits(-7.25), bits(5.5), bits(-9.75), 0, out, iout)
+    launch(co, "hconvert", grid=(1, 1, 1), block=(1, 1, 1), kernarg=kernarg, memory=mem)
+    got = np.empty(3, np.float64)
+    ctypes.memmove(got.ctypes.data, out, got.nbytes)
+    ints = np.empty(2, np.int64)
+    ctypes.memmove(ints.ctypes.data, iout, ints.nbytes)
+    assert got.tolist() == [5.5, -9.75, -5.5]
+    assert ints.tolist() == [6, -9]     # 5.5 to nearest even; -9.75 toward zero
