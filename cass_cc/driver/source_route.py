@@ -50,6 +50,9 @@ def _offload_flags(settings: Settings) -> list[str]:
     return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(settings.offload_arch)}"]
 
 
+NVCC_DEFAULT_DIALECT = "c++17"
+
+
 def version_macros() -> list[str]:
     major, minor, build = cuda_version()
     return [f"-D__CUDACC_VER_MAJOR__={major}", f"-D__CUDACC_VER_MINOR__={minor}",
@@ -60,8 +63,11 @@ def version_macros() -> list[str]:
 def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
     fe = Frontend(tu, settings, work, env=hipcc_env())
     rdc = ["-fgpu-rdc"] if settings.rdc else []
+    # nvcc 12 and 13 compile CUDA as C++17 unless -std says otherwise; hipcc 5.2's clang 15 would
+    # take C++14 (lambdas with auto parameters, if constexpr and structured bindings then fail).
+    dialect = [] if settings.std else [f"-std={NVCC_DEFAULT_DIALECT}"]
     fe.base = [toolchain.find("hipcc").path, "-x", "hip", *rdc, *_offload_flags(settings),
-               "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(),
+               "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(), *dialect,
                *settings.language_flags(), *settings.device_flags]
     return fe
 
