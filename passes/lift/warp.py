@@ -130,10 +130,14 @@ def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) 
     """Mark the warp operations of the straight-line code after `ins` as grouped by `mask`.
     A WARPSYNC.EXCLUSIVE region ends at a reconvergence point and refuses a branch into it; an
     R2UR one goes on past BRA.DIV/BRA.CONV (their fall-through is the same groups) and BSSY, and
-    ends at a branch target."""
+    ends at a branch target. An R2UR split groups only what follows the BRA.DIV/BRA.CONV that
+    tests its predicate: ptxas schedules unrelated warp operations (a whole-warp REDUX of another
+    reduction) between the test and its branch, and those run over every active lane."""
     code = ctx.state["instructions"]
     index, targets = _branch_targets(ctx)
     at = index[ins.address] + 1
+    split_predicate = ins.operands[0].name if through_warp_branches else None
+    armed = not through_warp_branches
     while at < len(code):
         following = code[at]
         if following.opcode in REGION_ENDS and not (through_warp_branches and _within_split(following)):
@@ -142,7 +146,10 @@ def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) 
             if through_warp_branches:
                 break
             raise unsupported(ins, "a branch into the exclusive region")
-        if following.opcode in GROUPED:
+        if (following.opcode == "BRA" and following.guard is not None
+                and following.guard.name == split_predicate):
+            armed = True
+        if armed and following.opcode in GROUPED:
             ctx.state.setdefault("exclusive", set()).add(following.address)
         at += 1
     ctx.b.store(mask, ctx.slot("EXCL", 0))
