@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 
 import click
 
-from . import __version__
-from .errors import CassError, InternalError
+from . import __version__, command
 
 # Subcommand -> "module:attribute" of a click command; imported only when used, so
 # `cass-cc doctor` works even when a heavy dependency of another subcommand is missing.
@@ -45,18 +42,4 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        return cli.main(args=argv, prog_name="cass-cc", standalone_mode=False) or 0
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except click.ClickException as e:
-        e.show()
-        return e.exit_code
-    except click.exceptions.Abort:
-        sys.stderr.write("cass-cc: interrupted\n")
-        return 130
-    except CassError as e:
-        if isinstance(e, InternalError) and os.environ.get("CASS_DEBUG"):
-            sys.stderr.write(e.traceback_text())
-        sys.stderr.write(f"cass-cc: error: {e.message}\n")
-        return e.exit_code
+    return command.run(cli, argv, "cass-cc")

@@ -10,6 +10,7 @@ import sys
 
 import click
 
+from .. import command
 from ..errors import CassError
 from . import suite_manifest, suite_reference
 from .suite_run import ROUTES, run_program
@@ -106,19 +107,7 @@ def suite_command(manifest: str, sources: str | None, routes: str | None, only: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    try:
-        return suite_command.main(args=argv, prog_name="python3 -m cass_cc.bench.suite", standalone_mode=False) or 0
-    except click.exceptions.Exit as e:
-        return e.exit_code
-    except click.ClickException as e:
-        e.show()
-        return e.exit_code
-    except click.exceptions.Abort:
-        sys.stderr.write("cass-cc: interrupted\n")
-        return 130
-    except CassError as e:
-        sys.stderr.write(f"cass-cc: error: {e.message}\n")
-        return e.exit_code
+    return command.run(suite_command, argv, "python3 -m cass_cc.bench.suite")
 
 
 if __name__ == "__main__":
