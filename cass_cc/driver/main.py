@@ -108,8 +108,17 @@ def run(argv: list[str]) -> int:
         with temporaries_inside(os.path.join(temp, "tmp")):
             _run_plan(args, settings, runner, temp)
     finally:
-        shutil.rmtree(temp, ignore_errors=True)
+        _remove_build_folder(temp)
     return 0
+
+
+def _remove_build_folder(temp: str) -> None:
+    # A translation thread may still be writing when a signal ends the build; once the folder is
+    # gone nothing can be created in it again (the thread's temporaries point into it).
+    for _ in range(100):
+        shutil.rmtree(temp, ignore_errors=True)
+        if not os.path.exists(temp):
+            return
 
 
 @contextlib.contextmanager
@@ -119,14 +128,21 @@ def temporaries_inside(folder: str) -> Iterator[None]:
     os.mkdir(folder)
     saved_env, saved_tempdir = os.environ.get("TMPDIR"), tempfile.tempdir
     os.environ["TMPDIR"], tempfile.tempdir = folder, folder
+    terminated = False
     try:
         yield
+    except Terminated:
+        # The process is ending, but the early translation's thread may still run: its next
+        # temporary must fail inside the removed folder, not appear in the user's TMPDIR.
+        terminated = True
+        raise
     finally:
-        tempfile.tempdir = saved_tempdir
-        if saved_env is None:
-            del os.environ["TMPDIR"]
-        else:
-            os.environ["TMPDIR"] = saved_env
+        if not terminated:
+            tempfile.tempdir = saved_tempdir
+            if saved_env is None:
+                del os.environ["TMPDIR"]
+            else:
+                os.environ["TMPDIR"] = saved_env
 
 
 def _run_plan(args: Arguments, settings: Settings, runner: Runner, temp: str) -> None:
