@@ -136,25 +136,30 @@ def halves(ctx: Lifter, op) -> ir.Value:
 @handles("LEA", "ULEA")
 def lea(ctx: Lifter, ins) -> None:
     """LEA d, a, b, s = (a << s) + b;  LEA.HI d, a, b, c, s = hi32((c:a) << s) + b (.SX32: c is
-    a's sign); .X adds the carry predicate."""
+    a's sign); .X adds the carry predicate. `-a` subtracts: b + ~(a << s) + 1, whose carry is
+    "no borrow" (what the .X of the high word that follows adds; with a = 0 it is 1)."""
     ctx.check(ins, {"HI", "X", "SX32"})
     b = ctx.b
     dests, sources, carry_in = split(ins)
     shift = ctx.imm_bits32(sources[-1]) if isinstance(sources[-1], Imm) else None
     if shift is None:
         raise unsupported(ins, "register shift amount")
+    negated = [isinstance(op, (Reg, ConstRef)) and op.negate for op in sources[:2]]
+    if any(negated) and ({"HI", "X"} & set(ins.modifiers)):
+        raise unsupported(ins, "negated operand in LEA.HI or LEA.X")
+    a, addend = (dataclasses.replace(op, negate=False) if neg else op for op, neg in zip(sources, negated))
     if "HI" in ins.modifiers:
         if "SX32" in ins.modifiers:
-            a, addend = sources[0], sources[1]
             wide = b.sext(ctx.u32(a), I64)
         else:
-            a, addend, hi = sources[0], sources[1], sources[2]
-            wide = ctx.join64(ctx.u32(a), ctx.u32(hi))
+            wide = ctx.join64(ctx.u32(a), ctx.u32(sources[2]))
         part = ctx.split64(b.shl(wide, ir.Constant(I64, shift)))[1]
     else:
-        a, addend = sources[0], sources[1]
         part = b.shl(ctx.u32(a), ir.Constant(I32, shift))
-    total = b.add(b.zext(part, I64), b.zext(ctx.u32(addend), I64))
+    terms = [b.not_(t) if neg else t for t, neg in zip((part, ctx.u32(addend)), negated)]
+    total = ir.Constant(I64, sum(negated))
+    for t in terms:
+        total = b.add(total, b.zext(t, I64))
     if "X" in ins.modifiers:
         total = _add_carries(ctx, total, carry_in, I64)
     elif carry_in:
