@@ -3,6 +3,8 @@ permutes, POPC, FLO, BREV, BMSK, SGXT, and predicate packing (P2R/R2P)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from llvmlite import ir
 
 from .core import I1, I32, I64, Imm, Lifter, Reg, handles, unsupported
@@ -237,27 +239,41 @@ def _pr_bits(ctx: Lifter, kind: str) -> ir.Value:
     return v
 
 
+def _byte_lane(op) -> tuple[object, int]:
+    """A register operand of P2R/R2P with its byte selector (`R2.B1`: the predicates live in byte
+    1, ptxas's way of packing them beside other data) -> the plain register and its bit offset."""
+    lanes = [s for s in getattr(op, "suffixes", ()) if s in ("B0", "B1", "B2", "B3")]
+    if not lanes:
+        return op, 0
+    return dataclasses.replace(op, suffixes=tuple(s for s in op.suffixes if s not in lanes)), 8 * int(lanes[0][1])
+
+
 @handles("P2R", "UP2UR")
 def p2r(ctx: Lifter, ins) -> None:
-    """P2R d, PR, a, mask: d = (a & ~mask) | (predicate bits & mask)."""
+    """P2R d, PR, a, mask: d = (a & ~mask) | (predicate bits & mask); with a.Bk the mask and the
+    bits are moved to byte k, the other bytes of a kept."""
     ctx.check(ins, set())
     d, pr, a, mask = ctx.operands(ins, 4)
-    m = ctx.u32(mask)
+    a, offset = _byte_lane(a)
+    if offset and not isinstance(mask, Imm):
+        raise unsupported(ins, "register mask with a byte selector")
+    m = ctx.b.shl(ctx.u32(mask), ir.Constant(I32, offset))
     kind = "UP" if ins.opcode.startswith("U") else "P"
-    bits = ctx.b.and_(_pr_bits(ctx, kind), m)
+    bits = ctx.b.and_(ctx.b.shl(_pr_bits(ctx, kind), ir.Constant(I32, offset)), m)
     ctx.set32(d, ctx.b.or_(ctx.b.and_(ctx.u32(a), ctx.b.not_(m)), bits))
 
 
 @handles("R2P", "R2UP")
 def r2p(ctx: Lifter, ins) -> None:
-    """R2P PR, a, mask: P_i = a bit i, for the bits set in mask."""
+    """R2P PR, a, mask: P_i = a bit i, for the bits set in mask (a.Bk: bit 8k + i)."""
     ctx.check(ins, set())
     pr, a, mask = ctx.operands(ins, 3)
     if not isinstance(mask, Imm):
         raise unsupported(ins, "register mask")
+    a, offset = _byte_lane(a)
     m, v = ctx.imm_bits32(mask), ctx.u32(a)
     kind = "UP" if ins.opcode.startswith("R2U") else "P"
     for i in range(7):
         if m >> i & 1:
-            bit = ctx.b.icmp_unsigned("!=", ctx.b.and_(v, ir.Constant(I32, 1 << i)), ir.Constant(I32, 0))
+            bit = ctx.b.icmp_unsigned("!=", ctx.b.and_(v, ir.Constant(I32, 1 << (i + offset))), ir.Constant(I32, 0))
             ctx.setp(Reg(kind, i, f"{kind}{i}"), bit)

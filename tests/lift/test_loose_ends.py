@@ -1,7 +1,7 @@
 """Forms other parts of the project found the lifter refusing: %warpid/%smid/%nsmid/%nwarpid
 (S2R SR_VIRTID, SR_VIRTUALSMID, SR_VIRTCFG, c[0x0][0x10c]), %dynamic_smem_size (c[0x0][0x2c]),
-__hfma2_relu (HFMA2.RELU on half and bfloat16 pairs) and assert() without printf (a lone
-__assertfail call), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
+__hfma2_relu (HFMA2.RELU on half and bfloat16 pairs), assert() without printf (a lone
+__assertfail call) and predicates unpacked from one byte of a register (R2P PR, R4.B1), each compiled by nvcc, lifted, and run on the RDNA3 emulator."""
 
 from __future__ import annotations
 
@@ -44,6 +44,17 @@ extern "C" __global__ void only_assert(const int *in, int *out)
     int v = in[threadIdx.x];
     assert(v >= 0);
     out[threadIdx.x] = 2 * v;
+}
+extern "C" __global__ void bit_counts(int *out, const int *in, int n)
+{
+    // a __syncthreads_count per bit: ptxas unpacks the 32 bits into predicates a byte at a time
+    int sum = 0;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        int value = in[i];
+        for (int bit = 0; bit < 32; bit++)
+            sum += __syncthreads_count(value & (1 << bit)) << bit;
+    }
+    if (threadIdx.x == 0) *out = sum;
 }
 extern "C" __global__ void relu_h(const __half2 *a, const __half2 *b, const __half2 *c, __half2 *o)
 { int i = threadIdx.x; o[i] = __hfma2_relu(a[i], b[i], c[i]); }
@@ -121,6 +132,17 @@ def test_assert_without_printf(lifted):
     bad = dev.put(np.where(good == 9, -1, good).astype(np.int32))
     with pytest.raises(EmuFault):
         dev.run((1, 1, 1), (32, 1, 1), bad, dst)
+
+
+def test_predicates_from_each_byte(lifted):
+    """Every bit of every input counts once: R2P of bytes 1, 2 and 3 sets P0..P6 from those bytes."""
+    dev = Device(lifted["bit_counts"])
+    values = np.random.default_rng(3).integers(-2**31, 2**31, 200, dtype=np.int64).astype(np.int32)
+    out = np.zeros(1, np.int32)
+    dst, src = dev.put(out), dev.put(values)
+    dev.run((1, 1, 1), (64, 1, 1), dst, src, len(values))
+    want = sum(((values.view(np.uint32) >> bit) & 1).sum() << bit for bit in range(32)) & 0xFFFFFFFF
+    assert dev.get(dst, out)[0].view(np.uint32) == np.uint32(want)
 
 
 def _round_bf16(x: np.ndarray) -> np.ndarray:
