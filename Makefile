@@ -34,8 +34,10 @@ demo: system-deps venv
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(MAKE) -C examples/vector_add clean all NVCC=cass-nvcc
 	PATH=$(CURDIR)/$(VENV)/bin:$$PATH cass-run examples/vector_add/vector_add
 
+# worksteal: a worker that runs out of tests takes some from the other, so the suite's long
+# tests (a minute or two each) do not leave one core idle at the end
 test: system-deps venv
-	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/pytest -q -n 2 --durations=25 $(PYTEST_ARGS)
+	PATH=$(CURDIR)/$(VENV)/bin:$$PATH $(VENV)/bin/pytest -q -n 2 --dist worksteal --durations=25 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

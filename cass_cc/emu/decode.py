@@ -72,7 +72,16 @@ class Instr:
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(Path(__file__).with_name("asm.lark").read_text(), parser="lalr")
+    # the transformer runs inside the LALR parser: no parse tree is built
+    return Lark(Path(__file__).with_name("asm.lark").read_text(), parser="lalr", transformer=_ToOperands())
+
+
+@functools.lru_cache(maxsize=65536)
+def _operands(text: str) -> tuple[list[Operand], dict]:
+    """The operands and modifiers of one instruction's operand text. Kernels repeat the same
+    text often (waits, moves, loop bodies); the Operand objects are shared, never changed once
+    read."""
+    return _parser().parse(text)
 
 
 class _ToOperands(Transformer):
@@ -182,7 +191,7 @@ def parse_instruction(asm: str, pc: int, size: int) -> Instr:
     if NO_OPS.match(mnemonic):
         return Instr(pc, size, asm, mnemonic)
     try:
-        ops, mods = _ToOperands().transform(_parser().parse(rest))
+        ops, mods = _operands(rest)
     except (LarkError, ValueError) as e:   # reported if the instruction is ever executed
         return Instr(pc, size, asm, mnemonic, error=f"cannot read the operands: {str(e).splitlines()[0]}")
     return Instr(pc, size, asm, mnemonic, ops, mods)

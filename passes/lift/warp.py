@@ -1,5 +1,7 @@
 """Warp operations on a wave32 (CUDA's 32-lane warp): SHFL -> ds_bpermute with PTX's in-range
-rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> reads of each active lane (readlane).
+rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> uniform loops of lane reads (readlane): MATCH
+over the distinct values (one ballot each), REDUX over the active lanes. Loops, not 32 unrolled
+reads: a kernel of tile reductions has hundreds of these.
 
 WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
@@ -34,9 +36,10 @@ def active_mask(ctx: Lifter) -> ir.Value:
     return ballot(ctx, ir.Constant(I1, 1))
 
 
-def readlane(ctx: Lifter, v: ir.Value, lane: int) -> ir.Value:
+def readlane(ctx: Lifter, v: ir.Value, lane: ir.Value) -> ir.Value:
+    """`v` of `lane` (a uniform value)."""
     fn = ctx.intrinsic("llvm.amdgcn.readlane.i32", I32, [I32, I32], ("convergent",))
-    return ctx.b.call(fn, [v, ir.Constant(I32, lane)])
+    return ctx.b.call(fn, [v, lane])
 
 
 @handles("SHFL", kind="effect")
@@ -164,16 +167,45 @@ def group_mask(ctx: Lifter, ins) -> ir.Value:
     whose mask equals this lane's."""
     if not in_region(ctx, ins):
         return active_mask(ctx)
+    return _lanes_alike(ctx, [ctx.b.load(ctx.slot("EXCL", 0), typ=I32)])
+
+
+def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -> list[ir.Value]:
+    """while (rest) { lane = lowest bit of rest; rest, carried = body(lane, rest, carried) }, with
+    `rest` starting at the uniform, non-zero lane mask `first`; the final carried values."""
     b = ctx.b
-    mine = b.load(ctx.slot("EXCL", 0), typ=I32)
-    group = [ir.Constant(I32, 0)]
+    start, loop, done = b.block, ctx.new_block("lanes"), ctx.new_block("lanes_done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    rest = b.phi(I32)
+    rest.add_incoming(first, start)
+    values = []
+    for v in carried:
+        phi = b.phi(v.type)
+        phi.add_incoming(v, start)
+        values.append(phi)
+    lane = ctx.call("llvm.cttz.i32", I32, [rest, ir.Constant(I1, 1)])
+    after, updated = body(lane, rest, values)
+    for phi, v in zip([rest, *values], [after, *updated]):
+        phi.add_incoming(v, b.block)
+    b.cbranch(b.icmp_unsigned("!=", after, ir.Constant(I32, 0)), loop, done)
+    b.position_at_end(done)
+    return updated
 
-    def step(lane, on, theirs):
-        member = b.and_(on, b.icmp_unsigned("==", theirs[0], mine))
-        group[0] = b.or_(group[0], b.select(member, ir.Constant(I32, 1 << lane), ir.Constant(I32, 0)))
 
-    _each_active(ctx, [mine], step)
-    return group[0]
+def _lanes_alike(ctx: Lifter, words: list[ir.Value]) -> ir.Value:
+    """The active lanes whose `words` all equal this lane's: one ballot per distinct value."""
+    b = ctx.b
+
+    def body(lane, rest, carried):
+        alike = ir.Constant(I1, 1)
+        for w in words:
+            alike = b.and_(alike, b.icmp_unsigned("==", w, readlane(ctx, w, lane)))
+        same = ballot(ctx, alike)
+        return b.and_(rest, b.not_(same)), [b.select(alike, same, carried[0])]
+
+    (mine,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, 0)], body)
+    return mine
 
 
 @handles("VOTE", "VOTEU", kind="effect")
@@ -198,13 +230,6 @@ def vote(ctx: Lifter, ins) -> None:
     ctx.setp(pdest, r)
 
 
-def _each_active(ctx: Lifter, values: list[ir.Value], step) -> None:
-    active = active_mask(ctx)
-    for lane in range(WARP):
-        on = ctx.b.icmp_unsigned("!=", ctx.b.and_(active, ir.Constant(I32, 1 << lane)), ir.Constant(I32, 0))
-        step(lane, on, [readlane(ctx, v, lane) for v in values])
-
-
 @handles("MATCH", kind="effect")
 def match(ctx: Lifter, ins) -> None:
     """MATCH.ANY d, a: the active lanes holding the same value; MATCH.ALL [P,] d, a: all active
@@ -214,27 +239,18 @@ def match(ctx: Lifter, ins) -> None:
     ops = list(ins.operands)
     pdest = ops.pop(0) if isinstance(ops[0], Reg) and ops[0].kind == "P" else None
     d, a = ops
-    wide = "U64" in ins.modifiers
-    mine = ctx.get_regs(a, 2 if wide else 1)
+    words = ctx.get_regs(a, 2 if "U64" in ins.modifiers else 1)
     if in_region(ctx, ins):             # the group's mask compares like one more word
-        mine.append(b.load(ctx.slot("EXCL", 0), typ=I32))
-    same = [ir.Constant(I32, 0)]
-
-    def step(lane, on, theirs):
-        eq = on
-        for x, y in zip(mine, theirs):
-            eq = b.and_(eq, b.icmp_unsigned("==", x, y))
-        same[0] = b.or_(same[0], b.select(eq, ir.Constant(I32, 1 << lane), ir.Constant(I32, 0)))
-
-    _each_active(ctx, mine, step)
+        words.append(b.load(ctx.slot("EXCL", 0), typ=I32))
+    same = _lanes_alike(ctx, words)
     if "ALL" in ins.modifiers:
         active = group_mask(ctx, ins)
-        agree = b.icmp_unsigned("==", same[0], active)
+        agree = b.icmp_unsigned("==", same, active)
         ctx.set32(d, b.select(agree, active, ir.Constant(I32, 0)))
         if pdest is not None:
             ctx.setp(pdest, agree)
     else:
-        ctx.set32(d, same[0])
+        ctx.set32(d, same)
 
 
 @handles("REDUX", kind="effect")
@@ -252,16 +268,11 @@ def redux(ctx: Lifter, ins) -> None:
     d, a = ctx.operands(ins, 2)
     identity = {"SUM": 0, "AND": -1, "OR": 0, "XOR": 0,
                 "MIN": 0x7FFFFFFF if signed else -1, "MAX": -0x80000000 if signed else 0}[op]
-    acc = [ir.Constant(I32, identity)]
+    value = ctx.u32(a)
+    group = group_mask(ctx, ins) if in_region(ctx, ins) else None   # after WARPSYNC.EXCLUSIVE
 
-    values = [ctx.u32(a)]
-    if in_region(ctx, ins):             # after WARPSYNC.EXCLUSIVE: its group
-        values.append(ctx.b.load(ctx.slot("EXCL", 0), typ=I32))
-
-    def step(lane, on, theirs):
-        if len(theirs) == 2:
-            on = b.and_(on, b.icmp_unsigned("==", theirs[1], values[1]))
-        x, v = acc[0], theirs[0]
+    def body(lane, rest, carried):
+        x, v = carried[0], readlane(ctx, value, lane)
         if op == "SUM":
             r = b.add(x, v)
         elif op in ("AND", "OR", "XOR"):
@@ -269,7 +280,10 @@ def redux(ctx: Lifter, ins) -> None:
         else:
             cmp = (b.icmp_signed if signed else b.icmp_unsigned)("<" if op == "MIN" else ">", v, x)
             r = b.select(cmp, v, x)
-        acc[0] = b.select(on, r, x)
+        if group is not None:
+            member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
+            r = b.select(member, r, x)
+        return b.and_(rest, b.sub(rest, ir.Constant(I32, 1))), [r]
 
-    _each_active(ctx, values, step)
-    ctx.set32(d, acc[0])
+    (total,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, identity)], body)
+    ctx.set32(d, total)
