@@ -12,6 +12,7 @@ import bisect
 
 from llvmlite import ir
 
+from cass_cc.errors import InternalError
 from cass_cc.unit import KernelUnit
 
 from . import atomics, barrier, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
@@ -79,7 +80,8 @@ def lift_module(unit: KernelUnit) -> str:
         lift_span(ctx, start, stop)
     for (_context, address), block in ctx.blocks.items():
         if not block.is_terminated:     # the CFG analysis and the lifted branches disagree
-            raise unsupported(instructions[0], f"internal: branch to 0x{address:x}, which was not lifted")
+            raise InternalError("lift", unit.demangled or unit.name,
+                                f"a branch to 0x{address:x}, which was not lifted (the CFG analysis missed it)")
     return module_text(module, facts)
 
 
