@@ -214,7 +214,7 @@ def _parser() -> Lark:
     (an edited grammar gets a new file). The file is written by atomic rename, so concurrent
     builds read a whole one or none; one that does not load is rebuilt and replaced."""
     grammar = GRAMMAR.read_text()
-    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}".encode()).hexdigest()[:16]
+    digest = hashlib.sha256(f"{grammar}\0{lark.__version__}\0{sys.version_info[:2]}\0{STARTS}".encode()).hexdigest()[:16]
     try:
         saved = toolchain.cache_root() / f"sass-parser-{digest}.lark"
     except OSError:
@@ -225,7 +225,7 @@ def _parser() -> Lark:
                 return Lark.load(f)
         except Exception:  # noqa: BLE001 -- any damage (truncated, foreign file): build it again
             pass
-    parser = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False)
+    parser = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=False, start=list(STARTS))
     if saved is not None:
         data = io.BytesIO()
         parser.save(data)
@@ -236,17 +236,47 @@ def _parser() -> Lark:
     return parser
 
 
+STARTS = ("start", "instruction")
+# nvdisasm writes one instruction a line: `/*0a70*/  @!P0 LDG.E R6, [R2.64+0xe00] ;  /* 0x... */`
+_INSTRUCTION_LINE = re.compile(r"^\s*/\*([0-9a-f]+)\*/(.*;)[^;]*$")
+_COMMENTS = re.compile(r"/\*.*?\*/")
+
+
+def _syntax_error(source: str, number: int, line: str, column: int | None) -> SassSyntaxError:
+    return SassSyntaxError(f"{source}:{number}: cannot parse SASS line '{line.strip()}' (column {column})")
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _instruction_at_zero(body: str) -> Instruction:
+    """One instruction's text after its address, read as if at address 0. Kernels repeat the same
+    instruction often (moves, waits, unrolled bodies); the reading is shared, never changed."""
+    line = "/*0000*/" + body
+    return _ToModel([line]).transform(_parser().parse(line, start="instruction"))
+
+
+def _items(text: str, source: str) -> list:
+    """The instructions, label definitions and directives of `text`, in order: each instruction
+    line is read once per distinct text, every other line by the whole grammar."""
+    items: list = []
+    for number, line in enumerate(text.splitlines(), 1):
+        m = _INSTRUCTION_LINE.match(line)
+        try:
+            if m:
+                at_zero = _instruction_at_zero(m.group(2))
+                items.append(dataclasses.replace(at_zero, address=int(m.group(1), 16),
+                                                 text=_COMMENTS.sub("", line).strip(), extras=dict(at_zero.extras)))
+            elif line.strip() and not line.lstrip().startswith("//"):
+                items += _ToModel([line]).transform(_parser().parse(line, start="start")).children
+        except UnexpectedInput as e:
+            raise _syntax_error(source, number, line, e.column) from None
+        except LarkError as e:
+            raise SassSyntaxError(f"{source}:{number}: cannot parse SASS: {e}") from None
+    return items
+
+
 def parse_sass(text: str, source: str = "sass") -> ParsedSass:
     """Parse nvdisasm output; SassSyntaxError names the line the grammar rejects."""
-    try:
-        tree = _parser().parse(text)
-    except UnexpectedInput as e:
-        line = text.splitlines()[e.line - 1].strip() if e.line and e.line > 0 else ""
-        raise SassSyntaxError(f"{source}:{e.line}: cannot parse SASS line '{line}' "
-                              f"(column {e.column})") from None
-    except LarkError as e:
-        raise SassSyntaxError(f"{source}: cannot parse SASS: {e}") from None
-    items = _ToModel(text.splitlines()).transform(tree).children
+    items = _items(text, source)
     instructions: list[Instruction] = []
     labels: dict[str, int] = {}
     pending: list[str] = []
