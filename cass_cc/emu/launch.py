@@ -290,8 +290,11 @@ class _Run:
                 if turn is None and tick >= next_turn:
                     turn, turn_pc = self._next_turn(runnable, at, turn_pc)
                     next_turn, turn_end = tick + TURN_STEPS + TURN_PERIOD, tick + TURN_STEPS
+                    if turn is not None:    # membership by index: an isin per regroup cost a quarter of the time
+                        in_turn = np.zeros(st.n, dtype=bool)
+                        in_turn[turn] = True
                 if turn is not None:
-                    mine = np.isin(runnable, turn)
+                    mine = in_turn[runnable]
                     if tick < turn_end and mine.any():
                         pc = int(at[mine].min())
                         w = runnable[mine & (at == pc)]
