@@ -1,6 +1,6 @@
 """Texture fetches: TLD (tex1Dfetch: an integer texel index), TEX (tex1D/tex2D/tex3D, their Lod
-forms and tex1DLayered/tex2DLayered: floating-point coordinates, point or linear filtering) and
-TLD4 (tex2Dgather),
+forms, tex1DLayered/tex2DLayered and texCubemap: floating-point coordinates, point or linear
+filtering, mipmap levels) and TLD4 (tex2Dgather),
 bindless through the texture object that the constant bank holds (`.SCR`: `TEX.SCR.LL RZ, R5,
 R4, R8, 0x0, 0x58, 2D, 0x1` reads the object at c[0x0][0x58 * 4]) or, on sm_90, a uniform register
 loaded from the kernel parameter (`TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1`).
@@ -16,6 +16,16 @@ word index (sm_90: the uniform register and 0x0), the shape (parsed into extras)
 mask (default 0xf). The n coordinate words (the layer of ARRAY_1D/ARRAY_2D, x, y, z, then the LOD
 of .LL) fill the A register(s) first: ceil(n/2) of them (sm_90: all but the LOD), the rest go to
 B. The masked components fill A, A+1, then B, B+1.
+
+Levels of detail: `.LL` carries an explicit LOD (ptxas writes tex2D as `.LL` with LOD -32, which
+the clamps raise to the lowest level allowed), `.LZ` is LOD 0, as is a TEX with neither (compute
+code has no derivatives to take one from). The LOD is clamped to minMipmapLevelClamp..
+maxMipmapLevelClamp and to the levels there are; point mipmap filtering takes the nearest level
+(halves up), linear takes the two around it, weighted in the 1/256 steps of the spatial filter.
+
+CUBE: ptxas has already divided (x, y, z) by the largest magnitude (MUFU.RCP, FMUL) and passes the
+LOD (-32 for texCubemap); the fetch picks the face and its (s, t) by the CUDA Programming Guide's
+table ("Cubemap Textures") and samples that face as a layer of a 2D layered texture.
 """
 
 from __future__ import annotations
@@ -32,10 +42,13 @@ FIELDS = {"base": (0, I64), "pitch": (8, I32), "width": (12, I32), "height": (16
           "depth": (20, I32), "slice_pitch": (24, I32), "channels": (28, I8), "bits": (29, I8),
           "kind": (30, I8), "read_normalized": (31, I8), "filter_linear": (32, I8),
           "normalized_coords": (33, I8), "address0": (34, I8), "address1": (35, I8),
-          "address2": (36, I8), "linear_resource": (37, I8), "dims": (38, I8), "border": (40, F32)}
+          "address2": (36, I8), "linear_resource": (37, I8), "dims": (38, I8), "border": (40, F32),
+          "min_lod": (56, F32), "max_lod": (60, F32), "levels": (64, I8), "mipmap_linear": (65, I8),
+          "level_offset": (68, I32)}
 KIND_SIGNED, KIND_UNSIGNED, KIND_FLOAT = 0, 1, 2
 WRAP, CLAMP, MIRROR, BORDER = 0, 1, 2, 3
 SHAPES = {"1D": 1, "2D": 2, "3D": 3}
+CUBE = "CUBE"                                 # x, y, z of a direction; its face is a layer
 LAYERED = {"ARRAY_1D": 1, "ARRAY_2D": 2}      # an integer layer index, then the coordinates
 MODIFIERS = {"SCR", "LZ", "LL", "NODEP"}
 COMPONENTS = {"R": 0, "G": 1, "B": 2, "A": 3}   # TLD4's gathered component (the last modifier)
@@ -55,7 +68,7 @@ def texture(ctx: Lifter, ins) -> None:
     if "B" in modifiers:
         raise unsupported(ins, "texture object in a register: only its low 32 bits are there")
     shape = ins.extras.get("texture_shape")
-    if shape not in SHAPES and (shape not in LAYERED or ins.opcode != "TEX") or \
+    if shape not in SHAPES and (shape not in LAYERED and shape != CUBE or ins.opcode != "TEX") or \
             (ins.opcode == "TLD" and shape != "1D") or (gather and shape != "2D"):
         raise unsupported(ins, f"texture shape {shape}")
     if ins.opcode == "TLD" and "LZ" not in ins.modifiers:
@@ -64,7 +77,7 @@ def texture(ctx: Lifter, ins) -> None:
     uniform = [op for op in ins.operands if isinstance(op, Reg) and op.kind == "UR"]
     imms = [op.value for op in ins.operands if isinstance(op, Imm)]
     layered = shape in LAYERED
-    dims = LAYERED[shape] if layered else SHAPES[shape]
+    dims = LAYERED[shape] if layered else 3 if shape == CUBE else SHAPES[shape]
     words = layered + dims + ("LL" in ins.modifiers)
     first = layered + dims if ctx.sm_arch == "sm_90" else (words + 1) // 2
     sources = 1 if words == first else 2
@@ -84,12 +97,16 @@ def texture(ctx: Lifter, ins) -> None:
     elif gather:
         xy = [b.bitcast(c, F32) for c in coords]
         texel = b.call(_gather_function(ctx), [desc, *xy, ir.Constant(I32, component)])
-    elif layered:
-        xy = [b.bitcast(coords[1 + d], F32) for d in range(dims)]
-        texel = b.call(_layered_function(ctx, dims), [desc, coords[0], *xy])
     else:
-        xyz = [b.bitcast(coords[d], F32) if d < dims else ir.Constant(F32, 0.0) for d in range(3)]
-        texel = b.call(_sample_function(ctx, dims), [desc, *xyz])
+        lod = b.bitcast(coords[-1], F32) if "LL" in ins.modifiers else ir.Constant(F32, 0.0)
+        xyz = [b.bitcast(c, F32) for c in coords[layered:layered + dims]]
+        if layered:
+            texel = b.call(_layered_function(ctx, dims), [desc, coords[0], *xyz, lod])
+        elif shape == CUBE:
+            texel = b.call(_cube_function(ctx), [desc, *xyz, lod])
+        else:
+            xyz += [ir.Constant(F32, 0.0)] * (3 - dims)
+            texel = b.call(_sample_function(ctx, dims), [desc, *xyz, lod])
     values = [b.extract_value(texel, c) for c in range(4) if mask >> c & 1]
     for reg, part in ((dst_a, values[:2]), (dst_b, values[2:])):
         if part and reg.index is not None:
@@ -135,16 +152,26 @@ def _fetch_function(ctx: Lifter) -> ir.Function:
     fn, tb = _function(ctx, "__cass_tex_fetch_1d", [GLOBAL, I32])
     if tb is not None:
         desc, x = fn.args
-        tb.ret(tb.texel(desc, [(x, tb.in_range(x, tb.field(desc, "width")))], zero_outside=True))
+        tb.ret(tb.texel(desc, [(x, tb.in_range(x, tb.field(desc, "width")))], tb.base_level(desc), zero_outside=True))
     return fn
 
 
 def _sample_function(ctx: Lifter, dims: int) -> ir.Function:
-    """tex1D/tex2D/tex3D (x, y, z; the unused ones 0)."""
-    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d", [GLOBAL, F32, F32, F32])
+    """tex1D/tex2D/tex3D (x, y, z; the unused ones 0) at a level of detail."""
+    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d", [GLOBAL, F32, F32, F32, F32])
     if tb is not None:
-        desc, *coords = fn.args
-        tb.sample(desc, coords[:dims])
+        desc, *coords, lod = fn.args
+        tb.sample(desc, coords[:dims], None, lod)
+    return fn
+
+
+def _cube_function(ctx: Lifter) -> ir.Function:
+    """texCubemap: the face the direction (x, y, z) points at, sampled at (s, t) on it."""
+    fn, tb = _function(ctx, "__cass_tex_sample_cube", [GLOBAL, F32, F32, F32, F32])
+    if tb is not None:
+        desc, x, y, z, lod = fn.args
+        face, s, t = tb.cube_face(x, y, z)
+        tb.sample(desc, [s, t], face, lod)
     return fn
 
 
@@ -159,11 +186,18 @@ def _gather_function(ctx: Lifter) -> ir.Function:
 
 def _layered_function(ctx: Lifter, dims: int) -> ir.Function:
     """tex1DLayered/tex2DLayered: the layer (clamped to the array's layers) is a fixed slice."""
-    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d_layered", [GLOBAL, I32] + [F32] * dims)
+    fn, tb = _function(ctx, f"__cass_tex_sample_{dims}d_layered", [GLOBAL, I32] + [F32] * dims + [F32])
     if tb is not None:
-        desc, layer, *coords = fn.args
-        tb.sample(desc, coords, layer)
+        desc, layer, *coords, lod = fn.args
+        tb.sample(desc, coords, layer, lod)
     return fn
+
+
+class _Level:
+    """Where one mipmap level's texels are: base address, row and slice pitch, extents."""
+
+    def __init__(self, base: ir.Value, pitch: ir.Value, slice_pitch: ir.Value, sizes: list[ir.Value]):
+        self.base, self.pitch, self.slice_pitch, self.sizes = base, pitch, slice_pitch, sizes
 
 
 class _Builder:
@@ -230,9 +264,11 @@ class _Builder:
         return index, inside
 
     # ---- one texel ------------------------------------------------------------------------------
-    def texel(self, desc, axes: list[tuple[ir.Value, ir.Value]], zero_outside: bool = False) -> list[ir.Value]:
+    def texel(self, desc, axes: list[tuple[ir.Value, ir.Value]], level: _Level,
+              zero_outside: bool = False) -> list[ir.Value]:
         """The four result words (float bits, or integers for an integer read) of the texel at the
-        given (index, exists) per axis; a texel outside reads as the border colour (or zero)."""
+        given (index, exists) per axis of a level; a texel outside reads as the border colour (or
+        zero)."""
         b = self.b
         exists = axes[0][1]
         for _, ok in axes[1:]:
@@ -241,9 +277,9 @@ class _Builder:
         channels, bits = self.field(desc, "channels"), self.field(desc, "bits")
         size = b.udiv(b.mul(channels, bits), self.k(8))
         offset = b.mul(offset, b.zext(size, I64))
-        for (index, _), stride in zip(axes[1:], ("pitch", "slice_pitch")):
-            offset = b.add(offset, b.mul(b.zext(index, I64), b.zext(self.field(desc, stride), I64)))
-        element = self._load_element(b.inttoptr(b.add(self.field(desc, "base"), offset), GLOBAL), size, exists)
+        for (index, _), stride in zip(axes[1:], (level.pitch, level.slice_pitch)):
+            offset = b.add(offset, b.mul(b.zext(index, I64), b.zext(stride, I64)))
+        element = self._load_element(b.inttoptr(b.add(level.base, offset), GLOBAL), size, exists)
         kind, normalized = self.field(desc, "kind"), self.flag(desc, "read_normalized")
         floating = b.or_(b.icmp_unsigned("==", kind, self.k(KIND_FLOAT)), normalized)
         words = []
@@ -300,9 +336,98 @@ class _Builder:
         return b.select(normalized, norm, value)
 
     # ---- sampling ---------------------------------------------------------------------------------
-    def sample(self, desc, coords: list[ir.Value], layer: ir.Value | None = None) -> None:
-        """Point or linear filtering over the instruction's axes; axes the resource lacks read index 0.
-        A layer index selects the slice of a layered array (the third axis of its texels)."""
+    def sample(self, desc, coords: list[ir.Value], layer: ir.Value | None, lod: ir.Value) -> None:
+        """Filtering at the level(s) the LOD selects: one level, or the two around it blended by
+        (1 - w) * near + w * far when mipmapFilterMode is linear (one copy of the filtering code,
+        run once or twice)."""
+        b = self.b
+        f = lambda v: ir.Constant(F32, v)
+        levels = self.field(desc, "levels")
+        top = b.sub(levels, self.k(1))
+        # clamp to the texture's range, then to the levels there are (NaN takes the lowest)
+        lo, hi = self.field(desc, "min_lod"), self.field(desc, "max_lod")
+        c = b.select(b.fcmp_ordered(">=", lod, lo), lod, lo)
+        c = b.select(b.fcmp_ordered(">", c, hi), hi, c)
+        c = b.select(b.fcmp_ordered(">", c, b.uitofp(top, F32)), b.uitofp(top, F32), c)
+        c = b.select(b.fcmp_ordered(">", c, f(0.0)), c, f(0.0))
+        c = b.select(b.icmp_unsigned(">", levels, self.k(1)), c, f(0.0))     # one level: LOD unused
+        below = self.call("llvm.floor.f32", F32, [c])
+        steps = b.fadd(b.fmul(b.fsub(c, below), f(256.0)), f(0.5))
+        weight = b.fmul(self.call("llvm.floor.f32", F32, [steps]), f(1.0 / 256.0))
+        linear = self.flag(desc, "mipmap_linear")
+        nearest = self.call("llvm.floor.f32", F32, [b.fadd(c, f(0.5))])
+        near = b.fptosi(b.select(linear, below, nearest), I32)
+        far = b.select(b.icmp_signed("<", near, top), b.add(near, self.k(1)), top)
+        blend = b.and_(linear, b.fcmp_ordered(">", weight, f(0.0)))
+
+        start, head = b.block, self.fn.append_basic_block("level")
+        b.branch(head)
+        b.position_at_end(head)
+        second = b.phi(ir.IntType(1))
+        earlier = [b.phi(I32) for _ in range(4)]
+        words = self.filtered(desc, coords, layer, self.level(desc, b.select(second, far, near)))
+        out = []
+        for a, z in zip(earlier, words):
+            mixed = b.fadd(b.fmul(b.bitcast(a, F32), b.fsub(f(1.0), weight)), b.fmul(b.bitcast(z, F32), weight))
+            out.append(b.select(second, b.bitcast(mixed, I32), z))
+        latch, done = b.block, self.fn.append_basic_block("levels_done")
+        b.cbranch(b.and_(blend, b.not_(second)), head, done)
+        second.add_incoming(ir.Constant(ir.IntType(1), 0), start)
+        second.add_incoming(ir.Constant(ir.IntType(1), 1), latch)
+        for a, v in zip(earlier, out):
+            a.add_incoming(self.k(0), start)
+            a.add_incoming(v, latch)
+        b.position_at_end(done)
+        self.ret(out)
+
+    def base_level(self, desc) -> _Level:
+        """Level 0 as the descriptor's fields give it (a pitched or linear resource included)."""
+        return _Level(self.field(desc, "base"), self.field(desc, "pitch"), self.field(desc, "slice_pitch"),
+                      [self.field(desc, n) for n in ("width", "height", "depth")])
+
+    def level(self, desc, level: ir.Value) -> _Level:
+        """Mipmap level `level`: extents halved (floor, at least 1), rows packed, at its offset.
+        Level 0 keeps the fields as they are. A layered resource has one level, so its layers
+        (depth) never halve."""
+        b = self.b
+        base = self.base_level(desc)
+        first = b.icmp_unsigned("==", level, self.k(0))
+        sizes = []
+        for n in base.sizes:
+            shifted = b.lshr(n, level)
+            sizes.append(b.select(b.icmp_unsigned("==", shifted, self.k(0)), self.k(1), shifted))
+        size = b.udiv(b.mul(self.field(desc, "channels"), self.field(desc, "bits")), self.k(8))
+        pitch = b.select(first, base.pitch, b.mul(sizes[0], size))
+        slice_pitch = b.select(first, base.slice_pitch, b.mul(pitch, sizes[1]))
+        offset_ptr = b.gep(desc, [b.add(self.k(FIELDS["level_offset"][0], I64), b.zext(b.mul(level, self.k(4)), I64))],
+                           source_etype=I8)
+        offset = b.zext(b.load(offset_ptr, typ=I32, align=4), I64)
+        return _Level(b.add(base.base, offset), pitch, slice_pitch, sizes)
+
+    def cube_face(self, x, y, z) -> tuple[ir.Value, ir.Value, ir.Value]:
+        """(face, s, t) of a direction, by the CUDA Programming Guide's cubemap table: the
+        largest magnitude picks the face (+X, -X, +Y, -Y, +Z, -Z = 0..5), the other two divided
+        by it give the position, (s/m + 1)/2 and (t/m + 1)/2. Equal magnitudes pick z, then y
+        (AMD's v_cubeid order; the H200's rule for ties is not measured)."""
+        b = self.b
+        f = lambda v: ir.Constant(F32, v)
+        ax, ay, az = (self.call("llvm.fabs.f32", F32, [v]) for v in (x, y, z))
+        neg = lambda v: b.fcmp_ordered("<", v, f(0.0))
+        on_z = b.and_(b.fcmp_ordered(">=", az, ax), b.fcmp_ordered(">=", az, ay))
+        on_y = b.and_(b.not_(on_z), b.fcmp_ordered(">=", ay, ax))
+        pick = lambda xv, yv, zv: b.select(on_z, zv, b.select(on_y, yv, xv))
+        face = pick(b.select(neg(x), self.k(1), self.k(0)), b.select(neg(y), self.k(3), self.k(2)),
+                    b.select(neg(z), self.k(5), self.k(4)))
+        s = pick(b.select(neg(x), z, b.fneg(z)), x, b.select(neg(z), b.fneg(x), x))
+        t = pick(b.fneg(y), b.select(neg(y), b.fneg(z), z), b.fneg(y))
+        m = pick(ax, ay, az)
+        on_face = lambda v: b.fmul(b.fadd(b.fdiv(v, m), f(1.0)), f(0.5))
+        return face, on_face(s), on_face(t)
+
+    def filtered(self, desc, coords: list[ir.Value], layer: ir.Value | None, level: _Level) -> list[ir.Value]:
+        """Point or linear filtering over the instruction's axes in one level; axes the resource
+        lacks read index 0. A layer index selects the slice of a layered array (the third axis of
+        its texels). Leaves the builder after the filtering, returning the four result words."""
         b = self.b
         fixed = []
         if layer is not None:
@@ -311,7 +436,8 @@ class _Builder:
             fixed = [(self.k(0), ir.Constant(ir.IntType(1), 1))] * (2 - len(coords)) + \
                 [(b.select(b.icmp_signed(">", low, last), last, low), ir.Constant(ir.IntType(1), 1))]
         linear_block, point_block = self.fn.append_basic_block("linear"), self.fn.append_basic_block("point")
-        sizes = [self.field(desc, n) for n in ("width", "height", "depth")[:len(coords)]]
+        join = self.fn.append_basic_block("filtered")
+        sizes = level.sizes[:len(coords)]
         res_dims = self.field(desc, "dims")
         normalized = self.flag(desc, "normalized_coords")
         scaled, active = [], []
@@ -325,7 +451,9 @@ class _Builder:
         for axis, (u, n) in enumerate(zip(scaled, sizes)):
             i = b.select(active[axis], self._floor_int(u), self.k(0))
             axes.append(self.address(desc, i, n, axis))
-        self.ret(self.texel(desc, axes + fixed))
+        point = self.texel(desc, axes + fixed, level)
+        point_end = b.block
+        b.branch(join)
 
         b.position_at_end(linear_block)
         corners = []        # per axis: ((index, exists, weight) for the low and the high texel)
@@ -349,16 +477,28 @@ class _Builder:
                 axes.append(at1 if high else at0)
                 w = w1 if high else w0
                 weight = w if weight is None else b.fmul(weight, w)
-            words = [b.bitcast(w, F32) for w in self.texel(desc, axes + fixed)]
+            words = [b.bitcast(w, F32) for w in self.texel(desc, axes + fixed, level)]
             term = [b.fmul(weight, w) for w in words]
             total = term if total is None else [b.fadd(t, x) for t, x in zip(total, term)]
-        self.ret([b.bitcast(t, I32) for t in total])
+        linear = [b.bitcast(t, I32) for t in total]
+        linear_end = b.block
+        b.branch(join)
+
+        b.position_at_end(join)
+        out = []
+        for p, q in zip(point, linear):
+            phi = b.phi(I32)
+            phi.add_incoming(p, point_end)
+            phi.add_incoming(q, linear_end)
+            out.append(phi)
+        return out
 
     def gather(self, desc, coords: list[ir.Value], component: ir.Value) -> None:
         """The texels (i, j+1), (i+1, j+1), (i+1, j), (i, j) around (x - 0.5, y - 0.5): the order
         of Direct3D's Gather4, which tex2Dgather follows; of each, the given component."""
         b = self.b
-        sizes = [self.field(desc, n) for n in ("width", "height")]
+        level = self.base_level(desc)        # Gather reads level 0 (no LOD operand)
+        sizes = level.sizes[:2]
         normalized = self.flag(desc, "normalized_coords")
         lows = []
         for axis, (x, n) in enumerate(zip(coords, sizes)):
@@ -367,7 +507,7 @@ class _Builder:
             lows.append((self.address(desc, i0, n, axis), self.address(desc, b.add(i0, self.k(1)), n, axis)))
         picked = []
         for dx, dy in ((0, 1), (1, 1), (1, 0), (0, 0)):
-            words = self.texel(desc, [lows[0][dx], lows[1][dy]])
+            words = self.texel(desc, [lows[0][dx], lows[1][dy]], level)
             value = words[3]
             for c in (2, 1, 0):
                 value = b.select(b.icmp_unsigned("==", component, self.k(c)), words[c], value)

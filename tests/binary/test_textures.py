@@ -33,7 +33,8 @@ def test_texture_operands_parse_with_their_shape():
     ("TEX.LL RZ, R5, R4, UR4, 0x0, 2D, 0x1", "sm_90", "texture operands"),
     ("TEX.SCR.LL RZ, R5, R4, 0x0, 0x58, 2D, 0x1", "sm_80", "texture operands"),
     ("TLD4.SCR.B.G R6, R4, R4, R5, 2D", "sm_80", "texture object in a register"),
-    ("TEX.SCR.LL RZ, R5, R4, R6, 0x0, 0x58, CUBE, 0x1", "sm_80", "texture shape CUBE"),
+    ("TEX.LL RZ, R5, R4, R24, 0x0, 0x5a, ARRAY_CUBE, 0x1", "sm_80", "texture shape ARRAY_CUBE"),
+    ("TXD RZ, R20, R18, R8, 0x0, 0x5a, 2D, 0x1", "sm_80", "TXD"),
     ("TLD.SCR.LL RZ, R5, R4, R6, 0x0, 0x58, 1D, 0x1", "sm_80", "level of detail"),
     ("SULD.P.2D.STRONG.SM.TRAP R3, [R2], 0x0, 0x58", "sm_80", "surface access .P"),
     ("TEX.LL RZ, R5, R4, R6, UR4, 0x0, 2D, 0x1", "sm_90", "not loaded from a kernel parameter"),
@@ -124,7 +125,36 @@ int main()
     if (extent.width != 8 || extent.height != 4 || extent.depth != 3 || flags != cudaArrayLayered) {
         printf("layered info %zu %zu %zu %u\n", extent.width, extent.height, extent.depth, flags); bad++;
     }
-    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 6), cudaArrayCubemap), cudaErrorNotSupported);
+    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 4, 6), cudaArrayCubemap), cudaErrorInvalidValue);
+    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 6), cudaArrayCubemap | cudaArrayLayered),
+           cudaErrorNotSupported);
+    EXPECT(cudaMalloc3DArray(&a, &f, make_cudaExtent(8, 8, 6), cudaArrayCubemap), cudaSuccess);
+    EXPECT(cudaArrayGetInfo(&back, &extent, &flags, a), cudaSuccess);
+    if (extent.depth != 6 || flags != cudaArrayCubemap) { printf("cubemap info\n"); bad++; }
+    cudaResourceDesc rc = {};
+    rc.resType = cudaResourceTypeArray;
+    rc.res.array.array = a;
+    cudaTextureDesc tc = {};
+    tc.normalizedCoords = 1;
+    tc.filterMode = cudaFilterModeLinear;       // filtering across face edges: refused
+    EXPECT(cudaCreateTextureObject(&t, &rc, &tc, nullptr), cudaErrorNotSupported);
+    EXPECT(cudaFreeArray(a), cudaSuccess);
+
+    cudaMipmappedArray_t m;
+    cudaArray_t level;
+    EXPECT(cudaMallocMipmappedArray(&m, &f, make_cudaExtent(8, 8, 6), 2, cudaArrayCubemap), cudaErrorNotSupported);
+    EXPECT(cudaMallocMipmappedArray(&m, &f, make_cudaExtent(6, 3, 0), 9, 0), cudaSuccess);   // clamped to 3
+    EXPECT(cudaGetMipmappedArrayLevel(&level, m, 3), cudaErrorInvalidValue);
+    EXPECT(cudaGetMipmappedArrayLevel(&level, m, 2), cudaSuccess);
+    EXPECT(cudaArrayGetInfo(&back, &extent, &flags, level), cudaSuccess);
+    if (extent.width != 1 || extent.height != 1) { printf("level 2 %zu %zu\n", extent.width, extent.height); bad++; }
+    cudaResourceDesc rm = {};
+    rm.resType = cudaResourceTypeMipmappedArray;
+    rm.res.mipmap.mipmap = m;
+    cudaTextureDesc tm = {};
+    tm.mipmapLevelBias = 0.5f;
+    EXPECT(cudaCreateTextureObject(&t, &rm, &tm, nullptr), cudaErrorNotSupported);
+    EXPECT(cudaFreeMipmappedArray(m), cudaSuccess);
     cudaSurfaceObject_t s = 0;
     EXPECT(cudaCreateSurfaceObject(&s, &rd), cudaErrorInvalidValue);      // linear memory: arrays only
     cudaResourceDesc ra = {};

@@ -99,20 +99,41 @@ cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct 
     return (cudaError_t)e;
 }
 
+/* cuda_texture.c: a cudaArray's base, row pitch in bytes, rows per slice and element size. */
+int cassrt_array_memory(const void *array, void **ptr, size_t *pitch, size_t *rows, size_t *element);
+
+/* One side of a 3D copy as pitched memory: an array's packed rows, or the pitched pointer. */
+static int copy_side(cudaArray_const_t array, struct cudaPitchedPtr given, struct cudaPitchedPtr *side,
+                     size_t *element)
+{
+    *side = given;
+    if (!array)
+        return cudaSuccess;
+    size_t rows;
+    int e = cassrt_array_memory(array, &side->ptr, &side->pitch, &rows, element);
+    side->xsize = side->pitch, side->ysize = rows;
+    return e;
+}
+
 static cudaError_t memcpy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, int async)
 {
     if (!p)
         return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
-    if (p->srcArray || p->dstArray) {
-        cassrt_note_once("cudaMemcpy3D with a cudaArray source or destination is not supported");
-        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
-    }
-    const size_t src_pos[3] = {p->srcPos.x, p->srcPos.y, p->srcPos.z};
-    const size_t dst_pos[3] = {p->dstPos.x, p->dstPos.y, p->dstPos.z};
-    const size_t extent[3] = {p->extent.width, p->extent.height, p->extent.depth};
-    return (cudaError_t)cassrt_result(cassrt_memcpy_3d(
-        p->dstPtr.ptr, p->dstPtr.pitch, p->dstPtr.xsize, p->dstPtr.ysize, dst_pos, p->srcPtr.ptr,
-        p->srcPtr.pitch, p->srcPtr.xsize, p->srcPtr.ysize, src_pos, extent, p->kind, stream, async));
+    struct cudaPitchedPtr dst, src;
+    size_t element = 1;
+    if (copy_side(p->dstArray, p->dstPtr, &dst, &element) || copy_side(p->srcArray, p->srcPtr, &src, &element))
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    /* with an array in the copy, the extent and the array's x position count its elements */
+    size_t src_pos[3] = {p->srcPos.x, p->srcPos.y, p->srcPos.z};
+    size_t dst_pos[3] = {p->dstPos.x, p->dstPos.y, p->dstPos.z};
+    const size_t extent[3] = {p->extent.width * element, p->extent.height, p->extent.depth};
+    if (p->srcArray)
+        src_pos[0] *= element;
+    if (p->dstArray)
+        dst_pos[0] *= element;
+    return (cudaError_t)cassrt_result(cassrt_memcpy_3d(dst.ptr, dst.pitch, dst.xsize, dst.ysize, dst_pos, src.ptr,
+                                                       src.pitch, src.xsize, src.ysize, src_pos, extent, p->kind,
+                                                       stream, async));
 }
 
 static cudaError_t memset_3d(struct cudaPitchedPtr p, int value, struct cudaExtent extent, cudaStream_t stream,

@@ -6,7 +6,11 @@
  * the two files share the layout below: change one, change both.
  *
  * A cudaArray is linear device memory with packed rows (pitch = width * element size), slices
- * after each other; the texture hardware's tiled layout is invisible to CUDA programs.
+ * after each other; the texture hardware's tiled layout is invisible to CUDA programs. A cubemap
+ * array is a 2D array of six slices, the faces in cudaGraphicsCubeFace's order (+X, -X, +Y, -Y,
+ * +Z, -Z). A mipmapped array is one allocation holding its levels after each other, each a packed
+ * array whose extents are the previous level's halved (floor, at least 1); the texture descriptor
+ * lists where each level starts.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -16,6 +20,9 @@
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
+
+/* Levels of a mipmapped array: 16 cover extents up to 32768 (CUDA's 2D limit is 65536: 17). */
+#define CASS_MAX_LEVELS 16
 
 struct cass_texture {
     uint64_t base;              /*  0: device address of texel (0, 0, 0) */
@@ -36,17 +43,29 @@ struct cass_texture {
                                        ignored (tex1D on a 1D array is a 2D TEX with y = 0) */
     uint8_t reserved;
     float border[4];            /* 40: borderColor */
-    uint8_t padding[8];
+    float min_lod, max_lod;     /* 56: min/maxMipmapLevelClamp (0 and 0 for a single level) */
+    uint8_t levels;             /* 64: mipmap levels (1: base, pitch and extents above are all) */
+    uint8_t mipmap_linear;      /* 65: mipmapFilterMode linear: blend the two nearest levels */
+    uint8_t padding[2];
+    uint32_t level_offset[CASS_MAX_LEVELS]; /* 68: bytes from base to each level's texel (0, 0, 0) */
 };
-_Static_assert(sizeof(struct cass_texture) == 64, "the lifter reads a 64-byte descriptor");
+_Static_assert(sizeof(struct cass_texture) == 136, "the lifter reads 132 bytes (padded to base's alignment)");
 _Static_assert(offsetof(struct cass_texture, border) == 40, "layout shared with passes/lift/texture.py");
+_Static_assert(offsetof(struct cass_texture, level_offset) == 68, "layout shared with passes/lift/texture.py");
 
 struct cudaArray {
     void *data;
     size_t pitch, width, height, depth;         /* width in texels; height, depth at least 1 */
     int dims;                                   /* 1, 2 or 3, from the extents it was made with */
     int layered;                                /* cudaArrayLayered: depth counts the layers */
+    int cubemap;                                /* cudaArrayCubemap: six square faces, the slices */
     struct cudaChannelFormatDesc desc;
+};
+
+struct cudaMipmappedArray {
+    void *data;
+    unsigned int levels;
+    struct cudaArray level[CASS_MAX_LEVELS];    /* each level's data points into data */
 };
 
 static cudaError_t fail(cudaError_t e)
@@ -129,13 +148,102 @@ cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChann
 cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
                                         struct cudaExtent extent, unsigned int flags)
 {
-    if (flags & cudaArrayCubemap) {
-        cassrt_note_once("cudaMalloc3DArray: cubemap arrays are not supported");
+    if ((flags & cudaArrayCubemap) && (flags & cudaArrayLayered)) {
+        cassrt_note_once("cudaMalloc3DArray: layered cubemap arrays are not supported");
         return fail(cudaErrorNotSupported);
+    }
+    if (flags & cudaArrayCubemap) {
+        if (extent.width != extent.height || extent.depth != 6)
+            return fail(cudaErrorInvalidValue);     /* square faces, six of them */
+        cudaError_t e = make_array(array, desc, extent.width, extent.height, extent.depth, 1);
+        if (e == cudaSuccess)
+            (*array)->cubemap = 1;
+        return e;
     }
     if ((flags & cudaArrayLayered) && !extent.depth)
         return fail(cudaErrorInvalidValue);
     return make_array(array, desc, extent.width, extent.height, extent.depth, (flags & cudaArrayLayered) != 0);
+}
+
+static size_t halved(size_t n, unsigned int level)
+{
+    n >>= level;
+    return n ? n : 1;
+}
+
+cudaError_t CUDARTAPI cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                               const struct cudaChannelFormatDesc *desc, struct cudaExtent extent,
+                                               unsigned int numLevels, unsigned int flags)
+{
+    if (!mipmappedArray || !desc || extent.width == 0 || (extent.depth && !extent.height))
+        return fail(cudaErrorInvalidValue);
+    if (flags & (cudaArrayLayered | cudaArrayCubemap)) {
+        cassrt_note_once("cudaMallocMipmappedArray: layered and cubemap mipmapped arrays are not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    size_t elem = element_size(desc);
+    if (!elem)
+        return fail(cudaErrorInvalidChannelDescriptor);
+    /* CUDA clamps the level count to [1, 1 + floor(log2(largest extent))]. */
+    size_t largest = extent.width > extent.height ? extent.width : extent.height;
+    largest = largest > extent.depth ? largest : extent.depth;
+    unsigned int most = 1;
+    while (largest >> most)
+        most++;
+    unsigned int levels = numLevels < 1 ? 1 : numLevels > most ? most : numLevels;
+    if (levels > CASS_MAX_LEVELS) {
+        cassrt_note_once("cudaMallocMipmappedArray: more than 16 levels (an extent over 32768) is not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    struct cudaMipmappedArray *m = calloc(1, sizeof *m);
+    if (!m)
+        return fail(cudaErrorMemoryAllocation);
+    m->levels = levels;
+    size_t offsets[CASS_MAX_LEVELS], total = 0;
+    for (unsigned int l = 0; l < levels; l++) {
+        struct cudaArray *a = &m->level[l];
+        a->width = halved(extent.width, l);
+        a->height = extent.height ? halved(extent.height, l) : 1;
+        a->depth = extent.depth ? halved(extent.depth, l) : 1;
+        a->pitch = a->width * elem;
+        a->dims = extent.depth ? 3 : extent.height ? 2 : 1;
+        a->desc = *desc;
+        offsets[l] = total;
+        total += (a->pitch * a->height * a->depth + 255) & ~(size_t)255;   /* levels 256-byte aligned */
+    }
+    if (total > UINT32_MAX) {
+        free(m);
+        cassrt_note_once("cudaMallocMipmappedArray: mipmapped arrays of 4 GiB or more are not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    cudaError_t e = cudaMalloc(&m->data, total);
+    if (e != cudaSuccess) {
+        free(m);
+        return e;
+    }
+    for (unsigned int l = 0; l < levels; l++)
+        m->level[l].data = (char *)m->data + offsets[l];
+    *mipmappedArray = m;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaGetMipmappedArrayLevel(cudaArray_t *levelArray, cudaMipmappedArray_const_t mipmappedArray,
+                                                 unsigned int level)
+{
+    if (!levelArray || !mipmappedArray || level >= mipmappedArray->levels)
+        return fail(cudaErrorInvalidValue);
+    /* The level belongs to the mipmapped array: cudaFreeMipmappedArray releases it. */
+    *levelArray = (cudaArray_t)&mipmappedArray->level[level];
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray)
+{
+    if (!mipmappedArray)
+        return cudaSuccess;
+    cudaError_t e = cudaFree(mipmappedArray->data);
+    free(mipmappedArray);
+    return e;
 }
 
 cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array)
@@ -168,7 +276,7 @@ cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struc
         extent->depth = array->dims == 3 || array->layered ? array->depth : 0;
     }
     if (flags)
-        *flags = array->layered ? cudaArrayLayered : 0;
+        *flags = array->cubemap ? cudaArrayCubemap : array->layered ? cudaArrayLayered : 0;
     return cudaSuccess;
 }
 
@@ -241,6 +349,23 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->width = (uint32_t)a->width, t->height = (uint32_t)a->height, t->depth = (uint32_t)a->depth;
         t->slice_pitch = (uint32_t)(a->pitch * a->height);
         t->dims = (uint8_t)a->dims;
+        t->levels = 1;
+        break;
+    }
+    case cudaResourceTypeMipmappedArray: {
+        cudaMipmappedArray_const_t m = r->res.mipmap.mipmap;
+        if (!m)
+            return cudaErrorInvalidValue;
+        const struct cudaArray *a = &m->level[0];
+        format = &a->desc;
+        t->base = (uint64_t)(uintptr_t)m->data;
+        t->pitch = (uint32_t)a->pitch;
+        t->width = (uint32_t)a->width, t->height = (uint32_t)a->height, t->depth = (uint32_t)a->depth;
+        t->slice_pitch = (uint32_t)(a->pitch * a->height);
+        t->dims = (uint8_t)a->dims;
+        t->levels = (uint8_t)m->levels;
+        for (unsigned int l = 0; l < m->levels; l++)
+            t->level_offset[l] = (uint32_t)((char *)m->level[l].data - (char *)m->data);
         break;
     }
     case cudaResourceTypeLinear:
@@ -253,6 +378,7 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->pitch = t->slice_pitch = (uint32_t)r->res.linear.sizeInBytes;
         t->linear_resource = 1;
         t->dims = 1;
+        t->levels = 1;
         break;
     case cudaResourceTypePitch2D:
         format = &r->res.pitch2D.desc;
@@ -266,10 +392,10 @@ static cudaError_t describe_resource(struct cass_texture *t, const struct cudaRe
         t->depth = 1;
         t->slice_pitch = (uint32_t)(t->pitch * t->height);
         t->dims = 2;
+        t->levels = 1;
         break;
     default:
-        cassrt_note_once("cudaCreateTextureObject: mipmapped arrays are not supported");
-        return cudaErrorNotSupported;
+        return cudaErrorInvalidValue;
     }
     if (!format_of(format, &channels, &bits))
         return cudaErrorInvalidChannelDescriptor;
@@ -293,16 +419,10 @@ static float border_in_format(float c, int bits, int is_signed)
     return (float)((v < 0 ? -steps : steps) / top);
 }
 
-cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
-                                              const struct cudaTextureDesc *pTexDesc,
-                                              const struct cudaResourceViewDesc *pResViewDesc)
+/* A texture or (sampled = 0: the sampling fields are unused) a surface object. */
+static cudaError_t create_object(unsigned long long *pObject, const struct cudaResourceDesc *pResDesc,
+                                 const struct cudaTextureDesc *pTexDesc, int sampled)
 {
-    if (!pTexObject || !pResDesc || !pTexDesc)
-        return fail(cudaErrorInvalidValue);
-    if (pResViewDesc) {
-        cassrt_note_once("cudaCreateTextureObject: resource views are not supported");
-        return fail(cudaErrorNotSupported);
-    }
     struct cass_texture t;
     memset(&t, 0, sizeof t);
     cudaError_t e = describe_resource(&t, pResDesc);
@@ -316,6 +436,27 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
     t.normalized_coords = pTexDesc->normalizedCoords != 0;
     for (int i = 0; i < 3; i++)
         t.address[i] = (uint8_t)pTexDesc->addressMode[i];
+    if (sampled && pResDesc->resType == cudaResourceTypeArray && pResDesc->res.array.array->cubemap) {
+        /* Point sampling of one face needs no seam rule; filtering across an edge would. */
+        if (t.filter_linear || !t.normalized_coords) {
+            cassrt_note_once("cudaCreateTextureObject: cubemaps are sampled with point filtering and "
+                             "normalized coordinates only");
+            return fail(cudaErrorNotSupported);
+        }
+        /* a face clamps at its edges whatever addressMode says (OpenGL's and Direct3D's rule) */
+        t.address[0] = t.address[1] = cudaAddressModeClamp;
+    }
+    if (t.levels > 1) {
+        if (pTexDesc->mipmapLevelBias != 0.0f) {
+            cassrt_note_once("cudaCreateTextureObject: a mipmapLevelBias other than 0 is not supported");
+            return fail(cudaErrorNotSupported);
+        }
+        t.mipmap_linear = pTexDesc->mipmapFilterMode == cudaFilterModeLinear;
+        if (t.mipmap_linear && integer && !t.read_normalized)
+            return fail(cudaErrorInvalidValue);    /* blending levels is filtering, as above */
+        t.min_lod = pTexDesc->minMipmapLevelClamp;
+        t.max_lod = pTexDesc->maxMipmapLevelClamp;
+    }
     memcpy(t.border, pTexDesc->borderColor, sizeof t.border);
     if (t.read_normalized)
         for (int c = 0; c < 4; c++)
@@ -329,8 +470,21 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, c
         cudaFree(device);
         return e;
     }
-    *pTexObject = (cudaTextureObject_t)(uintptr_t)device;
+    *pObject = (unsigned long long)(uintptr_t)device;
     return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t *pTexObject, const struct cudaResourceDesc *pResDesc,
+                                              const struct cudaTextureDesc *pTexDesc,
+                                              const struct cudaResourceViewDesc *pResViewDesc)
+{
+    if (!pTexObject || !pResDesc || !pTexDesc)
+        return fail(cudaErrorInvalidValue);
+    if (pResViewDesc) {
+        cassrt_note_once("cudaCreateTextureObject: resource views are not supported");
+        return fail(cudaErrorNotSupported);
+    }
+    return create_object(pTexObject, pResDesc, pTexDesc, 1);
 }
 
 cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject)
@@ -351,7 +505,7 @@ cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject, 
     struct cudaTextureDesc point;
     memset(&point, 0, sizeof point);
     point.readMode = cudaReadModeElementType;
-    return cudaCreateTextureObject(pSurfObject, pResDesc, &point, NULL);
+    return create_object(pSurfObject, pResDesc, &point, 0);
 }
 
 cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
