@@ -10,10 +10,12 @@ from .image import build_image_family
 from .lanes import FALLBACK_VECTOR_OPS, build_lanes
 from .lds import build_ds
 from .salu import UnknownScalar, build_control, build_salu
+from .state import EXEC
 from .valu import Unimplemented, base_name, build_valu
 from .vmem import build_smem, build_vmem
 
 HOSTCALL_FUNCTION = "__ockl_hostcall_internal"
+IMPLICIT_EXEC_WRITERS = ("cmpx", "saveexec", "wrexec")   # write EXEC without naming it as an operand
 
 
 class Program:
@@ -115,6 +117,17 @@ def _build_vopd(instr: Instr):
             commit(st, w)
         return False
     return vopd
+
+
+def writes_exec(instr: Instr) -> bool:
+    """Whether the instruction may change EXEC: it writes it implicitly (v_cmpx, s_*_saveexec,
+    s_*_wrexec) or has exec_lo/exec_hi among its operands, as destination or source (so the
+    scheduler may keep what it knows of EXEC across every other instruction)."""
+    if instr.dual is not None:
+        return any(writes_exec(h) for h in instr.dual)
+    if any(part in instr.mnemonic for part in IMPLICIT_EXEC_WRITERS):
+        return True
+    return any(o.kind == "s" and o.reg <= EXEC + 1 and o.reg + o.count > EXEC for o in instr.operands)
 
 
 def _max_vgpr(instr: Instr) -> int:
