@@ -18,7 +18,8 @@ has mapped as the GPU would.
 evidence of progress, cass_cc.emu.progress); `read_grew` by a read that, all inside one
 allocation, reaches past the range of it read so far (`read_ranges`: a loop that walks an array
 makes progress, one that re-reads a flag does not); `host_read` by every access to host or managed
-memory, which another host thread may change while a kernel polls it; the launch clears them.
+memory, which another host thread may change while a kernel polls it (and by a read of the clock,
+which changes likewise: cass_cc.emu.salu); the launch clears them.
 """
 
 from __future__ import annotations

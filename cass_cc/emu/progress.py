@@ -27,7 +27,7 @@ After a stretch without progress the detector declares a hang by either of two r
 - proof: every running wave came back, at a backward branch, to a state it was in before (pc,
   SGPRs, SCC, VGPRs, MODE, and no scratch change) with memory unchanged in between, and none
   read host or managed memory meanwhile (another host thread may write it while a kernel polls
-  it). The waves are deterministic, so each repeats its cycle forever: nothing can release them. Each wave
+  it) or the clock (a loop waiting for a time to pass reduces what it read to the same flags). The waves are deterministic, so each repeats its cycle forever: nothing can release them. Each wave
   keeps one saved state, compared at each of its backward branches and replaced at the 1st,
   2nd, 4th, 8th ... of them (Brent's cycle finding): a cycle of c backward branches is found
   within about 2c + (the branches before it) of them. A spin on a flag or a lock, a failing

@@ -138,6 +138,9 @@ def build_control(instr: Instr):
 
         def memtime(st, w):             # a clock: the wave-instructions executed so far
             write_scalar_bits(st, w, reg, np.full(len(w), st.clock, np.uint64), width)
+            # Like host memory, the clock changes while a wave spins on it, so a loop that waits
+            # for it can come back to the same registers and still end (cass_cc.emu.progress)
+            st.mem.host_read = True
             return False
         return memtime
     if m == "s_trap":
