@@ -243,3 +243,29 @@ def test_loop_that_rereads_one_word_does_not(monkeypatch):
     with pytest.raises(EmuFault) as info:
         dev.run("k", 1, 32, dev.zeros(32, np.uint32), dev.upload(np.arange(4000, dtype=np.uint32)))
     assert info.value.kind == "hang" and "CASS_EMU_HANG_INSTRUCTIONS=8000" in str(info.value)
+
+
+def test_wait_for_the_clock_is_no_hang():
+    """A loop until clock64 passes a mark (the shape LLVM gives it: what the clock read is reduced
+    to the same flags at each back edge) ends as the clock advances; reading the clock rules out
+    the proof, as reading host memory does."""
+    dev = _asm("""  s_sendmsg_rtn_b64 s[8:9], sendmsg(MSG_RTN_GET_REALTIME)
+  s_waitcnt lgkmcnt(0)
+.Lwait:
+  s_sendmsg_rtn_b64 s[10:11], sendmsg(MSG_RTN_GET_REALTIME)
+  s_waitcnt lgkmcnt(0)
+  s_sub_u32 s10, s10, s8
+  s_subb_u32 s11, s11, s9
+  s_cmp_lt_u32 s10, 50000
+  s_cselect_b32 s10, -1, 0
+  s_cmp_eq_u32 s11, 0
+  s_cselect_b32 s11, -1, 0
+  s_and_b32 s10, s10, s11
+  s_cmp_lg_u32 s10, 0
+  s_cbranch_scc1 .Lwait
+  v_mov_b32 v2, 1
+  global_store_b32 v1, v2, s[4:5]
+""")
+    out = dev.zeros(32, np.uint32)
+    dev.run("k", 1, 32, out)
+    assert dev.download(out, 32, np.uint32).tolist() == [1] * 32
