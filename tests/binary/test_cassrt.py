@@ -1,5 +1,6 @@
-"""libcassrt: built by the package, exporting every function of CUDA's runtime library, with
-CUDA's error codes and strings and a named 'not supported' for what it lacks."""
+"""libcassrt: built by the package, exporting every function of CUDA's runtime library and of the
+driver API cuda.h declares, with CUDA's error codes and strings and a named 'not supported' for
+what it lacks."""
 
 from __future__ import annotations
 
@@ -33,9 +34,12 @@ def _dynamic(path: Path) -> tuple[set[str], list[str], str]:
     return names, needed, soname
 
 
-def test_exports_exactly_cudas_runtime_functions(libcassrt):
+def test_exports_exactly_cudas_runtime_and_driver_functions(libcassrt):
     names, needed, soname = _dynamic(libcassrt)
-    assert names == set(cassrt.runtime_symbols())
+    driver = set(cassrt.driver_symbols())
+    assert {"cuMemAlloc_v2", "cuMemcpyAsync_ptsz", "cuLaunchKernel"} <= driver
+    assert names == set(cassrt.runtime_symbols()) | driver
+    assert (libcassrt.parent / "libcuda.so").resolve() == libcassrt.resolve()
     assert soname == "libcassrt.so"
     assert any(n.startswith("libamdhip64.so") for n in needed)
 

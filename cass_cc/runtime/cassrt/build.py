@@ -1,11 +1,15 @@
 """Building libcassrt: the C sources of this folder, compiled with the system C compiler against
-CUDA's headers (cuda_*.c) and HIP's headers (hip_*.c), linked against libamdhip64, into the cache
-as `cassrt-<hash>/libcassrt.so` (made in a private folder, then renamed into place)."""
+CUDA's headers (cuda_*.c: the runtime API, driver_*.c: the driver API) and HIP's headers (hip_*.c),
+linked against libamdhip64, into the cache as `cassrt-<hash>/libcassrt.so` (made in a private
+folder, then renamed into place). The folder also holds `libcuda.so`, a link to libcassrt.so, so
+a program linked with `-lcuda` gets the driver API from the same library as the runtime's and the
+two share devices, memory, streams and arrays."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -19,7 +23,9 @@ from ...errors import CassError, ToolMissing
 SOURCE_DIR = Path(__file__).resolve().parent
 LIBRARY = "libcassrt.so"
 SONAME = LIBRARY
-EXPORTS = "{ global: cuda*; __cuda*; local: *; };\n"
+DRIVER_LINK = "libcuda.so"      # what `-lcuda` finds in the folder on the link line
+EXPORTS = "{ global: cuda*; __cuda*; cu[A-Z]*; local: *; };\n"
+CUDA_SIDE = ("cuda_", "driver_")   # sources compiled against CUDA's headers
 C_FLAGS = ["-std=gnu11", "-O2", "-fPIC", "-Wall", "-Wextra", "-Werror"]
 
 
@@ -43,7 +49,7 @@ def _build_key(cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> str:
         h.update(src.name.encode() + b"\0" + src.read_bytes())
     for part in (cc, cuda_inc, hip_inc, os.path.realpath(amdhip)):
         h.update(part.encode() + b"\0")
-    for header in ("driver_types.h", "cuda_runtime_api.h"):
+    for header in ("driver_types.h", "cuda_runtime_api.h", "cuda.h"):
         h.update(Path(cuda_inc, header).read_bytes())
     return h.hexdigest()[:16]
 
@@ -75,19 +81,20 @@ def library_path() -> Path:
 def _build(work: Path, cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> None:
     objects = []
     for src in sorted(SOURCE_DIR.glob("*.c")):
-        if src.name.startswith("cuda_"):
+        if src.name.startswith(CUDA_SIDE):
             includes = ["-I", cuda_inc]
         else:
             includes = ["-D__HIP_PLATFORM_AMD__", "-I", hip_inc]
         objects.append(_compile(cc, src, work, includes))
     stubs = work / "unsupported.c"
-    stubs.write_text(_unsupported_source(_defined_functions(objects)))
+    stubs.write_text(_unsupported_source(_defined_functions(objects), driver_symbols()))
     objects.append(_compile(cc, stubs, work, []))
     (work / "exports.map").write_text(EXPORTS)
     out = work / "out"
     out.mkdir()
     _run([cc, "-shared", "-o", str(out / LIBRARY), *map(str, objects), f"-Wl,-soname,{SONAME}",
           f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", amdhip, "-lpthread", "-ldl"])
+    os.symlink(LIBRARY, out / DRIVER_LINK)
 
 
 def _compile(cc: str, src: Path, work: Path, includes: list[str]) -> Path:
@@ -119,14 +126,38 @@ def runtime_symbols() -> list[str]:
     return [l.strip() for l in lines if l.strip() and not l.startswith("#")]
 
 
-def _unsupported_source(implemented: set[str]) -> str:
+def driver_symbols() -> list[str]:
+    """Every driver API function a program compiled against this CUDA's cuda.h can call: the
+    names its declarations take after cuda.h's macros (cuMemAlloc_v2), with and without
+    per-thread default streams (cuMemcpyAsync_ptsz). libcassrt defines each one, as for
+    runtime_symbols."""
+    cc, cuda_inc = toolchain.path("cc"), cuda_include_dir()
+    names: set[str] = set()
+    for defines in ([], ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]):
+        proc = subprocess.run([cc, "-E", "-P", *defines, "-I", cuda_inc, "-x", "c", "-"],
+                              input="#include <cuda.h>\n", capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CassError(f"building libcassrt failed: preprocessing cuda.h\n{proc.stderr.strip()}")
+        names.update(re.findall(r"\bCUresult\s+(cu\w+)\s*\(", proc.stdout))
+    return sorted(names)
+
+
+def _unsupported_source(implemented: set[str], driver: list[str]) -> str:
     """C stubs for the exported functions libcassrt does not implement. They take no parameters:
-    a C caller's arguments are ignored harmlessly, and the result is cudaErrorNotSupported."""
+    a C caller's arguments are ignored harmlessly, and the result is cudaErrorNotSupported (the
+    runtime's, recorded as its last error) or CUDA_ERROR_NOT_SUPPORTED (the driver's, which
+    records nothing); both are 801."""
     lines = ['#include "cassrt.h"', "",
              "static int unsupported(const char *what)", "{",
              "    cassrt_note_once(what);",
-             "    return cassrt_result(801); /* cudaErrorNotSupported */", "}", ""]
+             "    return cassrt_result(801); /* cudaErrorNotSupported */", "}", "",
+             "static int driver_unsupported(const char *what)", "{",
+             "    cassrt_note_once(what);",
+             "    return 801; /* CUDA_ERROR_NOT_SUPPORTED */", "}", ""]
     for name in runtime_symbols():
         if name not in implemented:
             lines.append(f'int {name}(void) {{ return unsupported("{name} is not supported"); }}')
+    for name in driver:
+        if name not in implemented:
+            lines.append(f'int {name}(void) {{ return driver_unsupported("{name} is not supported"); }}')
     return "\n".join(lines) + "\n"

@@ -1,9 +1,9 @@
 /* The interface between libcassrt's two halves.
  *
  * CUDA's and HIP's headers cannot be included in one translation unit (their vector types
- * clash), so the files that export the CUDA runtime API (cuda_*.c, compiled against CUDA's
- * headers) reach HIP only through the functions declared here, and hip_*.c (compiled against
- * HIP's headers) implement them. Only plain C types cross this line; HIP's error codes are
+ * clash), so the files that export the CUDA runtime API (cuda_*.c) and the driver API
+ * (driver_*.c), compiled against CUDA's headers, reach HIP only through the functions declared
+ * here, and hip_*.c (compiled against HIP's headers) implement them. Only plain C types cross this line; HIP's error codes are
  * returned as int (they have CUDA's numeric values, which hip_errors.c checks at compile time).
  */
 #ifndef CASSRT_H
@@ -76,11 +76,15 @@ int cassrt_pointer_info(const void *ptr, struct cassrt_pointer_info *info);
 
 /* --- device (hip_device.c) ---------------------------------------------------------------- */
 int cassrt_device_info(int device, struct cassrt_device_info *info);
+/* cudaDeviceGetAttribute's answer (cuda_device.c), shared with cuDeviceGetAttribute. */
+int cassrt_device_attribute(int *value, int attr, int device);
 
 /* --- errors (cuda_errors.c) --------------------------------------------------------------- */
 /* Records a HIP error code (numerically CUDA's) as the thread's last error; returns it. */
 int cassrt_result(int hip_error);
 /* Prints "libcassrt: <what>" once per distinct text (on stderr). */
 void cassrt_note_once(const char *what);
+/* A HIP error code as the driver API's CUresult (driver_errors.c); records nothing. */
+int cassrt_driver_result(int hip_error);
 
 #endif

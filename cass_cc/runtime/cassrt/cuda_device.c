@@ -62,13 +62,15 @@ cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int d
     return cudaSuccess;
 }
 
-cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+/* The driver's CU_DEVICE_ATTRIBUTE_* have the values of the runtime's cudaDevAttr*, so
+ * cuDeviceGetAttribute asks this too; it returns a HIP/runtime code and records no error. */
+int cassrt_device_attribute(int *value, int attr, int device)
 {
     struct cassrt_device_info d;
-    int e = cassrt_result(cassrt_device_info(device, &d));
+    int e = cassrt_device_info(device, &d);
     if (e != cudaSuccess)
-        return (cudaError_t)e;
-    switch (attr) {
+        return e;
+    switch ((enum cudaDeviceAttr)attr) {
     case cudaDevAttrMaxThreadsPerBlock: *value = d.max_threads_per_block; break;
     case cudaDevAttrMaxBlockDimX: *value = d.max_threads_dim[0]; break;
     case cudaDevAttrMaxBlockDimY: *value = d.max_threads_dim[1]; break;
@@ -143,9 +145,14 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     case cudaDevAttrMemoryPoolsSupported: *value = 0; break;
     default:
         cassrt_note_once("cudaDeviceGetAttribute: an attribute without an AMD counterpart was asked for");
-        return (cudaError_t)cassrt_result(cudaErrorNotSupported);
+        return cudaErrorNotSupported;
     }
     return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device)
+{
+    return (cudaError_t)cassrt_result(cassrt_device_attribute(value, attr, device));
 }
 
 cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)

@@ -173,13 +173,21 @@ def hipMemPtrGetInfo(address: int, size: int) -> int:
 
 @hip_api
 def hipMemGetAddressRange(base: int, size: int, address: int) -> int:
+    """The allocation holding address; for an address in a loaded code object (a global
+    variable, a string literal a kernel handed out), the code object's loaded image, which the
+    loader allocated whole (cass_cc.emu.code_object), as ROCr's loader does."""
     alloc = DEVICE.find(address)
-    if alloc is None:
-        return errors.NOT_FOUND
+    if alloc is not None:
+        start, length = alloc.address, alloc.size
+    else:
+        found = DEVICE.memory.find(address)
+        if found is None or found[2] != "global":
+            return errors.NOT_FOUND
+        start, length = found[0], found[1]
     if base:
-        cmem.put_ptr(base, alloc.address)
+        cmem.put_ptr(base, start)
     if size:
-        cmem.put_size(size, alloc.size)
+        cmem.put_size(size, length)
     return 0
 
 
