@@ -6,7 +6,7 @@ import numpy as np
 
 from .alu.op import DTYPES
 from .decode import Operand
-from .state import (UNSIGNED, WIDTH, apply_float_mods, bits_to_type, constant_bits,
+from .state import (UNSIGNED, WIDTH, across_lanes, apply_float_mods, bits_to_type, constant_bits,
                     covers_all, read_scalar_bits, type_to_bits, write_scalar_bits)
 
 
@@ -51,13 +51,13 @@ def vector_bits(op: Operand, t: str):
     shift = 16 if (width == 16 and op.hi) else 0
     if op.kind == "s" and scalar_width == 32 and width == 32 and op.reg != 124:
         reg = op.reg
-        return lambda st, w: np.broadcast_to(st.S[w, reg][:, None], (len(w), 32))
+        return lambda st, w: across_lanes(st.S[w, reg])
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, scalar_width)
         if width == 16:
             bits = ((bits >> bits.dtype.type(shift)) & bits.dtype.type(0xFFFF)).astype(np.uint16)
-        return np.broadcast_to(bits[:, None], (len(w), 32))
+        return across_lanes(bits)
     return read
 
 

@@ -88,12 +88,7 @@ def build(instr: Instr):
         op = vector_ops.get(name) or FALLBACK_VECTOR_OPS.get(name)
         if op is None:
             return None
-        compute = build_valu(instr, op)
-
-        def valu(st, w):
-            compute(st, w)(st, w)
-            return False
-        return valu
+        return build_valu(instr, op).run
     if m.startswith("s_"):
         op = scalar_ops.get(name)
         return build_salu(instr, op) if op is not None else None
@@ -109,7 +104,7 @@ def _build_vopd(instr: Instr):
         op = vector_ops.get(name) or FALLBACK_VECTOR_OPS.get(name)
         if op is None:
             raise Unimplemented(f"VOPD half '{half.mnemonic}'")
-        computes.append(build_valu(half, op))
+        computes.append(build_valu(half, op).compute)
 
     def vopd(st, w):
         commits = [c(st, w) for c in computes]

@@ -46,16 +46,16 @@ def build_salu(instr: Instr, op: Op):
     if "dst_in" in flags:
         readers.append(scalar_reader(dst, op.srcs[-1]))
     writer = scalar_writer(dst, op.dst) if dst is not None else None
-    fn = op.fn
+    fn = op.bare       # launch() runs with numpy's float warnings off
+    scc_in, is_cmp, scc_out = "scc_in" in flags, "cmp" in flags, "scc_out" in flags
 
     def execute(st, w):
         values = [r(st, w) for r in readers]
-        kwargs = {"scc": st.scc[w]} if "scc_in" in flags else {}
-        result = fn(*values, **kwargs)
-        if "cmp" in flags:
+        result = fn(*values, scc=st.scc[w]) if scc_in else fn(*values)
+        if is_cmp:
             st.scc[w] = np.asarray(result, bool)
             return False
-        if "scc_out" in flags:
+        if scc_out:
             result, scc = result
             st.scc[w] = np.asarray(scc, bool)
         if writer is not None:

@@ -53,6 +53,7 @@ class Waves:
         self.lds_changed = False
         self.watch_scratch = False
         self.scratch_version = np.zeros(n, np.int64)
+        self._exec_of = self._exec_lanes = None      # exec_mask's last w and its mask
 
     def set_mode(self, w, mode: np.ndarray) -> None:
         self.mode[w] = mode
@@ -60,11 +61,19 @@ class Waves:
 
     # --- masks --------------------------------------------------------------------------
     def exec_mask(self, w) -> np.ndarray:
-        """(k, 32) bool: the lanes EXEC enables (read-only)."""
+        """(k, 32) bool: the lanes EXEC enables (read-only). Kept for the last w asked about
+        until exec_changed(): the scheduler runs one w for many instructions, few of them
+        writing EXEC."""
+        if w is self._exec_of:
+            return self._exec_lanes
         bits = self.S[w, EXEC]
-        if (bits == ALL_ON).all():       # the common case: one shared array
-            return all_lanes(len(bits))
-        return unpack_mask(bits)
+        mask = all_lanes(len(bits)) if (bits == ALL_ON).all() else unpack_mask(bits)   # all on: one shared array
+        self._exec_of, self._exec_lanes = w, mask
+        return mask
+
+    def exec_changed(self) -> None:
+        """An instruction may have written EXEC (see program.writes_exec)."""
+        self._exec_of = None
 
     def sgpr_mask(self, w, reg: int) -> np.ndarray:
         """(k, 32) bool lane mask held in an SGPR (vcc_lo, s4, ...)."""
@@ -84,6 +93,21 @@ def all_lanes(k: int) -> np.ndarray:
         mask = _ALL_LANES[k] = np.ones((k, 32), bool)
         mask.flags.writeable = False
     return mask
+
+
+def across_lanes(values: np.ndarray) -> np.ndarray:
+    """(k,) values -> a read-only (k, 32) array giving each wave's value in every lane, without
+    copying (np.broadcast_to does the same at several times the cost, on the hot path of every
+    scalar operand of a vector instruction)."""
+    values = np.ascontiguousarray(values)
+    lanes = np.ndarray((len(values), 32), values.dtype, values, 0, (values.itemsize, 0))
+    lanes.flags.writeable = False
+    return lanes
+
+
+def only(mask: np.ndarray, lanes: np.ndarray) -> np.ndarray:
+    """mask & lanes, skipping the operation when lanes is the shared all-true mask."""
+    return mask if lanes is _ALL_LANES.get(len(lanes)) and mask.shape == lanes.shape else mask & lanes
 
 
 def covers_all(mask: np.ndarray) -> bool:
@@ -156,7 +180,7 @@ def write_scalar_bits(st: Waves, w, reg: int, bits: np.ndarray, width: int) -> N
         st.S[w, reg] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         st.S[w, reg + 1] = (bits >> np.uint64(32)).astype(np.uint32)
     else:
-        st.S[w, reg] = bits.astype(np.uint32)
+        st.S[w, reg] = bits if bits.dtype == np.uint32 else bits.astype(np.uint32)
 
 
 # --- typed conversion ---------------------------------------------------------------------

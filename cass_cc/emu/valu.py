@@ -4,13 +4,14 @@ The arithmetic comes from the ALU tables (cass_cc.emu.alu.VECTOR_OPS, an `Op` pe
 this module fetches operands (registers, constants, neg/abs, op_sel, DPP routing), applies
 EXEC, output modifiers and clamp, and routes results to VGPRs, VCC/SGPRs or EXEC.
 
-A builder returns `compute(st, w) -> commit(st, w)` so VOPD can read both halves' sources
-before either half writes.
+A builder returns a Valu: `run(st, w)`, and `compute(st, w) -> commit(st, w)` so VOPD can read
+both halves' sources before either half writes.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -19,7 +20,7 @@ from .alu.op import DTYPES, Op
 from .decode import Instr, Operand
 from .dpp import Route
 from .operands import typed, vector_bits, vector_writer
-from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, pack_mask, write_scalar_bits
+from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask, write_scalar_bits
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
 LANE_IDS = np.arange(32, dtype=np.uint32)
@@ -37,8 +38,15 @@ class Unimplemented(Exception):
     """The instruction is in no table; the caller reports it with kernel, pc and text."""
 
 
-def build_valu(instr: Instr, op: Op):
-    """compute(st, w) -> commit(st, w) for one VALU instruction described by `op`."""
+class Valu(NamedTuple):
+    """The executor of one VALU instruction, and its two halves for VOPD, which reads both
+    instructions' sources before either writes."""
+    run: Callable           # run(st, w) -> False (the pc is the scheduler's to advance)
+    compute: Callable       # compute(st, w) -> commit(st, w)
+
+
+def build_valu(instr: Instr, op: Op) -> Valu:
+    """The executor of one VALU instruction described by `op`."""
     ops = list(instr.operands)
     flags = op.flags
     mods = instr.mods
@@ -74,7 +82,7 @@ def build_valu(instr: Instr, op: Op):
             dst = Operand("v", dst.reg, hi="hi_half" in flags)
         writer = vector_writer(dst, op.dst)
     post = _output_modifiers(op, mods)
-    fn = op.fn
+    fn = op.bare       # launch() runs with numpy's float warnings off
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
     signed = (bool(neg_lo[0]), bool(neg_lo[1]))      # v_dot*_iu*: neg_lo marks signed A/B
     uses_mode = "rounding" in flags or "denormals" in flags
@@ -82,19 +90,6 @@ def build_valu(instr: Instr, op: Op):
     flushed_srcs = [(i, MODE_SHIFT[t] + 4) for i, t in enumerate(op.srcs) if t in MODE_SHIFT] \
         if "denormals" in flags else []
     result_denorm_shift = MODE_SHIFT[op.dst] + 4 if "denormals" in flags and op.dst in MODE_SHIFT else None
-
-    def compute(st, w):
-        if not uses_mode:
-            return compute_in_mode(st, w, DEFAULT_MODE)
-        if not st.mode_split:
-            return compute_in_mode(st, w, int(st.mode[w[0]]))
-        modes = st.mode[w]                 # waves in different MODEs: one group per MODE
-        parts = [(g, compute_in_mode(st, g, int(m))) for m in np.unique(modes) for g in [w[modes == m]]]
-
-        def commit_parts(st, w):
-            for g, part in parts:
-                part(st, g)
-        return commit_parts
 
     # what fn takes besides the sources, decided once: lane masks read per call, constants
     mask_args = [(name, reg) for flag, name, reg in (("carry_in", "carry", mask_reg), ("mask_in", "mask", mask_reg),
@@ -105,11 +100,13 @@ def build_valu(instr: Instr, op: Op):
     if "iu_signed" in flags:
         static_kwargs["signed"] = signed
     rounds, lane_ids = "rounding" in flags, "lane_id" in flags
+    takes_kwargs = bool(mask_args or static_kwargs or rounds or lane_ids)
     is_cmpx, is_cmp, has_carry_out = "cmpx" in flags, "cmp" in flags, "carry_out" in flags
     if is_cmp:
         post = None
 
-    def compute_in_mode(st, w, mode: int):
+    def evaluate(st, w, mode: int):
+        """(result, carry or None, lanes to write) of the waves w, which share `mode`."""
         exec_mask = st.exec_mask(w)
         values = [r(st, w) for r in readers]
         write = exec_mask
@@ -118,14 +115,17 @@ def build_valu(instr: Instr, op: Op):
         for i, shift in flushed_srcs:
             if not (mode >> shift) & 1:
                 values[i] = flush_denormals(values[i])
-        kwargs = dict(static_kwargs) if static_kwargs else {}
-        for name, reg in mask_args:
-            kwargs[name] = st.sgpr_mask(w, reg)
-        if rounds:
-            kwargs["round"] = (mode >> round_shift) & 3
-        if lane_ids:
-            kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
-        result = fn(*values, **kwargs) if kwargs else fn(*values)   # launch() silences float warnings
+        if takes_kwargs:
+            kwargs = dict(static_kwargs)
+            for name, reg in mask_args:
+                kwargs[name] = st.sgpr_mask(w, reg)
+            if rounds:
+                kwargs["round"] = (mode >> round_shift) & 3
+            if lane_ids:
+                kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
+            result = fn(*values, **kwargs)
+        else:
+            result = fn(*values)
         carry = None
         if has_carry_out:
             result, carry = result
@@ -133,18 +133,42 @@ def build_valu(instr: Instr, op: Op):
             result = post(result)
         if result_denorm_shift is not None and not (mode >> result_denorm_shift) & 2:
             result = flush_denormals(np.asarray(result))
+        return result, carry, write
 
-        def commit(st, w):
-            if is_cmpx:
-                st.S[w, EXEC] = pack_mask(np.asarray(result, bool) & write)
-            elif is_cmp:
-                write_scalar_bits(st, w, sdst.reg, pack_mask(np.asarray(result, bool) & write), 32)
-            elif writer is not None:
-                writer(st, w, result, write)
-            if carry is not None:
-                write_scalar_bits(st, w, sdst.reg, pack_mask(np.asarray(carry, bool) & write), 32)
-        return commit
-    return compute
+    def store(st, w, result, carry, write) -> None:
+        if is_cmpx:
+            st.S[w, EXEC] = pack_mask(only(np.asarray(result, bool), write))
+        elif is_cmp:
+            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)), 32)
+        elif writer is not None:
+            writer(st, w, result, write)
+        if carry is not None:
+            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(carry, bool), write)), 32)
+
+    def compute(st, w):
+        if not uses_mode:
+            done = evaluate(st, w, DEFAULT_MODE)
+        elif not st.mode_split:
+            done = evaluate(st, w, int(st.mode[w[0]]))
+        else:
+            modes = st.mode[w]                 # waves in different MODEs: one group per MODE
+            parts = [(g, evaluate(st, g, int(m))) for m in np.unique(modes) for g in [w[modes == m]]]
+
+            def commit_parts(st, w):
+                for g, part in parts:
+                    store(st, g, *part)
+            return commit_parts
+        return lambda st, w: store(st, w, *done)
+
+    def run(st, w) -> bool:
+        if not uses_mode:
+            store(st, w, *evaluate(st, w, DEFAULT_MODE))
+        elif not st.mode_split:
+            store(st, w, *evaluate(st, w, int(st.mode[w[0]])))
+        else:
+            compute(st, w)(st, w)
+        return False
+    return Valu(run, compute)
 
 
 def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
@@ -177,6 +201,9 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
     raw = vector_bits(s, t)
     if not (neg or abs_) and WIDTH[t] >= 16:       # the common case: the bits, viewed as the type
         dtype = np.dtype(DTYPES[t])
+        if s.kind == "v" and WIDTH[t] == 32:        # the commonest: one VGPR, one indexing
+            reg = s.reg
+            return (lambda st, w: st.V[w, reg]) if dtype == np.uint32 else (lambda st, w: st.V[w, reg].view(dtype))
         return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
 

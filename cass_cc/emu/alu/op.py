@@ -91,6 +91,12 @@ class Op:
         if not self.flags <= FLAGS:
             raise ValueError(f"unknown flag(s) {sorted(self.flags - FLAGS)}")
 
+    @property
+    def bare(self) -> Callable:
+        """fn without op()'s silencing of numpy's float warnings, for callers that run with them
+        off already (cass_cc.emu.launch): entering np.errstate costs more than many of the ops."""
+        return getattr(self.fn, "unsilenced", self.fn)
+
 
 _FLOAT_TYPES = frozenset({"f16", "f32", "f64", "bf16", "pk_f16"})
 
@@ -105,6 +111,7 @@ def op(srcs: str, dst: str | None, fn: Callable, *flags: str) -> Op:
             with np.errstate(all="ignore"):
                 return fn(*args, **kwargs)
         quiet.__name__ = getattr(fn, "__name__", "op")
+        quiet.unsilenced = fn
         return Op(tuple(types), dst, quiet, frozenset(flags))
     return Op(tuple(types), dst, fn, frozenset(flags))
 
