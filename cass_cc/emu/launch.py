@@ -51,6 +51,8 @@ DISPATCH_PACKET_BYTES = 64
 STATUS_CHANGERS = ("s_endpgm", "s_endpgm_saved", "s_barrier", "ds_gws_barrier")   # executors that set st.status
 ENDS = ("s_endpgm", "s_endpgm_saved")
 BRANCHES = ("s_branch", "s_cbranch_")  # scalar branches: where waves enter and leave loops (progress.py)
+PC_USERS = ("s_endpgm", "s_barrier", "s_branch", "s_cbranch_", "s_setpc", "s_swappc", "s_call",
+            "ds_gws_")                # executors that read or set st.pc (the others leave it to the scheduler)
 TURN_PERIOD = 256                     # instructions between turns of the higher-pc waves
 TURN_STEPS = 256                      # instructions a turn lasts
 
@@ -280,6 +282,8 @@ class _Run:
         hold = hold_tick = None
         ran = 0                         # instructions w ran that progress has not been told of yet
         lanes = None                    # w's active lanes while its EXEC is unchanged
+        behind = False                  # st.pc of w lags `pc` (written when someone reads it: a fancy-index
+                                        # update per instruction cost 5% of a loop's time)
         mem = self.mem
         mem.changed = mem.read_grew = False
         mem.read_ranges.clear()
@@ -320,7 +324,7 @@ class _Run:
             step = steps.get(pc)
             if step is None:
                 step = steps[pc] = self._step(pc)
-            exe, instr, names, skip_to, stops, kind, writes_exec = step
+            exe, instr, names, skip_to, stops, kind, writes_exec, uses_pc = step
             n = len(w)
             stats.wave_instructions += n * len(names)
             if lanes is None:
@@ -338,15 +342,20 @@ class _Run:
                 hang = progress.check()
                 stats.stalled = max(stats.stalled, progress.longest)
                 if hang is not None:
+                    if behind:
+                        pcs[w] = pc
                     raise self._hang(st, progress, hang)
             if skip_to is not None:     # step over the whole run of no-ops at once
                 pcs[w] = skip_to
-                pc = skip_to
+                pc, behind = skip_to, False
             else:
                 if stats.wave_instructions > budget:
                     raise EmuFault("budget", f"instruction budget of {self.budget} wave-instructions exhausted "
                                    f"(--emu-budget, {BUDGET_ENV}); {n} wave(s) here",
                                    kernel=kernel, pc=pc - base, instruction=instr.text)
+                if behind and uses_pc:
+                    pcs[w] = pc
+                    behind = False
                 try:
                     moved = exe(st, w)
                 except AccessError as e:
@@ -370,23 +379,27 @@ class _Run:
                         progress.branched(w, pc, pcs[w])
                     else:
                         progress.retired()
+                if writes_exec:
+                    lanes = None
+                    st.exec_changed()
                 if moved:
                     w = None
                     if stops:               # s_endpgm, s_barrier: the running set changed
                         runnable = None
                     continue
-                if writes_exec:
-                    lanes = None
                 if n == st.n:           # every wave of the batch: no fancy indexing
                     pcs += instr.size
                 else:
-                    pcs[w] += instr.size
+                    behind = True
                 pc += instr.size
             if not everyone:            # others may stand at the new pc: regroup, unless w is held
                 if hold is None:
                     others = at[~chosen if candidates is None else candidates & ~chosen]
                     hold = int(others.min()) if len(others) else math.inf
                 if pc >= hold or tick >= hold_tick:
+                    if behind:
+                        pcs[w] = pc
+                        behind = False
                     w = None
 
     @staticmethod
@@ -414,15 +427,16 @@ class _Run:
     def _step(self, pc: int) -> tuple:
         """What the scheduler needs about the instruction at pc (EmuFault if it cannot run):
         (executor, instruction, mnemonics counted, next pc of a run of no-ops or None, whether it
-        changes wave status, "branch"/"end"/None for progress, whether it may write EXEC)."""
+        changes wave status, "branch"/"end"/None for progress, whether it may write EXEC, whether its
+        executor reads or sets the pcs)."""
         exe = self.program.executor(pc, self.info.name)
         instr = self.program.instrs[pc]
         noops = self.program.noop_run(pc)
         if noops:
-            return exe, instr, noops[1], noops[0], False, None, False
+            return exe, instr, noops[1], noops[0], False, None, False, False
         m = instr.mnemonic
         kind = "branch" if m.startswith(BRANCHES) else "end" if m in ENDS else None
-        return exe, instr, (m,), None, m in STATUS_CHANGERS, kind, writes_exec(instr)
+        return exe, instr, (m,), None, m in STATUS_CHANGERS, kind, writes_exec(instr), m.startswith(PC_USERS)
 
     def _padding(self, mem: Memory, kernel: str, pc: int, text: str) -> None:
         """Report the padding accesses of the instruction just run, once per (kernel, pc)."""
