@@ -26,7 +26,7 @@ from .. import toolchain
 from ..fsutil import atomic_write_bytes
 from .fault import EmuFault
 
-DECODE_FORMAT = 6      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 7      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
@@ -44,7 +44,8 @@ NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_send
 class Operand:
     """One operand. kind: "v" (VGPR), "s" (SGPR incl. vcc/m0/exec/null), "imm" (inline constant or
     literal: `value` is the printed number, `is_float` when printed as a float), "scc", "aperture",
-    "off", "call" (hwreg(...), value holds the args)."""
+    "off", "call" (hwreg(...), value holds the args), "vlist" (an image's NSA address: `value`
+    lists the VGPRs)."""
     kind: str
     reg: int = 0
     count: int = 1
@@ -99,6 +100,13 @@ class _ToOperands(Transformer):
             raise ValueError(f"unknown register range {kind}[{lo}:{hi}]")
         base = 108 + lo if kind == "ttmp" else lo
         return Operand("v" if kind == "v" else "s", base, hi - lo + 1)
+
+    def reg_list(self, items):
+        """The NSA form of an image address, [v0, v0, v5]: kind "vlist", value the VGPR numbers."""
+        regs = [_named(str(i)) for i in items]
+        if any(r.kind != "v" for r in regs):
+            raise ValueError(f"an address list of other than VGPRs: {[str(i) for i in items]}")
+        return Operand("vlist", regs[0].reg, len(regs), value=[r.reg for r in regs])
 
     def half(self, items):
         op = _named(str(items[0]))

@@ -7,11 +7,19 @@ The fields the emulator reads: V# base (dwords 0-1), stride (dword 1 [29:16]), n
 (dword 2), DST_SEL (dword 3 [11:0]), FORMAT (dword 3 [17:12]); T# base >> 8 (dwords 0-1 [7:0]),
 FORMAT (dword 1 [27:20]), width - 1 (dword 1 [31:30] and dword 2 [11:0]), height - 1 (dword 2
 [27:14]), DST_SEL (dword 3 [11:0]), depth - 1 (dword 4 [12:0], 3D) or pitch - 1 in texels (dword 4
-[13:0]); S# CLAMP_X/Y/Z (dword 0 [8:0]), FORCE_UNNORMALIZED (dword 0 [15]), XY_MAG_FILTER
-(dword 2 [21:20]), BORDER_COLOR_PTR and BORDER_COLOR_TYPE (dword 3 [11:0], [31:30]). FORMAT codes
-are FORMATS below (gfx11's numbering); the runtime (runtime/emulated/textures.py) writes them.
+[13:0]), BASE_LEVEL and LAST_LEVEL (dword 3 [15:12], [19:16]); S# CLAMP_X/Y/Z (dword 0 [8:0]),
+FORCE_UNNORMALIZED (dword 0 [15]), MIN_LOD and MAX_LOD (dword 1 [11:0], [23:12], unsigned 4.8
+fixed point), XY_MAG_FILTER (dword 2 [21:20]), MIP_FILTER (dword 2 [27:26]: none, point, linear),
+BORDER_COLOR_PTR and BORDER_COLOR_TYPE (dword 3 [11:0], [31:30]). FORMAT codes are FORMATS below
+(gfx11's numbering); the runtime (runtime/emulated/textures.py) writes them.
 Filtering follows the rules CUDA documents (the lifter's, passes/lift/texture.py), so both routes
 compute the same values: 8-bit fractional weights, (1-a)(1-b) T00 + a(1-b) T10 + ... in order.
+
+Memory layout (the emulator's, as its arrays are linear where the hardware's are tiled): a mip
+chain holds its levels after each other from the T# base, each with packed rows, extents halved
+(floor, at least 1; the layers of an array and the faces of a cube do not halve), each level's
+start rounded up to 256 bytes. A cube (dim CUBE) is addressed by (s, t, face) after
+v_cubeid/v_cubesc/v_cubetc/v_cubema, s and t in [0, 1] on the face, its six faces the slices.
 """
 
 from __future__ import annotations
@@ -53,7 +61,10 @@ DIMS = {"SQ_RSRC_IMG_1D": 1, "SQ_RSRC_IMG_2D": 2, "SQ_RSRC_IMG_3D": 3}
 # array images: the coordinates, then the layer (a float for sampling, rounded to the nearest
 # layer and clamped; an integer for load and store); layers are the slices
 LAYERED_DIMS = {"SQ_RSRC_IMG_1D_ARRAY": 1, "SQ_RSRC_IMG_2D_ARRAY": 2}
-IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY = 10, 12, 13          # T# TYPE with a depth field
+IMG_3D, IMG_CUBE, IMG_1D_ARRAY, IMG_2D_ARRAY = 10, 11, 12, 13      # T# TYPE with a depth field
+CUBE_DIM = "SQ_RSRC_IMG_CUBE"
+MIP_NONE, MIP_POINT, MIP_LINEAR = 0, 1, 2                            # S# MIP_FILTER
+LEVEL_ALIGN = 256
 
 
 def _f32_bits(v: float) -> int:
@@ -193,7 +204,7 @@ class Image:
         self.width = ((t[1] >> 30) | (t[2] & 0xFFF) << 2) + 1
         self.height = ((t[2] >> 14) & 0x3FFF) + 1
         self.type = t[3] >> 28
-        sliced = self.type in (IMG_3D, IMG_1D_ARRAY, IMG_2D_ARRAY)
+        sliced = self.type in (IMG_3D, IMG_CUBE, IMG_1D_ARRAY, IMG_2D_ARRAY)
         self.depth = (t[4] & 0x1FFF) + 1 if sliced else 1
         pitch = self.width if sliced else (t[4] & 0x3FFF) + 1
         if self.type == IMG_1D_ARRAY:
@@ -201,12 +212,39 @@ class Image:
         self.row = pitch * self.format.size
         self.slice = self.row * self.height
         self.sizes = (self.width, self.height, self.depth)
+        self.levels = max(((t[3] >> 16) & 0xF) - ((t[3] >> 12) & 0xF), 0) + 1
+        if self.levels > 1 and (t[3] >> 12) & 0xF:
+            raise EmuFault("unimplemented", "a mip chain whose BASE_LEVEL is not 0 is not implemented")
         if s is not None:
             self.clamp = [(s[0] >> (3 * a)) & 7 for a in range(3)]
             self.unnormalized = bool(s[0] >> 15 & 1)
             self.linear = bool((s[2] >> 20) & 3)
+            self.lod_range = ((s[1] & 0xFFF) / 256, ((s[1] >> 12) & 0xFFF) / 256)
+            self.mip_filter = (s[2] >> 26) & 3
             colour = _border_colour(s[3] >> 30, s[3] & 0xFFF)
             self.border = [_f32_bits(v) if self.format.floating else int(v) & 0xFFFFFFFF for v in colour]
+
+    def level(self, level: int) -> "Image":
+        """Mip level `level` as an image of its own (level 0 is this one)."""
+        if level == 0:
+            return self
+        out = object.__new__(Image)
+        out.__dict__.update(self.__dict__)
+        base = self.base
+        for k in range(level):
+            width, height, depth = self._extents(k)
+            base += -(-width * height * depth * self.format.size // LEVEL_ALIGN) * LEVEL_ALIGN
+        out.base = base
+        out.width, out.height, out.depth = self._extents(level)
+        out.row = out.width * self.format.size
+        out.slice = out.row * out.height
+        out.sizes = (out.width, out.height, out.depth)
+        return out
+
+    def _extents(self, level: int) -> tuple[int, int, int]:
+        halve = lambda n: max(n >> level, 1)
+        depth = halve(self.depth) if self.type == IMG_3D else self.depth
+        return halve(self.width), halve(self.height) if self.type != IMG_1D_ARRAY else 1, depth
 
     def address(self, i: int, axis: int) -> int | None:
         """Texel index along an axis after the clamp mode; None for the border."""
@@ -235,6 +273,26 @@ class Image:
 
     def layer(self, value: float) -> int:
         return min(max(round(value) if math.isfinite(value) else 0, 0), self.depth - 1)
+
+    def sample_lod(self, st, coords: list[float], dims: int, layer: int, lod: float) -> list[int]:
+        """Sampling at a level of detail: clamped to the S#'s MIN_LOD..MAX_LOD and the levels
+        there are; the nearest level (halves up) or the two around it, blended with an 8-bit
+        fraction, as the MIP_FILTER says (none: level 0)."""
+        if self.levels == 1 or self.mip_filter == MIP_NONE:
+            return self.sample(st, coords, dims, layer)
+        low, high = self.lod_range
+        c = low if math.isnan(lod) else lod
+        c = min(max(min(max(c, low), high), 0.0), self.levels - 1.0)
+        if self.mip_filter == MIP_POINT:
+            return self.level(math.floor(c + 0.5)).sample(st, coords, dims, layer)
+        near = math.floor(c)
+        weight = math.floor(_f32(c - near) * 256 + 0.5) / 256
+        words = self.level(near).sample(st, coords, dims, layer)
+        if weight == 0:
+            return words
+        far = self.level(min(near + 1, self.levels - 1)).sample(st, coords, dims, layer)
+        return [_f32_bits(_f32(_f32(_bits_f32(a) * _f32(1.0 - weight)) + _f32(_bits_f32(b) * weight)))
+                for a, b in zip(words, far)]
 
     def sample(self, st, coords: list[float], dims: int, layer: int = 0) -> list[int]:
         """Point or linear sampling over the first dims axes, in slice `layer` of an array."""
@@ -295,14 +353,22 @@ def build_image(instr: Instr):
     ssamp = instr.operands[3] if op not in ("load", "store") else None
     dmask = int(instr.mods.get("dmask", 1))
     dim = instr.mods.get("dim", "SQ_RSRC_IMG_1D")
+    cube = dim == CUBE_DIM          # (s, t, face): the face is the layer of a 2D array
+    if cube:
+        dim = "SQ_RSRC_IMG_2D_ARRAY"
     if dim not in DIMS and dim not in LAYERED_DIMS:
         raise ValueError(f"image dimension {dim}")
     if instr.mods.get("a16") or instr.mods.get("d16"):
         raise ValueError("16-bit image addresses or data")
-    if op.startswith("gather4") and (dim != "SQ_RSRC_IMG_2D" or dmask not in (1, 2, 4, 8)):
+    if op.startswith("gather4") and (dim != "SQ_RSRC_IMG_2D" or cube or dmask not in (1, 2, 4, 8)):
         raise ValueError("gather4 other than 2D of one component")
     layered = dim in LAYERED_DIMS
     dims = LAYERED_DIMS[dim] if layered else DIMS[dim]
+    words = dims + layered + (op == "sample_l")
+    # consecutive VGPRs, or the NSA form's list (gfx11 encodes up to five separate addresses)
+    address_regs = vaddr.value[:words] if vaddr.kind == "vlist" else [vaddr.reg + a for a in range(words)]
+    if len(address_regs) != words:
+        raise ValueError(f"an image address of {len(address_regs)} registers where {words} are read")
 
     def execute(st, w):
         waves, lanes, _ = active_lanes(st, w)
@@ -310,7 +376,7 @@ def build_image(instr: Instr):
             t = [int(x) for x in st.S[wave, rsrc.reg:rsrc.reg + 8]]
             s = [int(x) for x in st.S[wave, ssamp.reg:ssamp.reg + 4]] if ssamp is not None else None
             image = Image(t, s)
-            raw = [int(st.V[wave, vaddr.reg + a, lane]) for a in range(dims + layered)]
+            raw = [int(st.V[wave, r, lane]) for r in address_regs]
             if layered:     # the layer goes to the slice axis
                 raw = raw[:dims] + [0] * (2 - dims) + raw[dims:]
             if op.startswith("gather4"):
@@ -327,8 +393,12 @@ def build_image(instr: Instr):
                 inside = all(0 <= index[a] < image.sizes[a] for a in range(3))
                 words = image.texel(st, index) if inside else [0, 0, 0, 0]
             else:
+                if cube and image.linear:
+                    raise EmuFault("unimplemented", "linear filtering of a cube (across its face edges) "
+                                   "is not implemented")
                 layer = image.layer(_bits_f32(raw[2])) if layered else 0
-                words = image.sample(st, [_bits_f32(v) for v in raw[:dims]], dims, layer)
+                lod = _bits_f32(raw[-1]) if op == "sample_l" else 0.0
+                words = image.sample_lod(st, [_bits_f32(v) for v in raw[:dims]], dims, layer, lod)
             _write_result(st, wave, lane, vdst.reg, dmask, words)
         return False
     return execute

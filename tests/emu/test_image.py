@@ -5,6 +5,7 @@ emulated runtime's own encoder (runtime/emulated/textures.py). Whole programs us
 
 from __future__ import annotations
 
+import math
 import struct
 from types import SimpleNamespace
 
@@ -110,7 +111,7 @@ def test_the_instructions_hipcc_emits_decode_and_build():
     assert image.build_image_family(parse_instruction("global_load_b32 v1, v0, s[0:1]", 0, 8)) is None
     with pytest.raises(ValueError):
         image.build_image_family(parse_instruction(
-            "image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_CUBE", 0, 8))
+            "image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA", 0, 8))
 
 
 def test_gather4_returns_the_footprint_in_direct3d_order():
@@ -161,3 +162,123 @@ def test_a_layered_image_samples_within_the_nearest_layer():
     assert f32(img.sample(st, [2.0, 1.0], 2, img.layer(1.0))[0]) == 11.5
     sample = parse_instruction("image_sample_lz v9, v[2:4], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_ARRAY", 0, 8)
     assert not sample.error and image.build_image_family(sample) is not None
+
+
+# ---- mip chains and cubes, through the instructions ----------------------------------------------
+
+def _mip_chain(width: int, height: int, levels: int) -> tuple[np.ndarray, list[tuple[int, int]]]:
+    """The bytes of a float mip chain as image.py documents the layout (levels after each other,
+    packed rows, each start rounded up to 256 bytes), texel (x, y) of level l = 100 l + 10 y + x."""
+    chunks, extents = [], []
+    for level in range(levels):
+        w, h = max(width >> level, 1), max(height >> level, 1)
+        texels = (100 * level + 10 * np.arange(h)[:, None] + np.arange(w)[None, :]).astype(np.float32)
+        raw = texels.view(np.uint8).reshape(-1)
+        chunks.append(np.concatenate([raw, np.zeros(-raw.size % 256, np.uint8)]))
+        extents.append((w, h))
+    return np.concatenate(chunks), extents
+
+
+def _descriptors(t: list[int], td) -> np.ndarray:
+    return np.array(t + textures._sampler_descriptor(td, mipmapped=True), np.uint32)
+
+
+SAMPLE_L = """
+  s_load_b256 s[12:19], s[4:5], 0x0
+  s_load_b128 s[20:23], s[4:5], 0x30
+  v_lshlrev_b32 v2, 2, v1                     ; 16 bytes of query per lane
+  global_load_b128 v[4:7], v2, s[6:7]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  image_sample_l v10, [v4, v5, v6], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D
+  s_waitcnt vmcnt(0)
+  global_store_b32 v1, v10, s[8:9]
+"""
+
+
+@pytest.mark.parametrize("mip_filter", [0, 1])              # hipFilterModePoint, hipFilterModeLinear
+def test_sample_l_picks_and_blends_mip_levels_within_the_lod_clamps(mip_filter):
+    from .emu_build import asm_device
+    chain, extents = _mip_chain(8, 6, 4)
+    dev = asm_device(SAMPLE_L, npointers=3)
+    base = dev.upload(chain)
+    assert base % 256 == 0
+    td = textures.TextureDesc()
+    td.normalizedCoords, td.mipmapFilterMode = 1, mip_filter
+    td.minMipmapLevelClamp, td.maxMipmapLevelClamp = 0.5, 2.75
+    t = textures._image_descriptor(base, 22, 1, 8, 6, 1, 8, textures.IMG_2D, levels=4)
+    lods = [-32.0, 0.0, 0.625, 1.25, 1.75, 2.375, 2.75, 9.0, float("nan")]
+    u, v = 0.8125, 0.4375                                    # inside a texel at every level
+    queries = np.array([[u, v, lod, 0.0] for lod in lods], np.float32)
+    pout = dev.zeros(len(lods), np.float32)
+    dev.run("k", 1, len(lods), dev.upload(_descriptors(t, td)), dev.upload(queries), pout)
+    got = dev.download(pout, len(lods), np.float32)
+
+    def texel(level):
+        w, h = extents[level]
+        return 100 * level + 10 * math.floor(v * h) + math.floor(u * w)
+    for lod, value in zip(lods, got):
+        c = min(max(0.5 if math.isnan(lod) else lod, 0.5), 2.75)
+        if mip_filter == 0:
+            want = texel(math.floor(c + 0.5))
+        else:
+            near, w = math.floor(c), c - math.floor(c)      # multiples of 1/8: exact on the 1/256 grid
+            want = (1 - w) * texel(near) + w * texel(min(near + 1, 3))
+        assert value == pytest.approx(want, abs=0), lod
+
+
+CUBE = """
+  s_load_b256 s[12:19], s[4:5], 0x0
+  s_load_b128 s[20:23], s[4:5], 0x30
+  v_lshlrev_b32 v2, 2, v1
+  global_load_b128 v[4:7], v2, s[6:7]
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_cubema_f32 v7, v4, v5, v6
+  v_cubesc_f32 v8, v4, v5, v6
+  v_cubetc_f32 v9, v4, v5, v6
+  v_cubeid_f32 v6, v4, v5, v6
+  v_rcp_f32_e64 v7, |v7|                      ; AMD's shaders divide by |2 major axis|
+  v_fma_f32 v4, v8, v7, 0.5
+  v_fma_f32 v5, v9, v7, 0.5
+  image_sample_lz v10, v[4:6], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_CUBE
+  s_waitcnt vmcnt(0)
+  global_store_b32 v1, v10, s[8:9]
+"""
+
+# (direction, face, row, column) by the OpenGL/CUDA cube table: +X (s, t) = (-z, -y), -X (z, -y),
+# +Y (x, z), -Y (x, -z), +Z (x, -y), -Z (-x, -y), each divided by the major axis, then (c + 1) / 2
+CUBE_CASES = [((1.0, 0.3, -0.6), 0, 1, 3), ((-2.0, 1.1, 0.4), 1, 0, 2), ((0.2, 4.0, -3.0), 2, 0, 2),
+              ((-0.7, -1.0, 0.1), 3, 1, 0), ((0.45, -0.3, 1.0), 4, 2, 2), ((-1.3, 0.9, -2.0), 5, 1, 3)]
+
+
+def _cube_device(linear: bool):
+    from .emu_build import asm_device
+    faces = np.array([[[100 * f + 10 * y + x for x in range(4)] for y in range(4)] for f in range(6)], np.float32)
+    dev = asm_device(CUBE, npointers=3)
+    base = dev.upload(faces)
+    td = textures.TextureDesc()
+    td.normalizedCoords, td.filterMode = 1, int(linear)
+    t = textures._image_descriptor(base, 22, 1, 4, 4, 6, 4, textures.IMG_CUBE)
+    return dev, dev.upload(np.array(t + textures._sampler_descriptor(td), np.uint32))
+
+
+def test_a_cube_sample_reads_the_face_and_texel_the_direction_points_at():
+    dev, desc = _cube_device(linear=False)
+    queries = np.array([[*d, 0.0] for d, *_ in CUBE_CASES], np.float32)
+    pout = dev.zeros(len(CUBE_CASES), np.float32)
+    dev.run("k", 1, len(CUBE_CASES), desc, dev.upload(queries), pout)
+    got = dev.download(pout, len(CUBE_CASES), np.float32)
+    assert list(got) == [100 * f + 10 * row + col for _, f, row, col in CUBE_CASES]
+
+
+def test_linear_filtering_of_a_cube_is_refused_by_name():
+    dev, desc = _cube_device(linear=True)
+    with pytest.raises(EmuFault, match="linear filtering of a cube"):
+        dev.run("k", 1, 1, desc, dev.upload(np.array([[1.0, 0.0, 0.0, 0.0]], np.float32)), dev.zeros(1, np.float32))
+
+
+def test_an_nsa_address_decodes_to_its_registers():
+    instr = parse_instruction("image_sample_l v7, [v0, v0, v5], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D", 0, 8)
+    assert not instr.error and instr.operands[1].kind == "vlist" and instr.operands[1].value == [0, 0, 5]
+    with pytest.raises(ValueError, match="address of 2 registers where 3"):
+        image.build_image_family(parse_instruction(
+            "image_sample_l v7, [v0, v5], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D", 0, 8))
