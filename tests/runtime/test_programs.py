@@ -63,7 +63,7 @@ def test_unsupported_api_is_named_once_and_fails(hip_program):
     proc = cass_run(hip_program("unsupported_api"), "--emulate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "PASS"
-    message = "cass-run: hipMallocMipmappedArray is not supported by the emulated runtime"
+    message = "cass-run: hipBindTextureToMipmappedArray is not supported by the emulated runtime"
     assert proc.stderr.count(message) == 1
     assert proc.stderr.count("cass-run: hipIpcGetMemHandle is not supported") == 1
 

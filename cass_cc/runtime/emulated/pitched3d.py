@@ -1,6 +1,6 @@
 """3D pitched memory: hipMalloc3D, hipMemcpy3D and hipMemset3D over linear memory, as a stack of
-2D copies and fills (one per depth slice). Array (hipArray) sources and destinations are
-texture memory, which the emulator does not have."""
+2D copies and fills (one per depth slice). An array (hipArray) source or destination is its
+packed rows (textures.array_memory); its x position and the extent's width count elements."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from . import errors
 from .memory import _malloc_pitch
 from .registry import hip_api
 from .streams import enqueue
+from .textures import array_memory
 from .transfers import copy_2d, fill_2d
 
 
@@ -53,19 +54,30 @@ def _start(ptr: PitchedPtr, pos: Pos) -> int:
     return (ptr.ptr or 0) + (pos.z * ptr.ysize + pos.y) * ptr.pitch + pos.x
 
 
+def _side(array: int | None, ptr: PitchedPtr, pos: Pos) -> tuple[PitchedPtr | None, Pos, int]:
+    """One side of a copy as (pitched memory, position with x in bytes, element size or 1)."""
+    if not array:
+        return ptr, pos, 1
+    memory = array_memory(array)
+    if memory is None:
+        return None, pos, 1
+    base, pitch, rows, element = memory
+    return PitchedPtr(base, pitch, pitch, rows), Pos(pos.x * element, pos.y, pos.z), element
+
+
 def copy_3d(params: int) -> int:
     if not params:
         return errors.INVALID_VALUE
     p = Memcpy3DParms.from_address(params)
-    if p.srcArray or p.dstArray:
-        return errors.NOT_SUPPORTED
-    src, dst, extent = p.srcPtr, p.dstPtr, p.extent
-    if not src.ptr or not dst.ptr:
+    (src, src_pos, src_element), (dst, dst_pos, dst_element) = (
+        _side(p.srcArray, p.srcPtr, p.srcPos), _side(p.dstArray, p.dstPtr, p.dstPos))
+    if not src or not dst or not src.ptr or not dst.ptr:
         return errors.INVALID_VALUE
-    for z in range(extent.depth):
-        code = copy_2d(_start(dst, Pos(p.dstPos.x, p.dstPos.y, p.dstPos.z + z)), dst.pitch,
-                       _start(src, Pos(p.srcPos.x, p.srcPos.y, p.srcPos.z + z)), src.pitch,
-                       extent.width, extent.height, p.kind)
+    width = p.extent.width * max(src_element, dst_element)
+    for z in range(p.extent.depth):
+        code = copy_2d(_start(dst, Pos(dst_pos.x, dst_pos.y, dst_pos.z + z)), dst.pitch,
+                       _start(src, Pos(src_pos.x, src_pos.y, src_pos.z + z)), src.pitch,
+                       width, p.extent.height, p.kind)
         if code:
             return code
     return 0
