@@ -232,3 +232,91 @@ def test_the_source_route_agrees_on_mipmaps_and_mirrors_negative_cube_faces(tmp_
     for i, direction in enumerate(DIRECTIONS):
         want = _cube_expected(direction)
         assert got[("cube", str(i))] == (_mirrored(want) if int(want) // 100 % 2 else want), direction
+
+
+CHAINS = r"""
+#include <cstdio>
+__global__ void k(cudaTextureObject_t t1, cudaTextureObject_t t3, float *o)
+{
+    int i = threadIdx.x;
+    float lod = i * 0.5f;
+    o[i] = tex1DLod<float>(t1, 0.7f, lod);
+    o[8 + i] = tex3DLod<float>(t3, 0.3f, 0.6f, 0.9f, lod);
+}
+int main()
+{
+    cudaChannelFormatDesc f = cudaCreateChannelDesc<float>();
+    cudaMipmappedArray_t m[2];
+    cudaMallocMipmappedArray(&m[0], &f, make_cudaExtent(8, 0, 0), 4, 0);       // 8, 4, 2, 1
+    cudaMallocMipmappedArray(&m[1], &f, make_cudaExtent(4, 4, 4), 3, 0);       // 4^3, 2^3, 1
+    float h[64];
+    for (int l = 0; l < 4; l++) {
+        cudaArray_t a;
+        cudaGetMipmappedArrayLevel(&a, m[0], l);
+        int w = 8 >> l;
+        for (int x = 0; x < w; x++)
+            h[x] = 100 * l + x;
+        cudaMemcpy2DToArray(a, 0, 0, h, w * 4, w * 4, 1, cudaMemcpyHostToDevice);
+    }
+    for (int l = 0; l < 3; l++) {
+        cudaArray_t a;
+        cudaGetMipmappedArrayLevel(&a, m[1], l);
+        int w = 4 >> l;
+        for (int i = 0; i < w * w * w; i++)
+            h[i] = 100 * l + 16 * (i / (w * w)) + 4 * (i / w % w) + i % w;
+        cudaMemcpy3DParms p = {};
+        p.srcPtr = make_cudaPitchedPtr(h, w * 4, w, w);
+        p.dstArray = a;
+        p.extent = make_cudaExtent(w, w, w);
+        p.kind = cudaMemcpyHostToDevice;
+        cudaMemcpy3D(&p);
+    }
+    cudaTextureObject_t t[2];
+    for (int i = 0; i < 2; i++) {
+        cudaResourceDesc r = {};
+        r.resType = cudaResourceTypeMipmappedArray;
+        r.res.mipmap.mipmap = m[i];
+        cudaTextureDesc d = {};
+        d.normalizedCoords = 1;
+        d.mipmapFilterMode = cudaFilterModeLinear;
+        d.maxMipmapLevelClamp = 8;
+        cudaCreateTextureObject(&t[i], &r, &d, nullptr);
+    }
+    float *o, out[16];
+    cudaMalloc(&o, sizeof out);
+    k<<<1, 8>>>(t[0], t[1], o);
+    if (cudaMemcpy(out, o, sizeof out, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return 1;
+    for (int i = 0; i < 16; i++)
+        printf("%.9g\n", out[i]);
+    return 0;
+}
+"""
+
+
+@pytest.mark.slow
+def test_one_and_three_dimensional_chains_halve_every_extent(tmp_path):
+    """tex1DLod over 8, 4, 2, 1 texels and tex3DLod over 4^3, 2^3, 1^3 at LODs 0, 0.5, ... 3.5."""
+    source = tmp_path / "chains.cu"
+    source.write_text(CHAINS)
+    built = cass_nvcc("-O2", "--cass-route=binary", "-o", tmp_path / "chains", source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = cass_run(tmp_path / "chains")
+    assert run.returncode == 0, run.stdout + run.stderr
+
+    def in_1d(level):
+        w = max(8 >> level, 1)
+        return 100 * level + math.floor(0.7 * w)
+
+    def in_3d(level):
+        w = max(4 >> level, 1)
+        x, y, z = (math.floor(c * w) for c in (0.3, 0.6, 0.9))
+        return 100 * level + 16 * z + 4 * y + x
+
+    want = []
+    for texel, top in ((in_1d, 3), (in_3d, 2)):
+        for i in range(8):
+            c = min(i * 0.5, top)
+            near, w = math.floor(c), c - math.floor(c)
+            want.append(texel(near) if w == 0 else (1 - w) * texel(near) + w * texel(near + 1))
+    assert [float(v) for v in run.stdout.split()] == want
