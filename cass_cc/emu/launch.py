@@ -329,7 +329,7 @@ class _Run:
             stats.wave_instructions += n * len(names)
             if lanes is None:
                 lanes = (int(st.S[w[0], EXEC]).bit_count() if n == 1 else
-                         int.from_bytes(st.S[w, EXEC].tobytes(), "little").bit_count())
+                         int.from_bytes(st.S[:, EXEC][w].tobytes(), "little").bit_count())
             stats.lane_instructions += lanes * len(names)
             for name in names:
                 counts[name] = counts.get(name, 0) + n

@@ -28,10 +28,10 @@ def vector_bits(op: Operand, t: str):
             shift = np.uint32(16 if op.hi else 0)
 
             def read(st, w):
-                return ((st.V[w, reg] >> shift) & np.uint32(0xFFFF)).astype(np.uint16)
+                return ((st.V[:, reg][w] >> shift) & np.uint32(0xFFFF)).astype(np.uint16)
         else:
             def read(st, w):
-                return st.V[w, reg]
+                return st.V[:, reg][w]
         return read
     if op.kind == "imm":
         bits = constant_bits(op, t)
@@ -51,7 +51,7 @@ def vector_bits(op: Operand, t: str):
     shift = 16 if (width == 16 and op.hi) else 0
     if op.kind == "s" and scalar_width == 32 and width == 32 and op.reg != 124:
         reg = op.reg
-        return lambda st, w: across_lanes(st.S[w, reg])
+        return lambda st, w: across_lanes(st.S[:, reg][w])
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, scalar_width)
@@ -75,7 +75,7 @@ def scalar_reader(op: Operand, t: str):
     regw = 64 if width == 64 else 32
     if op.kind == "s" and regw == 32 and width == 32 and not (op.neg or op.abs) and op.reg != 124:
         reg, dtype = op.reg, np.dtype(DTYPES[t])
-        return lambda st, w: st.S[w, reg].view(dtype)       # the common case, kept short
+        return lambda st, w: st.S[:, reg][w].view(dtype)       # the common case, kept short
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, regw)
@@ -96,7 +96,7 @@ def scalar_writer(op: Operand, t: str):
 
         def write_dword(st, w, values):      # the common case: a result of the type, as is
             v = np.asarray(values)
-            st.S[w, reg] = v.view(np.uint32) if v.dtype == dtype else type_to_bits(v, t, (len(w),))
+            st.S[:, reg][w] = v.view(np.uint32) if v.dtype == dtype else type_to_bits(v, t, (len(w),))
         return write_dword
 
     def write(st, w, values):
@@ -125,14 +125,21 @@ def vector_writer(op: Operand, t: str):
 
         def write(st, w, values, mask):
             bits = type_to_bits(values, t, mask.shape).astype(np.uint32)
-            old = st.V[w, reg]
-            st.V[w, reg] = np.where(mask, (old & keep) | (bits << shift), old)
+            old = st.V[:, reg][w]
+            st.V[:, reg][w] = np.where(mask, (old & keep) | (bits << shift), old)
     else:
+        dtype = np.dtype(DTYPES[t])
+        word = dtype.itemsize == 4
+
         def write(st, w, values, mask):
-            bits = type_to_bits(values, t, mask.shape)
-            if bits.dtype != np.uint32:
-                bits = bits.astype(np.uint32)
-            st.V[w, reg] = bits if covers_all(mask) else np.where(mask, bits, st.V[w, reg])
+            if type(values) is np.ndarray and values.dtype == dtype and values.shape == mask.shape and word:
+                bits = values.view(np.uint32)       # a result of the type, as is
+            else:
+                bits = type_to_bits(values, t, mask.shape)
+                if bits.dtype != np.uint32:
+                    bits = bits.astype(np.uint32)
+            plane = st.V[:, reg]
+            plane[w] = bits if covers_all(mask) else np.where(mask, bits, plane[w])
     return write
 
 

@@ -157,10 +157,10 @@ class TrapError(Exception):
 _BRANCH_CONDITIONS = {
     "scc0": lambda st, w: ~st.scc[w],
     "scc1": lambda st, w: st.scc[w],
-    "vccz": lambda st, w: st.S[w, VCC] == 0,
-    "vccnz": lambda st, w: st.S[w, VCC] != 0,
-    "execz": lambda st, w: st.S[w, EXEC] == 0,
-    "execnz": lambda st, w: st.S[w, EXEC] != 0,
+    "vccz": lambda st, w: st.S[:, VCC][w] == 0,
+    "vccnz": lambda st, w: st.S[:, VCC][w] != 0,
+    "execz": lambda st, w: st.S[:, EXEC][w] == 0,
+    "execnz": lambda st, w: st.S[:, EXEC][w] != 0,
 }
 
 
@@ -203,9 +203,9 @@ def _saveexec(m: str, ops):
 
     def saveexec(st, w):
         s = read_scalar_bits(st, w, src, 32)
-        e = st.S[w, EXEC].copy()
+        e = st.S[:, EXEC][w]
         new = fn(s, e).astype(np.uint32)
-        st.S[w, EXEC] = new
+        st.S[:, EXEC][w] = new
         write_scalar_bits(st, w, dst.reg, new if wrexec else e, 32)
         st.scc[w] = new != 0
         return False

@@ -137,7 +137,7 @@ def build_valu(instr: Instr, op: Op) -> Valu:
 
     def store(st, w, result, carry, write) -> None:
         if is_cmpx:
-            st.S[w, EXEC] = pack_mask(only(np.asarray(result, bool), write))
+            st.S[:, EXEC][w] = pack_mask(only(np.asarray(result, bool), write))
         elif is_cmp:
             write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)), 32)
         elif writer is not None:
@@ -203,7 +203,7 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
         dtype = np.dtype(DTYPES[t])
         if s.kind == "v" and WIDTH[t] == 32:        # the commonest: one VGPR, one indexing
             reg = s.reg
-            return (lambda st, w: st.V[w, reg]) if dtype == np.uint32 else (lambda st, w: st.V[w, reg].view(dtype))
+            return (lambda st, w: st.V[:, reg][w]) if dtype == np.uint32 else (lambda st, w: st.V[:, reg][w].view(dtype))
         return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
 
