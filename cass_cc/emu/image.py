@@ -277,7 +277,7 @@ class Image:
     def sample_lod(self, st, coords: list[float], dims: int, layer: int, lod: float) -> list[int]:
         """Sampling at a level of detail: clamped to the S#'s MIN_LOD..MAX_LOD and the levels
         there are; the nearest level (halves up) or the two around it, blended with an 8-bit
-        fraction, as the MIP_FILTER says (none: level 0)."""
+        fraction (truncated), as the MIP_FILTER says (none: level 0)."""
         if self.levels == 1 or self.mip_filter == MIP_NONE:
             return self.sample(st, coords, dims, layer)
         low, high = self.lod_range
@@ -286,7 +286,7 @@ class Image:
         if self.mip_filter == MIP_POINT:
             return self.level(math.floor(c + 0.5)).sample(st, coords, dims, layer)
         near = math.floor(c)
-        weight = math.floor(_f32(c - near) * 256 + 0.5) / 256
+        weight = math.floor(_f32(c - near) * 256) / 256     # truncated, as the lifter has the H200's
         words = self.level(near).sample(st, coords, dims, layer)
         if weight == 0:
             return words

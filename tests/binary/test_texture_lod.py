@@ -164,7 +164,7 @@ def _mip_expected(setting, query) -> float:
     if not mip_linear:
         return _in_level(math.floor(lod + 0.5), u, v, linear)
     near = math.floor(lod)
-    w = _weight(lod - near)
+    w = math.floor((lod - near) * 256) / 256           # the level weight is truncated to 1/256
     if w == 0:
         return _in_level(near, u, v, linear)
     return (1 - w) * _in_level(near, u, v, linear) + w * _in_level(min(near + 1, LEVELS - 1), u, v, linear)
