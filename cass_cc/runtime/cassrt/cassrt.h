@@ -86,5 +86,8 @@ int cassrt_result(int hip_error);
 void cassrt_note_once(const char *what);
 /* A HIP error code as the driver API's CUresult (driver_errors.c); records nothing. */
 int cassrt_driver_result(int hip_error);
+/* An error code's name and message (the runtime's errors.def, the driver's driver_errors.def). */
+struct cassrt_error { int code; const char *name, *message; };
+const struct cassrt_error *cassrt_find_error(const struct cassrt_error *table, size_t count, int code);
 
 #endif

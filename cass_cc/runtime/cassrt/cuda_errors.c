@@ -11,20 +11,23 @@
 #include "errors.def"
 #undef ERR
 
-struct error_entry { int code; const char *name, *message; };
-
-static const struct error_entry errors[] = {
+static const struct cassrt_error errors[] = {
 #define ERR(name, value, message) {value, #name, message},
 #include "errors.def"
 #undef ERR
 };
 
-static const struct error_entry *find_error(int code)
+const struct cassrt_error *cassrt_find_error(const struct cassrt_error *table, size_t count, int code)
 {
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == code)
-            return &errors[i];
+    for (size_t i = 0; i < count; i++)
+        if (table[i].code == code)
+            return &table[i];
     return NULL;
+}
+
+static const struct cassrt_error *find_error(int code)
+{
+    return cassrt_find_error(errors, sizeof errors / sizeof errors[0], code);
 }
 
 static __thread cudaError_t last_error = cudaSuccess;
@@ -67,12 +70,12 @@ cudaError_t CUDARTAPI cudaPeekAtLastError(void) { return last_error; }
 
 const char *CUDARTAPI cudaGetErrorString(cudaError_t error)
 {
-    const struct error_entry *e = find_error(error);
+    const struct cassrt_error *e = find_error(error);
     return e ? e->message : "unrecognized error code";
 }
 
 const char *CUDARTAPI cudaGetErrorName(cudaError_t error)
 {
-    const struct error_entry *e = find_error(error);
+    const struct cassrt_error *e = find_error(error);
     return e ? e->name : "unrecognized error code";
 }

@@ -12,20 +12,15 @@
 #include "driver_errors.def"
 #undef DRV_ERR
 
-struct driver_error { int code; const char *name, *message; };
-
-static const struct driver_error errors[] = {
+static const struct cassrt_error errors[] = {
 #define DRV_ERR(name, value, message) {value, #name, message},
 #include "driver_errors.def"
 #undef DRV_ERR
 };
 
-static const struct driver_error *find_error(int code)
+static const struct cassrt_error *find_error(int code)
 {
-    for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-        if (errors[i].code == code)
-            return &errors[i];
-    return NULL;
+    return cassrt_find_error(errors, sizeof errors / sizeof errors[0], code);
 }
 
 /* HIP's codes have the CUDA runtime's values (hip_errors.c checks them), and the runtime's codes
@@ -50,7 +45,7 @@ int cassrt_driver_result(int hip_error)
 
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr)
 {
-    const struct driver_error *e = find_error(error);
+    const struct cassrt_error *e = find_error(error);
     if (!pStr)
         return CUDA_ERROR_INVALID_VALUE;
     *pStr = e ? e->name : NULL;
@@ -59,7 +54,7 @@ CUresult CUDAAPI cuGetErrorName(CUresult error, const char **pStr)
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **pStr)
 {
-    const struct driver_error *e = find_error(error);
+    const struct cassrt_error *e = find_error(error);
     if (!pStr)
         return CUDA_ERROR_INVALID_VALUE;
     *pStr = e ? e->message : NULL;
