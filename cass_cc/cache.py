@@ -12,7 +12,6 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import importlib.util
 import json
 import os
 import time
@@ -28,9 +27,8 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def _translator_sources() -> list[Path]:
-    """The folders whose code decides a translation (passes/ sits outside the package in a checkout)."""
-    passes = Path(importlib.util.find_spec("cass_cc.passes").origin).parent
-    return [_PACKAGE / "sass", _PACKAGE / "rdna3", _PACKAGE / "fatbin", passes]
+    """The folders whose code decides a translation."""
+    return [_PACKAGE / name for name in ("sass", "rdna3", "fatbin", "passes")]
 
 
 @functools.lru_cache(maxsize=1)

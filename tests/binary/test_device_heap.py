@@ -1,5 +1,5 @@
 """Device runtime services in the binary route: malloc/free in kernels lift to the allocator in
-the translated code (passes/lift/device_runtime.py) on the heap libcassrt gives each code object,
+the translated code (cass_cc/passes/lift/device_runtime.py) on the heap libcassrt gives each code object,
 sized by cudaDeviceSetLimit; cooperative launches (cudaLaunchCooperativeKernel,
 cudaLaunchKernelEx's cooperative attribute) get the grid-sync workspace the SASS reads from
 c[0x0][0x8c/0x90]. The realworld programs device_malloc, device_malloc_calls (malloc/free in

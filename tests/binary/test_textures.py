@@ -42,7 +42,7 @@ def test_texture_operands_parse_with_their_shape():
 def test_forms_outside_the_texture_family_are_refused_with_the_reason(line, arch, reason):
     from cass_cc.errors import Refusal
     from cass_cc.unit import KernelUnit
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     unit = KernelUnit(name="k", sm_arch=arch)
     unit.instructions = parse_sass(f"""        /*0000*/                   MOV R1, c[0x0][0x28] ;
         /*0010*/                   {line} ;

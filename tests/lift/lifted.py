@@ -12,7 +12,7 @@ def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tu
     """{kernel: code object}; `edits` maps a kernel to (regex, replacement) pairs applied to its
     SASS text before parsing."""
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     cubin = folder / f"{source.stem}_{arch}.cubin"
     subprocess.run(["nvcc", f"-arch={arch}", "-cubin", "-o", str(cubin), str(source)], check=True)
     out = {}

@@ -1,4 +1,4 @@
-"""cp.async with a run-time src-size (LDGSTS.ZFILL, passes/lift/memory.py): the first src-size
+"""cp.async with a run-time src-size (LDGSTS.ZFILL, cass_cc/passes/lift/memory.py): the first src-size
 bytes copied, the rest of the 4 or 16 bytes zeroed, src-size 0 reading nothing; lifted from nvcc's
 sm_80 SASS and run on the emulator."""
 

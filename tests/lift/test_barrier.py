@@ -1,4 +1,4 @@
-"""Barriers beyond __syncthreads (passes/lift/barrier.py): named barriers with thread counts,
+"""Barriers beyond __syncthreads (cass_cc/passes/lift/barrier.py): named barriers with thread counts,
 arrive-only warps, barrier reductions with ids in registers, sm_90's cluster barrier, each lifted
 from nvcc's SASS and run on the emulator (whose scheduler runs the lowest pc first: the spin sits
 after the kernel so producers get to run)."""
@@ -89,7 +89,7 @@ def test_arrive_without_a_count_is_refused():
     from cass_cc.errors import Refusal
     from cass_cc.sass.parser import parse_sass
     from cass_cc.unit import KernelUnit
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     unit = KernelUnit(name="k", sm_arch="sm_80")
     unit.instructions = parse_sass("""        /*0000*/                   BAR.ARV R4 ;
         /*0010*/                   EXIT ;

@@ -1,6 +1,6 @@
 """Every kernel of the SASS family programs (tests/programs/sass) and the examples lifts, from
 sm_80 and sm_90 SASS, and the LLVM IR it gives compiles for gfx1100. (The whole corpus with its
-coverage table: `python -m tests.lift.corpus`, which writes passes/lift/COVERAGE.md's text.)"""
+coverage table: `python -m tests.lift.corpus`, which writes cass_cc/passes/lift/COVERAGE.md's text.)"""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_refusal_names_the_instruction():
     from cass_cc.errors import Refusal
     from cass_cc.sass.parser import parse_sass
     from cass_cc.unit import KernelUnit
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     sass = """        /*0000*/                   MOV R1, c[0x0][0x28] ;
         /*0010*/                   TEX.SCR.LL R4, R4, R6, 0x0, 0x58, 2D, 0x1 ;
         /*0020*/                   EXIT ;
@@ -47,7 +47,7 @@ def test_unknown_modifier_is_refused():
     from cass_cc.errors import Refusal
     from cass_cc.sass.parser import parse_sass
     from cass_cc.unit import KernelUnit
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     unit = KernelUnit(name="k", sm_arch="sm_80")
     unit.instructions = parse_sass("""        /*0000*/                   HSETP2.GT.H_XOR P0, PT, R1, R2, PT ;
         /*0010*/                   BAR.ARV R4 ;
@@ -72,7 +72,7 @@ def test_kernel_arguments_keep_cuda_offsets(params):
     from cass_cc.rdna3.target import emit_assembly
     from cass_cc.unit import KernelUnit
     from cass_cc.sass.parser import parse_sass
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     kernel = types.SimpleNamespace(params=params, param_base=0x160, static_shared_size=0, frame_size=0,
                                    max_stack_size=0, reqntid=None, max_threads=(256, 1, 1),
                                    indirect_branches={}, constant_banks={}, cubin=None)

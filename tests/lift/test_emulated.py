@@ -22,7 +22,7 @@ def code_objects(request, tmp_path_factory):
     SASS for sm_80 (what cass-nvcc asks nvcc for) and sm_90 (parameters at 0x210, shared memory
     from 0x400, VIADD/VIMNMX/REDG)."""
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     cubin = tmp_path_factory.mktemp("lift") / f"kernels_{request.param}.cubin"
     subprocess.run(["nvcc", f"-arch={request.param}", "-cubin", "-o", str(cubin), str(HERE / "kernels.cu")],
                    check=True)

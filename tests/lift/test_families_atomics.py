@@ -35,7 +35,7 @@ extern "C" __global__ void pair_adds(__half2 *h, __nv_bfloat162 *b, const float 
 @pytest.fixture(scope="module")
 def code_objects(tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     folder = tmp_path_factory.mktemp("atomics")
     (folder / "k.cu").write_text(KERNELS)
     cubin = folder / "k.cubin"

@@ -79,7 +79,7 @@ def _model(x: int, y: int, z: int) -> list[int]:
 @pytest.fixture(scope="module")
 def code_object(tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     folder = tmp_path_factory.mktemp("dpx")
     (folder / "k.cu").write_text(KERNEL)
     cubin = folder / "k.cubin"

@@ -45,7 +45,7 @@ extern "C" __global__ void hconvert(__half2 p, __half q, double *out, long long 
 @pytest.fixture(scope="module")
 def code_object(tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     folder = tmp_path_factory.mktemp("half_params")
     (folder / "k.cu").write_text(KERNEL)
     cubin = folder / "k.cubin"

@@ -66,7 +66,7 @@ extern "C" __global__ void mma_f16_acc(const unsigned short *a, const unsigned s
 @pytest.fixture(scope="module", params=["sm_80", "sm_90"])
 def code_object(request, tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     folder = tmp_path_factory.mktemp(f"mma_{request.param}")
     (folder / "k.cu").write_text(KERNELS)
     cubin = folder / "k.cubin"

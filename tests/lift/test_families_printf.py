@@ -26,8 +26,8 @@ __global__ void checked(const int *in, int *out)
 
 def test_assert_prints_cuda_message_and_traps(tmp_path):
     from cass_cc.pipeline import run_pipeline
-    from passes import FRONT_END, units_from_file
-    import passes.lift as lift
+    from cass_cc.passes import FRONT_END, units_from_file
+    import cass_cc.passes.lift as lift
     (tmp_path / "a.cu").write_text(SOURCE)
     cubin = tmp_path / "a.cubin"
     subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(tmp_path / "a.cu")], check=True)

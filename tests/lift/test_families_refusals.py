@@ -12,7 +12,7 @@ from cass_cc.unit import KernelUnit
 
 
 def _lift(*lines: str) -> KernelUnit:
-    import passes.lift as lift
+    import cass_cc.passes.lift as lift
     text = "".join(f"        /*{16 * i:04x}*/                   {line} ;\n" for i, line in enumerate(lines + ("EXIT",)))
     unit = KernelUnit(name="k", sm_arch="sm_80")
     unit.instructions = parse_sass(text).instructions

@@ -1,4 +1,4 @@
-"""sm_80 mbarriers (passes/lift/mbarrier.py): the raw 64-bit word nvcc's own SASS reads and writes,
+"""sm_80 mbarriers (cass_cc/passes/lift/mbarrier.py): the raw 64-bit word nvcc's own SASS reads and writes,
 after init, plain arrives, cp.async arrive-ons (ARRIVES.LDGSTSBAR.64 after the SASS's ATOMS.ADD of
 the warp's count), arrive_and_drop and phase completions, lifted and run on the emulator with two
 waves arriving. The expected words follow the encoding that SASS uses (mbarrier.py's docstring):

@@ -40,7 +40,7 @@ __global__ void accel(const float4 *__restrict__ pos, float4 *__restrict__ out, 
 def test_unrolled_loop_calling_sqrt_and_rcp_subroutines(tmp_path, monkeypatch):
     from cass_cc.emu import CodeObject, Memory, launch
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     (tmp_path / "k.cu").write_text(SOURCE)
     cubin = tmp_path / "k.cubin"
     subprocess.run(["nvcc", "-arch=sm_80", "-O2", "-cubin", "-o", str(cubin), str(tmp_path / "k.cu")], check=True)

@@ -32,7 +32,7 @@ __global__ void running_mean(const double *x, int len, double *out)
 def test_division_subroutine_called_in_and_after_a_loop(tmp_path, monkeypatch):
     from cass_cc.emu import CodeObject, Memory, launch
     from cass_cc.pipeline import run_pipeline
-    from passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
     (tmp_path / "k.cu").write_text(SOURCE)
     cubin = tmp_path / "k.cubin"
     subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(tmp_path / "k.cu")], check=True)

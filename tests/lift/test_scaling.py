@@ -57,10 +57,10 @@ def _cpu(fn, repeat: int = 1) -> float:
 
 
 def _lines(fn) -> int:
-    """Lines of the lifter's own code (passes/lift) that running fn executes: a count of work that
+    """Lines of the lifter's own code (cass_cc/passes/lift) that running fn executes: a count of work that
     no machine load changes."""
     count = 0
-    folder = str(ROOT / "passes" / "lift")
+    folder = str(ROOT / "cass_cc" / "passes" / "lift")
 
     def local(frame, event, arg):
         nonlocal count
@@ -147,11 +147,11 @@ def test_subroutines_kept_as_calls_compute_the_same(tmp_path, monkeypatch):
     exactly as IEEE single precision does, slow-path operands (denormals, huge values) included."""
     import numpy as np
 
-    import passes.lift.subroutines    # lifted.code_objects runs the passes under this name
+    import cass_cc.passes.lift.subroutines
 
     from .lifted import code_objects
     from .test_emulated import Device
-    monkeypatch.setattr(passes.lift.subroutines, "INLINE_BUDGET", 0)
+    monkeypatch.setattr(cass_cc.passes.lift.subroutines, "INLINE_BUDGET", 0)
     source = tmp_path / "calls.cu"
     source.write_text(CALLS_KERNEL)
     objects = code_objects(source, "sm_80", tmp_path)

@@ -1,4 +1,4 @@
-"""Warp forms real code uses (passes/lift/warp.py, uniform.py, half.py): warp operations with a
+"""Warp forms real code uses (cass_cc/passes/lift/warp.py, uniform.py, half.py): warp operations with a
 mask that differs between lanes (sm_90 puts VOTE and MATCH into WARPSYNC.EXCLUSIVE regions),
 R2UR P, URd, Ra with a kept URd, HSETP2's .H_AND/.H_OR joins of both halves. Lifted from nvcc's
 SASS and run on the emulator against host computations."""

@@ -1,10 +1,10 @@
 """cooperative_groups tiles lifted from nvcc's SASS and run on the emulator against host
-computations (passes/lift/warp.py): each tile of 8 or 16 lanes votes, matches and reduces
+computations (cass_cc/passes/lift/warp.py): each tile of 8 or 16 lanes votes, matches and reduces
 over its own lanes only, while the other tiles of its warp hold other masks; on sm_80 ptxas tests
 the masks with R2UR P and runs a bare VOTE/MATCH when they differ, which must see the tile's lanes
 only (the old lowering voted over the whole warp: other tiles' ballot bits, wrong any/all).
 A tile of two warps (sm_80) keeps its barrier and scratch in reserved shared memory
-(c[0x0][0x124], passes/lift/launch.py)."""
+(c[0x0][0x124], cass_cc/passes/lift/launch.py)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ Each function of the kernel's call closure (cubin.CubinKernel.callees) is disass
 on its own, then placed at its own virtual address range after the kernel's code, so the lifter
 sees one instruction list: CALL.ABS `(f)` becomes a call to f's first address, and the return
 addresses nvcc materialises (`MOV R20, 32@lo((f + .L_x_0@srel))`) become those virtual
-addresses, so the lifter's subroutine machinery (passes/lift/cfg.py) serves both kinds of calls.
+addresses, so the lifter's subroutine machinery (cass_cc/passes/lift/cfg.py) serves both kinds of calls.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ CASS_MODEL_URL): the alternative to lift + codegen (`--cass-translators=lift,mod
 
 A model's answer is never trusted as it comes: PIPELINE runs the same assemble, link and verify
 stages as the lifter's, and importing this pass registers the differential check
-(passes/differential.py) that verify runs for every unit of tier `model`: the answer must compute
+(cass_cc/passes/differential.py) that verify runs for every unit of tier `model`: the answer must compute
 the same bytes as a reference translation of the same kernel on the emulator, or it is refused."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The translation passes and the pipelines, as data (Triton-style stages).
 
 Each pass is a module with NAME and run(unit) -> unit (cass_cc.pipeline runs them). The lifter
-(passes/lift) comes in as the `lift` stage; when it cannot be imported, the stage stands in for it
+(cass_cc/passes/lift) comes in as the `lift` stage; when it cannot be imported, the stage stands in for it
 and fails every kernel it meets with that import error, an InternalError (a broken lifter is a
 bug to fix, never a reason to fall back), while the front end (`cass-cc extract`) keeps working.
 

@@ -1,5 +1,5 @@
 """The control-flow skeleton of a kernel's SASS: block leaders, the blocks reachable from the entry,
-and the return sites of CALL.REL subroutines and CALL.ABS device functions (passes/callees.py puts
+and the return sites of CALL.REL subroutines and CALL.ABS device functions (cass_cc/passes/callees.py puts
 those after the kernel's code).
 
 Subroutines (division and sqrt slow paths, non-inlined device functions) share the kernel's
