@@ -1,6 +1,6 @@
 """KernelUnit: one kernel on its way from SASS to an RDNA3 code object.
 
-Each pass in passes/ takes a unit and returns it with its own artifact filled in (Triton-style
+Each pass in cass_cc/passes/ takes a unit and returns it with its own artifact filled in (Triton-style
 stages); the pipeline is a list of passes (cass_cc.pipeline).
 """
 

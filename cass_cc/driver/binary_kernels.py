@@ -59,7 +59,7 @@ def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
 
 
 def _model(unit: KernelUnit, settings: Settings) -> KernelUnit:
-    """A CASS model's translation (CASS_MODEL_URL); trusted only after passes/differential.py's check."""
+    """A CASS model's translation (CASS_MODEL_URL); trusted only after cass_cc/passes/differential.py's check."""
     from cass_cc.passes.model import PIPELINE
     return run_pipeline(unit, PIPELINE, settings.dump_after)
 

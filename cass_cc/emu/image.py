@@ -12,7 +12,7 @@ FORCE_UNNORMALIZED (dword 0 [15]), MIN_LOD and MAX_LOD (dword 1 [11:0], [23:12],
 fixed point), XY_MAG_FILTER (dword 2 [21:20]), MIP_FILTER (dword 2 [27:26]: none, point, linear),
 BORDER_COLOR_PTR and BORDER_COLOR_TYPE (dword 3 [11:0], [31:30]). FORMAT codes are FORMATS below
 (gfx11's numbering); the runtime (runtime/emulated/textures.py) writes them.
-Filtering follows the rules CUDA documents (the lifter's, passes/lift/texture.py), so both routes
+Filtering follows the rules CUDA documents (the lifter's, cass_cc/passes/lift/texture.py), so both routes
 compute the same values: 8-bit fractional weights, (1-a)(1-b) T00 + a(1-b) T10 + ... in order.
 
 Memory layout (the emulator's, as its arrays are linear where the hardware's are tiled): a mip

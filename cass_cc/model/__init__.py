@@ -1,6 +1,6 @@
 """The CASS model translator's pieces: an OpenAI-compatible client for a vLLM server (client), the
 SASS->RDNA3 prompt and the reading of the answer (prompt), and the completion of a kernel body into
-an assemblable gfx1100 code-object source (wrap). passes/model.py strings them together."""
+an assemblable gfx1100 code-object source (wrap). cass_cc/passes/model.py strings them together."""
 
 from .client import ModelClient, server_url
 from .prompt import assembly_of_answer, prompt_for
