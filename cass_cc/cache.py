@@ -1,7 +1,8 @@
 """The translation cache: per kernel, the artifacts of a successful translation, in
-$CASS_CACHE_DIR/translations, keyed by everything the translation reads (the kernel's SASS bytes,
-its .nv.info-derived layout, constant banks and device globals), the translator's version (the
-package version and a digest of the translator's own sources) and the target.
+$CASS_CACHE_DIR/translations, keyed by everything the translation reads (KernelFacts: the kernel's
+SASS bytes, its .nv.info-derived layout, constant banks, device globals and callees), the
+translator's version (the package version and a digest of the translator's own sources) and the
+target.
 
 Safe under `make -j`: entries are written to a temporary name and renamed; a reader sees a whole
 entry or none, and no lock is held while a kernel is translated (two builds may both translate
@@ -10,6 +11,7 @@ the same kernel; the second rename wins with identical bytes)."""
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 import hashlib
 import json
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 
 from . import __version__, toolchain
+from .fatbin.facts import KernelFacts
 from .fsutil import atomic_write_bytes, atomic_write_text
 from .unit import KernelUnit
 
@@ -44,35 +47,58 @@ def translator_version() -> str:
     return f"{__version__}+{h.hexdigest()[:16]}"
 
 
-def kernel_key(unit: KernelUnit) -> str:
-    """Digest of everything a translation of `unit` depends on."""
-    k = unit.kernel
+def _feed(h, value) -> None:
+    """Add `value` to the digest `h`, unambiguously and in an order that does not depend on the
+    process: dataclasses by their type and every field (nested ones too), mappings and sets
+    sorted, bytes as they are."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        h.update(b"D" + type(value).__name__.encode() + b"(")
+        for f in dataclasses.fields(value):
+            if f.compare:           # CubinKernel.cubin and the like: back references, not facts
+                h.update(f.name.encode() + b"=")
+                _feed(h, getattr(value, f.name))
+        h.update(b")")
+    elif isinstance(value, (bytes, bytearray)):
+        h.update(b"B%d:" % len(value) + bytes(value))
+    elif isinstance(value, str):
+        data = value.encode()
+        h.update(b"S%d:" % len(data) + data)
+    elif isinstance(value, dict):
+        _feed_items(h, b"M", ([k, v] for k, v in value.items()))
+    elif isinstance(value, (set, frozenset)):
+        _feed_items(h, b"E", ([v] for v in value))
+    elif isinstance(value, (list, tuple)):
+        h.update(b"L%d[" % len(value))
+        for v in value:
+            _feed(h, v)
+        h.update(b"]")
+    elif value is None or isinstance(value, (bool, int, float)):
+        h.update(b"V" + repr(value).encode() + b";")
+    else:
+        raise TypeError(f"no cache key for a {type(value).__name__}: KernelFacts holds plain values and dataclasses")
+
+
+def _feed_items(h, tag: bytes, items) -> None:
+    parts = []
+    for item in items:
+        sub = hashlib.sha256()
+        _feed(sub, item)
+        parts.append(sub.digest())
+    h.update(tag + b"%d{" % len(parts) + b"".join(sorted(parts)) + b"}")
+
+
+def facts_key(facts: KernelFacts, offload_arch: str, version: str | None = None) -> str:
+    """Digest of a translation's inputs: the translator's version, the target and the kernel's
+    facts (its SASS bytes among them)."""
     h = hashlib.sha256()
-
-    def add(*parts) -> None:
-        for p in parts:
-            h.update(p if isinstance(p, bytes) else repr(p).encode())
-            h.update(b"\0")
-
-    add(translator_version(), unit.offload_arch, unit.sm_arch, unit.name, k.code)
-    add([tuple(p) for p in k.params], k.param_base, k.param_size, k.static_shared_size, k.max_threads,
-        k.reqntid, k.frame_size, k.min_stack_size, k.max_stack_size, k.crs_stack_size, k.regcount,
-        sorted(k.indirect_branches.items()), k.exit_offsets, getattr(k, "section_functions", []),
-        [(r.offset, r.symbol, r.type, r.addend) for r in k.relocations])
-    for bank, cb in sorted(k.constant_banks.items()):
-        add(bank, cb.data, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
-    cubin = k.cubin
-    if cubin is not None:
-        add([(v.name, v.section, v.offset, v.size, v.data) for v in cubin.globals])
-        for bank, cb in sorted(cubin.constant_banks.items()):
-            add(bank, cb.size, [(r.offset, r.symbol, r.type, r.addend) for r in cb.relocations])
-        # After a device link the device functions a kernel calls sit in sections of their own:
-        # their code is part of the kernel's translation (and their handles, if it takes addresses).
-        for name in getattr(k, "callees", []):
-            f = cubin.functions[name]
-            add(name, cubin.function_handles.get(name), f.code, f.frame_size, sorted(f.indirect_branches.items()),
-                [(r.offset, r.symbol, r.type, r.addend) for r in f.relocations])
+    _feed(h, [version or translator_version(), offload_arch, facts])
     return h.hexdigest()
+
+
+def kernel_key(unit: KernelUnit) -> str:
+    """Digest of everything a translation of `unit` depends on: what the passes read of the
+    kernel and its cubin (cass_cc.fatbin.facts.KernelFacts), the target and the translator."""
+    return facts_key(KernelFacts.of(unit), unit.offload_arch)
 
 
 def linked_key(units: list[KernelUnit]) -> str:
