@@ -26,7 +26,9 @@ UNKNOWN_STACK = 0xFFFFFFFF   # a stack size attribute nvlink could not determine
 
 @dataclass
 class Facts:
-    """What the lifter needs from the cubin (cass_cc.fatbin's CubinKernel and Cubin)."""
+    """What the lifter needs of the kernel, in the lifter's terms; made from the one list of what
+    the passes read of a cubin (cass_cc.fatbin.facts.KernelFacts, which the translation cache
+    keys), never from the kernel itself."""
     name: str
     params: list[tuple[int, int, int]]       # (index, offset from the parameter base, size)
     param_base: int
@@ -41,30 +43,30 @@ class Facts:
 
 
 def facts_of(unit) -> Facts:
-    k = unit.kernel
-    default_base = 0x210 if unit.sm_arch == "sm_90" else 0x160
-    params = [tuple(p)[:3] for p in (k.params if k is not None else [])]
-    f = Facts(unit.name, params, getattr(k, "param_base", 0) or default_base)
-    if k is None:
+    from cass_cc.fatbin.facts import KernelFacts
+    return lifter_facts(KernelFacts.of(unit))
+
+
+def lifter_facts(k) -> Facts:
+    """The lifter's Facts from a KernelFacts."""
+    default_base = 0x210 if k.sm_arch == "sm_90" else 0x160
+    f = Facts(k.name, [tuple(p)[:3] for p in k.params], k.param_base or default_base)
+    if not k.extracted:
         return f
-    f.shared_size = getattr(k, "static_shared_size", 0)
+    f.shared_size = k.static_shared_size
     # nvlink's MIN_STACK_SIZE covers the frames of the device functions the kernel calls;
     # 0xffffffff says "not statically known" (recursion: stack_bytes gives those kernels more)
-    sizes = (getattr(k, "frame_size", 0), getattr(k, "max_stack_size", 0), getattr(k, "min_stack_size", 0))
+    sizes = (k.frame_size, k.max_stack_size, k.min_stack_size)
     f.stack_size = max(s for s in sizes if s != UNKNOWN_STACK)
-    bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
+    bounds = k.reqntid or k.max_threads
     if bounds:
         total = 1
         for d in bounds:
             total *= max(d, 1)
         f.flat_workgroup_size = min(total, 1024)
-    f.indirect_branches = dict(getattr(k, "indirect_branches", {}) or {})
-    banks = dict(getattr(k, "constant_banks", {}) or {})
-    cubin = getattr(unit, "cubin", None) or getattr(k, "cubin", None)
-    if cubin is not None:
-        for bank, cb in cubin.constant_banks.items():
-            banks.setdefault(bank, cb)
-        f.variables = list(cubin.globals)
+    f.indirect_branches = {a: list(t) for a, t in k.indirect_branches}
+    f.variables = list(k.globals)
+    banks = k.banks()
     if 2 in banks:
         f.bank2 = banks[2].data
     for bank, cb in banks.items():
