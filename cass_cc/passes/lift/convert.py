@@ -7,7 +7,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .core import F16, F32, F64, I16, I32, I64, ConstRef, Lifter, Reg, handles, unsupported
-from .rounding import flush32, round_f64, round_to_f16, round_to_f32, two_sum
+from .rounding import bf16_bits, bf16_bits_directed, flush32, round_f64, round_to_f16, round_to_f32, two_sum
 
 INT_TYPES = {"S8": (8, True), "U8": (8, False), "S16": (16, True), "U16": (16, False),
              "S32": (32, True), "U32": (32, False), "S64": (64, True), "U64": (64, False)}
@@ -217,32 +217,6 @@ def i2i(ctx: Lifter, ins) -> None:
     if dbits < 32:
         x = (b.sext if dsigned else b.zext)(b.trunc(x, ir.IntType(dbits)), I32)
     ctx.set32(d, x)
-
-
-def bf16_bits(ctx: Lifter, x: ir.Value) -> ir.Value:
-    """f32 -> bf16 bits, round to nearest even; NaN stays a (quiet) NaN."""
-    b = ctx.b
-    bits = b.bitcast(x, I32)
-    lsb = b.and_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 1))
-    rounded = b.lshr(b.add(bits, b.add(ir.Constant(I32, 0x7FFF), lsb)), ir.Constant(I32, 16))
-    nan = b.fcmp_unordered("uno", x, x)
-    return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), rounded)
-
-
-def bf16_bits_directed(ctx: Lifter, x: ir.Value, mode: str) -> ir.Value:
-    """f32 -> bf16 bits rounded towards zero (RZ), -inf (RM) or +inf (RP): the top half of the
-    sign-magnitude word, its magnitude one higher when bits were dropped on the rounding side;
-    NaN stays a quiet NaN as in bf16_bits."""
-    b = ctx.b
-    bits = b.bitcast(x, I32)
-    top = b.lshr(bits, ir.Constant(I32, 16))
-    if mode != "RZ":
-        inexact = b.icmp_unsigned("!=", b.and_(bits, ir.Constant(I32, 0xFFFF)), ir.Constant(I32, 0))
-        negative = b.icmp_signed("<", bits, ir.Constant(I32, 0))
-        away = b.and_(inexact, negative if mode == "RM" else b.not_(negative))
-        top = b.add(top, b.zext(away, I32))
-    nan = b.fcmp_unordered("uno", x, x)
-    return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), top)
 
 
 @handles("F2FP")

@@ -160,10 +160,35 @@ def round_odd(ctx: Lifter, r: ir.Value, err: ir.Value) -> ir.Value:
     return b.select(b.and_(even, inexact), stepped, r)
 
 
+def bf16_bits(ctx: Lifter, x: ir.Value) -> ir.Value:
+    """f32 -> bf16 bits, round to nearest even; NaN stays a (quiet) NaN."""
+    b = ctx.b
+    bits = b.bitcast(x, I32)
+    lsb = b.and_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 1))
+    rounded = b.lshr(b.add(bits, b.add(ir.Constant(I32, 0x7FFF), lsb)), ir.Constant(I32, 16))
+    nan = b.fcmp_unordered("uno", x, x)
+    return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), rounded)
+
+
+def bf16_bits_directed(ctx: Lifter, x: ir.Value, mode: str) -> ir.Value:
+    """f32 -> bf16 bits rounded towards zero (RZ), -inf (RM) or +inf (RP): the top half of the
+    sign-magnitude word, its magnitude one higher when bits were dropped on the rounding side;
+    NaN stays a quiet NaN as in bf16_bits."""
+    b = ctx.b
+    bits = b.bitcast(x, I32)
+    top = b.lshr(bits, ir.Constant(I32, 16))
+    if mode != "RZ":
+        inexact = b.icmp_unsigned("!=", b.and_(bits, ir.Constant(I32, 0xFFFF)), ir.Constant(I32, 0))
+        negative = b.icmp_signed("<", bits, ir.Constant(I32, 0))
+        away = b.and_(inexact, negative if mode == "RM" else b.not_(negative))
+        top = b.add(top, b.zext(away, I32))
+    nan = b.fcmp_unordered("uno", x, x)
+    return b.select(nan, b.or_(b.lshr(bits, ir.Constant(I32, 16)), ir.Constant(I32, 0x40)), top)
+
+
 def to_bf16_bits(ctx: Lifter, hi: ir.Value, lo: ir.Value) -> ir.Value:
     """bf16 bits (in an i32) of the exact value hi + lo (doubles), rounded to nearest even, through
     round-to-odd double and float steps so that no double rounding happens."""
-    from .convert import bf16_bits
     b = ctx.b
     d = round_odd(ctx, hi, lo)
     f = b.fptrunc(d, F32)
