@@ -24,6 +24,7 @@ from llvmlite import ir
 
 from .core import I1, I32, LDS, VOID, ConstRef, Imm, Lifter, Reg, handles, unsupported
 from .launch import lane_id
+from .wave import active_mask, ballot
 
 BARRIERS = 16                   # NVIDIA's per-CTA barriers 0..15
 CLUSTER = BARRIERS              # the slot of the cluster barrier (a cluster of one block)
@@ -145,7 +146,6 @@ def arrive(ctx: Lifter, ident: ir.Value, expected: ir.Value, reduce: ir.Value | 
     k = lambda v: ir.Constant(I32, v)
     _state(ctx)
     b.fence("release", "workgroup")
-    from .warp import active_mask
     active = active_mask(ctx)
     first = ctx.call("llvm.cttz.i32", I32, [active, ir.Constant(I1, 0)])
     leader = b.icmp_unsigned("==", lane_id(ctx), first)
@@ -230,7 +230,6 @@ REDUCTIONS = {"POPC": ("add", 0), "AND": ("and", 1), "OR": ("or", 0)}
 
 def _reduction(ctx: Lifter, ins, p) -> ir.Value:
     """A wave's part of a BAR.RED: its count of lanes with P (POPC, OR) or without P (AND)."""
-    from .warp import ballot
     op = [m for m in ins.modifiers if m in REDUCTIONS]
     if len(op) != 1:
         raise unsupported(ins, "barrier reduction")

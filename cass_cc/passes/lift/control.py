@@ -10,6 +10,7 @@ from llvmlite import ir
 
 from .cfg import is_subroutine_call, label_address
 from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
+from .wave import active_mask
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
 
@@ -42,7 +43,6 @@ def bra(ctx: Lifter, ins) -> None:
     if "DIV" in ins.modifiers or "CONV" in ins.modifiers:
         if len(data) != 1:
             raise unsupported(ins, "warp branch without its mask")
-        from .warp import active_mask
         mask = ctx.u32(data[0])
         sym = "!=" if "DIV" in ins.modifiers else "=="
         taken = ctx.b.icmp_unsigned(sym, ctx.b.and_(active_mask(ctx), mask), mask)

@@ -40,7 +40,7 @@ from .atomics import ScopedCmpXchg, atomic
 from .core import I32, I64, Lifter, Mem, Reg, handles, unsupported
 from .launch import lane_id, lds_pointer
 from .memory import index32
-from .warp import ballot
+from .wave import ballot
 
 COUNT = 0x7FFFFFFF
 RELOAD = 0x40000000      # high bits 30:0 after a completion = low + RELOAD (2^31 - expected)

@@ -23,23 +23,9 @@ from llvmlite import ir
 from . import control
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .launch import lane_id
+from .wave import active_mask, ballot, readlane
 
 WARP = 32
-
-
-def ballot(ctx: Lifter, p: ir.Value) -> ir.Value:
-    fn = ctx.intrinsic("llvm.amdgcn.ballot.i32", I32, [I1], ("convergent",))
-    return ctx.b.call(fn, [p])
-
-
-def active_mask(ctx: Lifter) -> ir.Value:
-    return ballot(ctx, ir.Constant(I1, 1))
-
-
-def readlane(ctx: Lifter, v: ir.Value, lane: ir.Value) -> ir.Value:
-    """`v` of `lane` (a uniform value)."""
-    fn = ctx.intrinsic("llvm.amdgcn.readlane.i32", I32, [I32, I32], ("convergent",))
-    return ctx.b.call(fn, [v, lane])
 
 
 @handles("SHFL", kind="effect")
