@@ -20,13 +20,27 @@ from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
-from . import subroutines
+from . import launch, subroutines
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text
 from .optimizer import TRIPLE, optimize, target_machine
 
 NAME = "lift"
+
+
+class KernelLifter(Lifter):
+    """The Lifter of a kernel: its launch state (constant banks, special registers, device
+    variables' addresses) is launch.py's."""
+
+    def const_load(self, ref, ty: ir.Type) -> ir.Value:
+        return launch.const_load(self, ref, ty)
+
+    def special_register(self, reg) -> ir.Value:
+        return launch.special_register(self, reg)
+
+    def symbol_word(self, ref) -> ir.Value:
+        return launch.symbol_word(self, ref)
 
 
 def lift_module(unit: KernelUnit) -> str:
@@ -39,7 +53,7 @@ def lift_module(unit: KernelUnit) -> str:
                                                    "amdhsa_code_object_version",
                                                    ir.Constant(ir.IntType(32), 500)])
     fn = declare_kernel(module, facts)
-    ctx = Lifter(module, fn, unit.sm_arch)
+    ctx = KernelLifter(module, fn, unit.sm_arch)
     ctx.state["facts"] = facts
     instructions = sorted(unit.instructions, key=lambda i: i.address)
     cfg = analyse(instructions, facts.indirect_branches)

@@ -56,6 +56,11 @@ class PrivateAlloca(ir.instructions.AllocaInstr):
         buf.append(", addrspace(5)\n")
 
 
+def opaque(g: ir.GlobalVariable, space: int) -> ir.Value:
+    """A global as an opaque `ptr addrspace(N)` (llvmlite.ir types globals as typed pointers)."""
+    return ir.FormattedConstant(ir.PointerType(addrspace=space), g.get_reference())
+
+
 class Lifter:
     """Lifting state for one kernel: module, function, builder, registers, blocks."""
 
@@ -165,6 +170,22 @@ class Lifter:
             value = self.b.select(self.guard, value, self.b.load(slot, typ=I32))
         self.b.store(value, slot)
 
+    # ---- launch state --------------------------------------------------------------------------
+    # Constant-bank words, special registers and the addresses of device variables are the
+    # kernel's launch state, the layer above this one (launch.py): the kernel's Lifter
+    # (lift/__init__.py, KernelLifter) reads them there.
+    def const_load(self, ref: ConstRef, ty: ir.Type) -> ir.Value:
+        """c[bank][offset] (+ register) as `ty` (i32 or i64)."""
+        raise NotImplementedError
+
+    def special_register(self, reg: Reg) -> ir.Value:
+        """An SR_* register as i32."""
+        raise NotImplementedError
+
+    def symbol_word(self, ref: SymbolRef) -> ir.Value:
+        """`32@lo(var)` / `32@hi(var)`: half of a device variable's address."""
+        raise NotImplementedError
+
     # ---- reads ---------------------------------------------------------------------------------
     def u32(self, op, allow_suffixes: tuple[str, ...] = ()) -> ir.Value:
         """An operand as a 32-bit integer, with integer modifiers (-x, ~x, |x|) applied."""
@@ -173,8 +194,7 @@ class Lifter:
             if op.kind in ("P", "UP"):
                 raise self.refuse(f"predicate {op.name} used as an integer")
             if op.kind == "SR":
-                from .launch import special_register   # launch state knows the special registers
-                v = special_register(self, op)
+                v = self.special_register(op)
             else:
                 self._suffixes_ok(op.suffixes, allow_suffixes)
                 v = self._reg_raw(op)
@@ -182,12 +202,10 @@ class Lifter:
         if isinstance(op, Imm):
             return ir.Constant(I32, self.imm_bits32(op))
         if isinstance(op, ConstRef):
-            from .launch import const_load
-            v = const_load(self, op, I32)
+            v = self.const_load(op, I32)
             return self._int_mods(v, op.negate, op.absolute, op.invert)
         if isinstance(op, SymbolRef):
-            from .launch import symbol_word
-            return symbol_word(self, op)
+            return self.symbol_word(op)
         if isinstance(op, Label) and op.address is None:
             raise self.refuse(f"address of the symbol {op.name}, left to a device link (-rdc)")
         raise self.refuse(f"operand {op!r} is not a 32-bit value")
@@ -225,8 +243,7 @@ class Lifter:
         if isinstance(op, Imm):
             return ir.Constant(I64, int(op.value) & 0xFFFFFFFFFFFFFFFF)
         if isinstance(op, ConstRef):
-            from .launch import const_load
-            return self._int_mods(const_load(self, op, I64), op.negate, op.absolute, op.invert)
+            return self._int_mods(self.const_load(op, I64), op.negate, op.absolute, op.invert)
         raise self.refuse(f"operand {op!r} is not a 64-bit value")
 
     def join64(self, lo: ir.Value, hi: ir.Value) -> ir.Value:
@@ -249,8 +266,7 @@ class Lifter:
                 self._suffixes_ok(op.suffixes, ())
                 raw = self._reg_raw(op)
             else:
-                from .launch import const_load
-                raw = const_load(self, op, I32)
+                raw = self.const_load(op, I32)
             v = b.bitcast(raw, F32)
             return self.float_mods(v, op.negate, op.absolute)
         raise self.refuse(f"operand {op!r} is not a float")
@@ -288,8 +304,7 @@ class Lifter:
             self._suffixes_ok(op.suffixes, ("64",))
             raw = self.join64(self._reg_raw(op), self._reg_raw(op, 1))
         elif isinstance(op, ConstRef):
-            from .launch import const_load
-            raw = const_load(self, op, I64)
+            raw = self.const_load(op, I64)
         else:
             raise self.refuse(f"operand {op!r} is not a double")
         return self.float_mods(b.bitcast(raw, F64), op.negate, op.absolute)
@@ -371,6 +386,6 @@ class Lifter:
         return ins.operands
 
 
-__all__ = ["Lifter", "HANDLERS", "handles", "unsupported", "I1", "I8", "I16", "I32", "I64", "F16",
+__all__ = ["Lifter", "HANDLERS", "handles", "unsupported", "opaque", "I1", "I8", "I16", "I32", "I64", "F16",
            "F32", "F64", "VOID", "FLAT", "GLOBAL", "LDS", "CONST", "PRIVATE", "ConstRef", "Imm",
            "Instruction", "Label", "Mem", "Reg"]

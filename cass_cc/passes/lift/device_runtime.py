@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifter, Reg, handles, unsupported
-from .launch import opaque
+from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifter, Reg, handles, opaque, unsupported
 
 GRID_WORKSPACE = "__cass_grid_workspace"
 # c[0x0] offset -> which half of the workspace address it holds (1: high), by SASS architecture

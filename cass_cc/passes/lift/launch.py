@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from llvmlite import ir
 
-from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg
+from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg, opaque
 
 SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
@@ -154,11 +154,6 @@ def frame(ctx: Lifter) -> ir.Value:
         eb._insert(slot)
         ctx.state["frame"] = slot
     return ctx.state["frame"]
-
-
-def opaque(g: ir.GlobalVariable, space: int) -> ir.Value:
-    """A global as an opaque `ptr addrspace(N)` (llvmlite.ir types globals as typed pointers)."""
-    return ir.FormattedConstant(ir.PointerType(addrspace=space), g.get_reference())
 
 
 def shared_base(ctx: Lifter) -> ir.Value:
