@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from cass_cc.sass.model import Instruction, Label, Reg
 
 from .core import unsupported
-
-TERMINATORS = ("BRA", "BRX", "EXIT", "RET", "CALL", "JMP", "JMX", "KILL")
+from .opcodes import TERMINATORS, is_warp_branch
 
 
 @dataclass
@@ -124,7 +123,7 @@ def label_address(ins: Instruction, label: Label | None = None) -> int:
 
 def is_unconditional(ins: Instruction) -> bool:
     """No guard (or @PT), no predicate operand other than PT, no warp-convergence condition."""
-    if ins.opcode == "BRA" and ("DIV" in ins.modifiers or "CONV" in ins.modifiers):
+    if is_warp_branch(ins):
         return False
     def pt(r):
         return r is None or (r.kind in ("P", "UP") and (r.index is None or r.index == 7) and not r.invert)

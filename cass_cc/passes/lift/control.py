@@ -10,6 +10,7 @@ from llvmlite import ir
 
 from .cfg import is_subroutine_call, label_address
 from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
+from .opcodes import is_warp_branch
 from .wave import active_mask
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
@@ -40,7 +41,7 @@ def bra(ctx: Lifter, ins) -> None:
     when they all are."""
     ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
     data = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("R", "UR")]
-    if "DIV" in ins.modifiers or "CONV" in ins.modifiers:
+    if is_warp_branch(ins):
         if len(data) != 1:
             raise unsupported(ins, "warp branch without its mask")
         mask = ctx.u32(data[0])

@@ -26,6 +26,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifter, Reg, handles, opaque, unsupported
+from .opcodes import STORE_OPCODES, is_immediate_move
 
 GRID_WORKSPACE = "__cass_grid_workspace"
 # c[0x0] offset -> which half of the workspace address it holds (1: high), by SASS architecture
@@ -34,7 +35,6 @@ GRID_WORKSPACE_WORDS_BEFORE_SM90 = {0x8c: 1, 0x90: 0}
 HEAP = "__cass_device_heap"                    # {u64 base, u64 size}, written by libcassrt
 FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its tag
 TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
-STORES = {"ST", "STG", "STS", "STL", "RED", "ATOM", "ATOMG", "ATOMS"}   # operand 0 is no destination
 
 # Heap layout: a header of HEAD_BYTES (the bump offset, then LISTS free-list heads per size
 # class), then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the
@@ -139,8 +139,7 @@ def callee(ctx: Lifter, call, reg: Reg) -> str | None:
     offset = ref.offset
     if ref.reg is not None and ref.reg.index is not None:
         index = _last_write(ctx, load, ref.reg.index)
-        moved = index is not None and (index.opcode == "MOV" or
-                                       (index.opcode == "IMAD" and "MOV" in index.modifiers))
+        moved = index is not None and is_immediate_move(index)
         if not moved or not isinstance(index.operands[-1], Imm):
             return None
         offset += int(index.operands[-1].value)
@@ -160,7 +159,7 @@ def _last_write(ctx: Lifter, before, index: int):
             return None
         dest = ins.operands[0] if ins.operands else None
         if isinstance(dest, Reg) and dest.kind == "R" and dest.index is not None and \
-                dest.index <= index < dest.index + _written(ins) and ins.opcode not in STORES:
+                dest.index <= index < dest.index + _written(ins) and ins.opcode not in STORE_OPCODES:
             return ins if ins.guard is None and dest.index == index else None
         if ins.address in leaders:
             return None

@@ -7,8 +7,7 @@ The lowerings are theirs: ROCm's printf protocol, the device heap."""
 from __future__ import annotations
 
 from .core import FLAT, I64, Lifter, Reg, SymbolRef, unsupported
-
-MOVES = ("MOV", "UMOV", "IMAD", "R2UR")
+from .opcodes import MOVE_OPCODES
 
 
 def lower(ctx: Lifter, ins, name: str) -> None:
@@ -54,7 +53,7 @@ def symbol_in(ctx: Lifter, call, kind: str, index: int) -> str | None:
             continue
         src = ins.operands[-1]
         between = ins.operands[1:-1]
-        if ins.guard is not None or ins.opcode not in MOVES or ("64" in ins.modifiers) or \
+        if ins.guard is not None or ins.opcode not in MOVE_OPCODES or ("64" in ins.modifiers) or \
                 any(not (isinstance(o, Reg) and o.index is None) for o in between):
             return None
         if isinstance(src, SymbolRef):

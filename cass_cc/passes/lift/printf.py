@@ -20,6 +20,7 @@ import re
 from llvmlite import ir
 
 from .core import FLAT, I32, I64, ConstRef, Imm, Lifter, Reg, unsupported
+from .opcodes import MOVE_OPCODES, TERMINATORS, is_immediate_move
 
 SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
                   r"(?P<length>hh|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
@@ -71,7 +72,7 @@ def _written_from(instructions, call, register: tuple[str, int], leaders: set[in
     MOV R4, UR4)."""
     earlier = [i for i in instructions if i.address < call.address]
     for ins in reversed(earlier):
-        if ins.opcode in ("BRA", "EXIT", "CALL", "RET", "BRX") or \
+        if ins.opcode in TERMINATORS or \
                 (ins.address + 16 in leaders and ins.address + 16 != call.address):
             return None
         if not ins.operands or not isinstance(ins.operands[0], Reg):
@@ -85,7 +86,7 @@ def _written_from(instructions, call, register: tuple[str, int], leaders: set[in
         if isinstance(src, ConstRef) and src.bank == 4 and src.reg is None:
             return src.offset + 4 * (register[1] - dest.index)
         if isinstance(src, Reg) and src.kind in ("R", "UR") and src.index is not None and not wide and \
-                ins.opcode in ("MOV", "UMOV", "IMAD", "R2UR") and all(
+                ins.opcode in MOVE_OPCODES and all(
                     isinstance(o, Reg) and o.index is None for o in ins.operands[1:-1]):
             return _written_from([i for i in earlier if i.address < ins.address] + [ins], ins,
                                  (src.kind, src.index), leaders)
@@ -120,7 +121,7 @@ def _loaded_from(instructions, call, index: int, leaders: set[int]) -> int | Non
             first = earlier.operands[0] if earlier.operands else None
             if isinstance(first, Reg) and first.kind == "R" and first.index == src.reg.index:
                 value = earlier.operands[-1]
-                moved = earlier.opcode == "MOV" or (earlier.opcode == "IMAD" and "MOV" in earlier.modifiers)
+                moved = is_immediate_move(earlier)
                 return src.offset + int(value.value) if moved and isinstance(value, Imm) else None
         return None
     return None

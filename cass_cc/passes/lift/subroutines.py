@@ -24,10 +24,7 @@ from llvmlite import ir
 
 from .cfg import Cfg, is_subroutine_call, label_address
 from .core import PRIVATE, VOID, Lifter, Reg
-
-# Opcodes that act on the kernel as a whole (its end, the barrier state its entry block zeroes):
-# a subroutine holding one keeps the inline copies.
-KERNEL_ONLY = frozenset(("EXIT", "KILL", "BAR", "B2R", "UCGABAR_ARV", "UCGABAR_WAIT"))
+from .opcodes import KERNEL_ONLY     # a subroutine holding one keeps the inline copies
 # Call sites times body instructions past which a subroutine stays a call (noinline): inlining it
 # everywhere would multiply the code LLVM optimises and compiles (the division slow path, ~120
 # instructions, is called at every division of generated code, and runs only for operands that

@@ -23,6 +23,7 @@ from llvmlite import ir
 from . import control
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .launch import lane_id
+from .opcodes import REGION_ENDS, is_warp_branch
 from .wave import active_mask, ballot, readlane
 
 WARP = 32
@@ -66,7 +67,6 @@ def shfl(ctx: Lifter, ins) -> None:
     ctx.setp(p, ok)
 
 
-REGION_ENDS = {"BSYNC", "RET", "EXIT", "BRA", "BRX", "JMP", "CALL", "WARPSYNC", "BAR", "BSSY"}
 GROUPED = {"SHFL", "VOTE", "VOTEU", "MATCH", "REDUX"}
 
 
@@ -112,7 +112,7 @@ def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], set[int]]:
 def _within_split(ins) -> bool:
     """Instructions that do not end an R2UR split: the idiom's warp-convergence branches, and
     BSSY, which only names the point (its BSYNC) where the lanes meet again."""
-    return ins.opcode == "BSSY" or (ins.opcode == "BRA" and bool({"DIV", "CONV"} & set(ins.modifiers)))
+    return ins.opcode == "BSSY" or is_warp_branch(ins)
 
 
 def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) -> None:
