@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .fault import Unimplemented
+
 LANE = np.arange(32)
 ROW_BASE = LANE & ~15
 IN_ROW = LANE & 15
@@ -36,7 +38,7 @@ def source_lanes(mods: dict) -> tuple[np.ndarray, np.ndarray]:
         return ROW_BASE + mods["row_share"], valid
     if "row_xmask" in mods:
         return ROW_BASE + (IN_ROW ^ mods["row_xmask"]), valid
-    raise ValueError(f"unsupported DPP control in {sorted(mods)}")
+    raise Unimplemented(f"DPP control in {sorted(mods)}")
 
 
 def write_lanes(mods: dict) -> np.ndarray:

@@ -31,7 +31,7 @@ import struct
 import numpy as np
 
 from .decode import Instr
-from .fault import EmuFault
+from .fault import EmuFault, Unimplemented
 from .state import read_scalar_bits
 from .vmem import active_lanes
 
@@ -357,18 +357,18 @@ def build_image(instr: Instr):
     if cube:
         dim = "SQ_RSRC_IMG_2D_ARRAY"
     if dim not in DIMS and dim not in LAYERED_DIMS:
-        raise ValueError(f"image dimension {dim}")
+        raise Unimplemented(f"image dimension {dim}")
     if instr.mods.get("a16") or instr.mods.get("d16"):
-        raise ValueError("16-bit image addresses or data")
+        raise Unimplemented("16-bit image addresses or data")
     if op.startswith("gather4") and (dim != "SQ_RSRC_IMG_2D" or cube or dmask not in (1, 2, 4, 8)):
-        raise ValueError("gather4 other than 2D of one component")
+        raise Unimplemented("gather4 other than 2D of one component")
     layered = dim in LAYERED_DIMS
     dims = LAYERED_DIMS[dim] if layered else DIMS[dim]
     words = dims + layered + (op == "sample_l")
     # consecutive VGPRs, or the NSA form's list (gfx11 encodes up to five separate addresses)
     address_regs = vaddr.value[:words] if vaddr.kind == "vlist" else [vaddr.reg + a for a in range(words)]
     if len(address_regs) != words:
-        raise ValueError(f"an image address of {len(address_regs)} registers where {words} are read")
+        raise Unimplemented(f"an image address of {len(address_regs)} registers where {words} are read")
 
     def execute(st, w):
         waves, lanes, _ = active_lanes(st, w)

@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from .decode import Instr
+from .fault import Unimplemented
 from .spaces import LDS, atomic
 from .state import EXEC, M0
 from .vmem import NBYTES, active_lanes, read_vgprs, write_vgprs, load_to_dwords, store_loaded
@@ -147,7 +148,7 @@ def _append_consume(append: bool, vdst, offset: int, gds: bool):
     """ds_append/ds_consume: the LDS dword at M0 + offset grows (shrinks) by the number of active
     lanes; every active lane gets the value from before. Waves at the same pc go in wave order."""
     if gds:
-        raise ValueError("GDS is not emulated (gfx1100 compute kernels use LDS)")
+        raise Unimplemented("GDS is not emulated (gfx1100 compute kernels use LDS)")
 
     def append_consume(st, w):
         for wv in w:
@@ -203,7 +204,7 @@ def swizzle_lanes(offset) -> np.ndarray:
                 or_mask |= (c == "1") << bit
                 xor_mask |= (c == "i") << bit
         else:
-            raise ValueError(f"unknown swizzle mode {mode}")
+            raise Unimplemented(f"swizzle mode {mode}")
     else:
         if offset & 0x8000:
             return (LANE & ~3) | ((offset >> (2 * (LANE & 3))) & 3)

@@ -6,6 +6,7 @@ import numpy as np
 
 from .alu.op import DTYPES
 from .decode import Operand
+from .fault import Unimplemented
 from .state import (UNSIGNED, WIDTH, across_lanes, apply_float_mods, bits_to_type, constant_bits,
                     covers_all, read_scalar_bits, type_to_bits, write_scalar_bits)
 
@@ -89,7 +90,7 @@ def scalar_writer(op: Operand, t: str):
     width = 64 if WIDTH[t] == 64 else 32
     reg = op.reg
     if op.kind != "s":
-        raise ValueError(f"scalar destination {op.name or op.kind} is not an SGPR")
+        raise Unimplemented(f"scalar destination {op.name or op.kind}, which is no SGPR")
 
     if width == 32 and WIDTH[t] == 32 and reg != 124:
         dtype = np.dtype(DTYPES[t])
@@ -108,7 +109,7 @@ def scalar_writer(op: Operand, t: str):
 def vector_writer(op: Operand, t: str):
     """A writer st, w, values, mask -> None for a VGPR destination, under a (k, 32) lane mask."""
     if op.kind != "v":
-        raise ValueError(f"vector destination {op.name or op.kind} is not a VGPR")
+        raise Unimplemented(f"vector destination {op.name or op.kind}, which is no VGPR")
     width = _width(t)
     reg = op.reg
     if width == 64:

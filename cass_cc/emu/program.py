@@ -4,14 +4,14 @@ per instruction on first execution."""
 from __future__ import annotations
 
 from .decode import NO_OPS, Instr, decode
-from .fault import EmuFault
+from .fault import EmuFault, EmuInternalError, Unimplemented
 from .gws import build_gws
 from .image import build_image_family
 from .lanes import FALLBACK_VECTOR_OPS, build_lanes
 from .lds import build_ds
-from .salu import UnknownScalar, build_control, build_salu
+from .salu import build_control, build_salu
 from .state import EXEC
-from .valu import Unimplemented, base_name, build_valu
+from .valu import base_name, build_valu
 from .vmem import build_smem, build_vmem
 
 HOSTCALL_FUNCTION = "__ockl_hostcall_internal"
@@ -57,9 +57,14 @@ class Program:
                            instruction=instr.text)
         try:
             exe = build(instr)
-        except (Unimplemented, UnknownScalar, ValueError, IndexError, KeyError, TypeError) as e:
+        except Unimplemented as e:      # raised where the emulator finds what it lacks
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
                            kernel=kernel, pc=pc - self.base, instruction=instr.text) from None
+        except EmuFault:
+            raise
+        except Exception as e:          # noqa: BLE001 - anything else is a bug of the emulator
+            raise EmuInternalError(f"building the executor of '{instr.mnemonic}'", e, kernel=kernel,
+                                   pc=pc - self.base, instruction=instr.text) from e
         if exe is None:
             raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented",
                            kernel=kernel, pc=pc - self.base, instruction=instr.text)

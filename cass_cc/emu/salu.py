@@ -11,6 +11,7 @@ import numpy as np
 
 from .alu.op import Op
 from .decode import Instr, Operand
+from .fault import Unimplemented
 from .operands import scalar_reader, scalar_writer
 from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, read_scalar_bits,
                     write_scalar_bits)
@@ -28,10 +29,6 @@ SAVEEXEC = {
 RETURN_ADDRESS = Operand("s", 30, 2)     # s[30:31] by the AMDGPU calling convention
 
 
-class UnknownScalar(Exception):
-    pass
-
-
 def build_salu(instr: Instr, op: Op):
     """Executor for a SOP1/SOP2/SOPK/SOPC instruction from its table entry."""
     flags = op.flags
@@ -42,7 +39,7 @@ def build_salu(instr: Instr, op: Op):
     nsrc = len(op.srcs) - (1 if "dst_in" in flags else 0)
     readers = [scalar_reader(o, t) for o, t in zip(ops[:nsrc], op.srcs)]
     if len(readers) != nsrc:
-        raise UnknownScalar(f"expected {nsrc} sources")
+        raise Unimplemented(f"expected {nsrc} sources")
     if "dst_in" in flags:
         readers.append(scalar_reader(dst, op.srcs[-1]))
     writer = scalar_writer(dst, op.dst) if dst is not None else None
@@ -167,7 +164,7 @@ _BRANCH_CONDITIONS = {
 def _cbranch(cond: str, target: int, nxt: int):
     taken = _BRANCH_CONDITIONS.get(cond)
     if taken is None:
-        raise UnknownScalar(f"s_cbranch_{cond}")
+        raise Unimplemented(f"s_cbranch_{cond}")
 
     def cbranch(st, w):
         st.pc[w] = np.where(taken(st, w), target, nxt)
@@ -197,7 +194,7 @@ def _saveexec(m: str, ops):
     name = m[2:].split("_saveexec_")[0] if "_saveexec_" in m else m[2:].split("_wrexec_")[0]
     fn = SAVEEXEC.get(name)
     if fn is None:
-        raise UnknownScalar(m)
+        raise Unimplemented(m)
     dst, src = ops[0], ops[1]
     wrexec = "_wrexec_" in m
 

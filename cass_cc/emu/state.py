@@ -16,6 +16,7 @@ import numpy as np
 
 from .alu.op import DTYPES
 from .decode import Operand
+from .fault import Unimplemented
 
 LANES = np.arange(32, dtype=np.uint32)
 VCC, NULL, M0, EXEC = 106, 124, 125, 126
@@ -172,7 +173,7 @@ def read_scalar_bits(st: Waves, w, op: Operand, width: int) -> np.ndarray:
     if op.kind == "aperture":
         value = APERTURES[op.name]
         return np.full(k, value if width == 64 else value & 0xFFFFFFFF, UNSIGNED[max(width, 32)])
-    raise ValueError(f"operand {op.name or op.kind} is not a scalar source")
+    raise Unimplemented(f"operand {op.name or op.kind} as a scalar source")
 
 
 def write_scalar_bits(st: Waves, w, reg: int, bits: np.ndarray, width: int) -> None:

@@ -19,6 +19,7 @@ from .alu.ieee import flush_denormals
 from .alu.op import DTYPES, Op
 from .decode import Instr, Operand
 from .dpp import Route
+from .fault import Unimplemented
 from .operands import typed, vector_bits, vector_writer
 from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask, write_scalar_bits
 
@@ -32,10 +33,6 @@ DPP_CONTROLS = ("quad_perm", "dpp8", "row_shl", "row_shr", "row_ror", "row_mirro
 
 def base_name(mnemonic: str) -> str:
     return SUFFIX.sub("", mnemonic)
-
-
-class Unimplemented(Exception):
-    """The instruction is in no table; the caller reports it with kernel, pc and text."""
 
 
 class Valu(NamedTuple):

@@ -12,8 +12,8 @@ import re
 import numpy as np
 
 from .decode import Instr
-from .fault import AccessError
-from .spaces import GLOBAL, LDS, OUT_OF_RANGE, SCRATCH, atomic
+from .fault import AccessError, Unimplemented
+from .spaces import ATOMIC_OPS, GLOBAL, LDS, OUT_OF_RANGE, SCRATCH, atomic
 from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
@@ -107,7 +107,7 @@ def address_fn(seg: str, vaddr, saddr, offset: int, mods: dict, nbytes: int = 4,
         return addr
     if seg == "buffer":
         return _buffer_address(vaddr, saddr, offset, mods, nbytes, whole)
-    raise ValueError(seg)
+    raise Unimplemented(f"{seg} addressing")
 
 
 def _buffer_address(vaddr, operands, offset, mods, nbytes: int, whole: bool):
@@ -233,6 +233,8 @@ def build_vmem(instr: Instr):
         return store
     if (am := ATOMIC.match(m)):
         name, t = am.group("op"), am.group("t")
+        if name not in ATOMIC_OPS and name != "cmpswap":
+            raise Unimplemented(f"atomic operation '{name}'")
         returns = bool(instr.mods.get("glc"))
         if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
             vdata, vaddr, rest = ops[0], ops[1], ops

@@ -14,7 +14,7 @@ import pytest
 
 from cass_cc.emu import image
 from cass_cc.emu.decode import parse_instruction
-from cass_cc.emu.fault import EmuFault
+from cass_cc.emu.fault import EmuFault, Unimplemented
 from cass_cc.emu.memory import Memory
 from cass_cc.runtime.emulated import textures
 
@@ -109,7 +109,7 @@ def test_the_instructions_hipcc_emits_decode_and_build():
     assert image.build_image_family(sample) is not None
     assert image.build_image_family(fetch) is not None
     assert image.build_image_family(parse_instruction("global_load_b32 v1, v0, s[0:1]", 0, 8)) is None
-    with pytest.raises(ValueError):
+    with pytest.raises(Unimplemented):
         image.build_image_family(parse_instruction(
             "image_sample_lz v9, v[2:3], s[4:11], s[12:15] dmask:0x1 dim:SQ_RSRC_IMG_2D_MSAA", 0, 8))
 
@@ -279,6 +279,6 @@ def test_linear_filtering_of_a_cube_is_refused_by_name():
 def test_an_nsa_address_decodes_to_its_registers():
     instr = parse_instruction("image_sample_l v7, [v0, v0, v5], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D", 0, 8)
     assert not instr.error and instr.operands[1].kind == "vlist" and instr.operands[1].value == [0, 0, 5]
-    with pytest.raises(ValueError, match="address of 2 registers where 3"):
+    with pytest.raises(Unimplemented, match="address of 2 registers where 3"):
         image.build_image_family(parse_instruction(
             "image_sample_l v7, [v0, v5], s[12:19], s[20:23] dmask:0x1 dim:SQ_RSRC_IMG_2D", 0, 8))

@@ -1,6 +1,6 @@
 """The table of HIP functions the C shim calls, and what every call shares: the last error,
-turning Python failures into HIP error codes, and emulator faults into the fault report and
-exit 134."""
+turning Python failures into HIP error codes, emulator faults into the fault report and exit 134,
+and the emulator's own bugs into an internal-error report and exit 70."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import sys
 import threading
 import traceback
 from typing import Callable
+
+from cass_cc.errors import INTERNAL_ERROR_EXIT
 
 from . import errors
 
@@ -76,11 +78,12 @@ def peek_last_error() -> int:
 
 
 def _is_emu_fault(e: Exception) -> bool:
+    """An emulator fault, or a bug of the emulator (EmuInternalError): either ends the program."""
     try:
-        from cass_cc.emu import EmuFault
+        from cass_cc.emu.fault import EmuFault, EmuInternalError
     except ImportError:
         return False
-    return isinstance(e, EmuFault)
+    return isinstance(e, (EmuFault, EmuInternalError))
 
 
 def flush_c_streams() -> None:
@@ -96,10 +99,19 @@ def write_stdout(text: str) -> None:
 
 
 def fault_exit(fault: Exception) -> None:
-    """An emulator fault ends the program like a GPU memory fault ends a real one."""
+    """An emulator fault ends the program like a GPU memory fault ends a real one (exit 134). A
+    bug of the emulator (EmuInternalError) is cass-cc's own failure: exit INTERNAL_ERROR_EXIT, with
+    the traceback of the failure under CASS_DEBUG=1."""
+    from cass_cc.emu.fault import EmuInternalError
     _libc.fflush(None)
-    os.write(2, f"cass-run: {fault}\n".encode(errors="replace"))
-    os._exit(FAULT_EXIT_STATUS)
+    if not isinstance(fault, EmuInternalError):
+        os.write(2, f"cass-run: {fault}\n".encode(errors="replace"))
+        os._exit(FAULT_EXIT_STATUS)
+    text = f"cass-run: {fault}; set CASS_DEBUG=1 for the traceback\n"
+    if os.environ.get("CASS_DEBUG") and fault.__cause__ is not None:
+        text = "".join(traceback.format_exception(fault.__cause__)) + text
+    os.write(2, text.encode(errors="replace"))
+    os._exit(INTERNAL_ERROR_EXIT)
 
 
 @hip_api
