@@ -5,7 +5,7 @@
     co = CodeObject.load(open("k.hsaco", "rb").read(), mem)
     stats = launch(co, "kernel", grid=(4, 1, 1), block=(64, 1, 1), kernarg=args, memory=mem)
 
-Stages: code_object (ELF, descriptors, metadata, globals, relocations) -> decode (llvm-objdump-22
+Stages: code_object (the image of what cass_cc.rdna3.code_object reads, relocated, in Memory) -> decode (llvm-objdump-22
 text, asm.lark) -> program (an executor per instruction, built on first execution: salu, valu
 with dpp, lanes, vmem, lds; ALU arithmetic from cass_cc.emu.alu) -> launch (kernarg and hidden
 arguments, dispatch packet, initial registers, the scheduler that runs waves at the same pc
@@ -18,9 +18,9 @@ occupy whole 4 KiB pages as on ROCm (memory.py): accesses in that padding are wa
 with CASS_EMU_STRICT.
 """
 
-from .code_object import CodeObject, KernelArg, KernelInfo
+from .code_object import CodeObject
 from .fault import EmuFault
 from .launch import LaunchStats, launch
 from .memory import Memory
 
-__all__ = ["Memory", "CodeObject", "KernelInfo", "KernelArg", "launch", "LaunchStats", "EmuFault"]
+__all__ = ["Memory", "CodeObject", "launch", "LaunchStats", "EmuFault"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import io
 import os
 import pickle
 import re
@@ -17,13 +16,13 @@ import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
 from lark import Lark, Transformer
 from lark.exceptions import LarkError
 
 from .. import toolchain
+from ..errors import CassError
 from ..fsutil import atomic_write_bytes
+from ..rdna3.code_object import CodeObject
 from .fault import EmuFault
 
 DECODE_FORMAT = 7      # bump when Instr or the grammar changes, so cached decodings are rebuilt
@@ -233,7 +232,6 @@ _VOP3 = 0b110101
 _PERMLANE_OPCODES = (0x25B, 0x25C)
 _ABS_BITS = 0x0000_0700          # first word, bits 10:8
 _NEG_OMOD_BITS = 0xF800_0000     # second word, bits 31:27
-SHF_EXECINSTR = 0x4
 _LONG = re.compile(r"^\s+\.long\s+0x([0-9a-fA-F]{8})\s*//\s*([0-9A-Fa-f]+):")
 
 
@@ -247,12 +245,16 @@ def without_stray_modifiers(first: int, second: int) -> tuple[int, int] | None:
 def _repaired(data: bytes, text: str) -> bytes | None:
     """The code object with the stray modifier bits of every refused permlane cleared, or None
     when its disassembly has no such word."""
+    try:
+        code = CodeObject(data)
+    except CassError:
+        return None
     patched = None
     for line in text.splitlines():
         m = _LONG.match(line)
         if not m:
             continue
-        offset = _file_offset(data, int(m.group(2), 16))
+        offset = code.file_offset(int(m.group(2), 16))
         if offset is None or offset + 8 > len(data):
             continue
         first, second = struct.unpack_from("<II", data, offset)
@@ -261,18 +263,6 @@ def _repaired(data: bytes, text: str) -> bytes | None:
             patched = patched if patched is not None else bytearray(data)
             struct.pack_into("<II", patched, offset, *fixed)
     return bytes(patched) if patched is not None else None
-
-
-def _file_offset(data: bytes, address: int) -> int | None:
-    try:
-        elf = ELFFile(io.BytesIO(data))
-        for section in elf.iter_sections():
-            start, size = section["sh_addr"], section["sh_size"]
-            if section["sh_flags"] & SHF_EXECINSTR and start <= address < start + size:
-                return section["sh_offset"] + address - start
-    except ELFError:
-        return None
-    return None
 
 
 def disassemble_with_fallback(data: bytes) -> str:

@@ -32,7 +32,8 @@ from typing import Callable
 
 import numpy as np
 
-from .code_object import CodeObject, KernelInfo
+from ..rdna3.metadata import Kernel
+from .code_object import CodeObject
 from .fault import AccessError, EmuFault
 from .memory import Memory
 from .printf import PrintfService
@@ -101,7 +102,7 @@ def launch(co: CodeObject, kernel: str, grid, block, kernarg: bytes = b"", dynam
         owned.append(hostcall)
         kernarg_addr = _kernarg_segment(mem, info, kernarg, grid, block, dynamic_lds, hostcall)
         owned.append(kernarg_addr)
-        packet = _dispatch_packet(mem, info, grid, block, kernarg_addr, dynamic_lds)
+        packet = _dispatch_packet(mem, info, co.base + info.descriptor.entry, grid, block, kernarg_addr, dynamic_lds)
         owned.append(packet)
         run = _Run(co, program, info, grid, block, dynamic_lds, mem, stats, budget,
                    {"dispatch_ptr": packet, "queue_ptr": packet, "kernarg_segment_ptr": kernarg_addr}, services,
@@ -143,7 +144,7 @@ def _dim3(v) -> tuple[int, int, int]:
     return (v + (1, 1, 1))[:3]
 
 
-def _kernarg_segment(mem, info: KernelInfo, explicit: bytes, grid, block, dynamic_lds, hostcall) -> int:
+def _kernarg_segment(mem, info: Kernel, explicit: bytes, grid, block, dynamic_lds, hostcall) -> int:
     size = max(info.kernarg_size, len(explicit), max((a.offset + a.size for a in info.args), default=0))
     addr = mem.allocate(size + 256, "kernarg")
     seg = mem.view(addr, size + 256)
@@ -175,13 +176,13 @@ def _kernarg_segment(mem, info: KernelInfo, explicit: bytes, grid, block, dynami
     return addr
 
 
-def _dispatch_packet(mem, info: KernelInfo, grid, block, kernarg_addr, dynamic_lds) -> int:
+def _dispatch_packet(mem, info: Kernel, entry: int, grid, block, kernarg_addr, dynamic_lds) -> int:
     """hsa_kernel_dispatch_packet_t: workgroup sizes at 4/6/8, grid sizes (work-items) at 12/16/20."""
     addr = mem.allocate(256, "kernarg")
     dims = 3 if grid[2] * block[2] > 1 else 2 if grid[1] * block[1] > 1 else 1
     raw = struct.pack("<HHHHHHIIIIIQQQQ", 2, dims, *block, 0, *(g * b for g, b in zip(grid, block)),
                       info.private_segment_size, info.group_segment_size + dynamic_lds,
-                      info.descriptor.entry - 0, kernarg_addr, 0, 0)
+                      entry, kernarg_addr, 0, 0)
     mem.view(addr, len(raw))[:] = np.frombuffer(raw, np.uint8)
     return addr
 
@@ -238,7 +239,7 @@ class _Run:
         g = np.repeat(np.arange(groups.start, groups.stop), wpg)
         wave_in_group = np.tile(np.arange(wpg), len(groups))
         st.wg[:] = np.repeat(np.arange(len(groups)), wpg)
-        st.pc[:] = kd.entry
+        st.pc[:] = self.co.base + kd.entry
         st.set_mode(slice(None), np.uint32(initial_mode(kd.rsrc1)))
         reg = 0
         for name, count in kd.user_sgprs():

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cass_cc.errors import Refusal
-from cass_cc.rdna3.metadata import CodeObject as CodeObjectInfo
+from cass_cc.rdna3.code_object import CodeObject as CodeObjectInfo
 from cass_cc.unit import KernelUnit
 
 from . import verify

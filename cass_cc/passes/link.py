@@ -12,8 +12,10 @@ import shutil
 import tempfile
 
 from cass_cc.errors import CassError, Refusal, ToolMissing
+from cass_cc.rdna3 import metadata
+from cass_cc.rdna3.code_object import CodeObject
 from cass_cc.rdna3.globals import globals_module
-from cass_cc.rdna3.notes import merged_note, metadata_notes, note_object, without_notes
+from cass_cc.rdna3.notes import note_object, without_notes
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 from cass_cc.unit import KernelUnit
@@ -54,12 +56,13 @@ def link_translation_unit(units: list[KernelUnit]) -> bytes:
     try:
         stripped, maps = [], []
         for n, obj in enumerate(objects):
-            sections, found = metadata_notes(obj)
-            maps += found
-            stripped.append(without_notes(obj, sections, work, n) if sections else obj)
+            read = CodeObject(obj, "kernel object")
+            maps += read.notes
+            stripped.append(without_notes(obj, read.note_sections, work, n) if read.note_sections else obj)
         if not maps:
             raise CassError("the translated kernels carry no AMDGPU metadata")
-        return link(stripped + [note_object(merged_note(maps), units[0].offload_arch, objects[0])])
+        note = metadata.encode(metadata.merged(maps))
+        return link(stripped + [note_object(note, units[0].offload_arch, objects[0])])
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 from cass_cc.errors import CassError, Refusal, ToolMissing
-from cass_cc.rdna3.metadata import CodeObject, read_code_object
+from cass_cc.rdna3.code_object import CodeObject
 from cass_cc.unit import KernelUnit
 
 NAME = "verify"
@@ -22,11 +22,13 @@ DIFFERENTIAL_CHECKS: list[Callable[[KernelUnit, CodeObject], None]] = []
 def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
     """Problems of the code object against the cubin's kernel (empty when it matches)."""
     problems = []
+    if info.processor != unit.offload_arch.split(":")[0]:
+        problems.append(f"code object for {info.processor}, expected {unit.offload_arch}")
     meta = info.kernels.get(unit.name)
     if meta is None:
-        return [f"kernel '{unit.name}' missing from the code object metadata"]
-    if unit.name not in info.descriptors or len(info.descriptors[unit.name]) != 64:
-        problems.append(f"kernel descriptor '{unit.name}.kd' missing")
+        return problems + [f"kernel '{unit.name}' missing from the code object metadata"]
+    if meta.descriptor is None:
+        problems.append(f"kernel descriptor '{meta.symbol}' missing")
     k = unit.kernel
     params = [tuple(p) for p in getattr(k, "params", [])]
     explicit = {a.offset: a for a in meta.explicit_args}
@@ -52,12 +54,12 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
 
 def run(unit: KernelUnit) -> KernelUnit:
     try:
-        info = read_code_object(unit.code_object, f"code object of {unit.name}")
+        info = CodeObject(unit.code_object, f"code object of {unit.name}")
+        problems = check_layout(unit, info)   # reads the metadata note: a bad one is a refusal too
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
         raise Refusal(e.message) from None
-    problems = check_layout(unit, info)
     if problems:
         raise Refusal("; ".join(problems))
     for check in DIFFERENTIAL_CHECKS:

@@ -1,21 +1,19 @@
-"""Reading an AMDGPU code object: its kernels (descriptor symbols `<name>.kd`), the metadata
-note (NT_AMDGPU_METADATA, msgpack: amdhsa.kernels with their arguments) and its global variables."""
+"""The AMDGPU metadata note (NT_AMDGPU_METADATA, owner "AMDGPU"): a msgpack map with
+amdhsa.version, amdhsa.target and amdhsa.kernels, one entry per kernel with its arguments and
+resource use (LLVM AMDGPUUsage, "Code Object V3 Metadata" and later)."""
 
 from __future__ import annotations
 
-import io
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import msgpack
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
 
 from ..errors import CassError
+from .descriptor import KernelDescriptor
 
 NT_AMDGPU_METADATA = 32
-EM_AMDGPU = 224
-KERNEL_DESCRIPTOR_SIZE = 64
+NOTE_OWNER = "AMDGPU"
 
 
 @dataclass(frozen=True)
@@ -31,88 +29,64 @@ class KernelArgument:
         return self.value_kind.startswith("hidden_")
 
 
-@dataclass
-class KernelMetadata:
+@dataclass(frozen=True)
+class Kernel:
+    """One kernel of a code object: its amdhsa.kernels entry and its descriptor (None when the
+    code object lacks the `.kd` symbol, as a relocatable object's note may describe a kernel
+    defined elsewhere). Defaults are what loaders assume for keys a hand-written note leaves out."""
     name: str
     symbol: str
-    args: list[KernelArgument]
-    kernarg_segment_size: int
-    kernarg_segment_align: int
-    group_segment_fixed_size: int
-    private_segment_fixed_size: int
+    args: tuple[KernelArgument, ...]
+    kernarg_size: int
+    kernarg_align: int
+    group_segment_size: int
+    private_segment_size: int
     max_flat_workgroup_size: int
     wavefront_size: int
     sgpr_count: int
     vgpr_count: int
-    uses_dynamic_stack: bool = False
-    raw: dict = field(default_factory=dict, repr=False)
+    uses_dynamic_stack: bool
+    descriptor: KernelDescriptor | None = None
 
     @property
     def explicit_args(self) -> list[KernelArgument]:
         return [a for a in self.args if not a.hidden]
 
-
-@dataclass
-class CodeObject:
-    target: str                               # amdgcn-amd-amdhsa--gfx1100
-    version: tuple[int, ...]                  # amdhsa.version
-    kernels: dict[str, KernelMetadata]
-    descriptors: dict[str, bytes]             # kernel name -> its 64-byte kernel descriptor
-    globals: dict[str, tuple[int, int]]       # variable -> (virtual address, size)
-
-
-def _notes(data: bytes):
-    pos = 0
-    while pos + 12 <= len(data):
-        namesz, descsz, ntype = struct.unpack_from("<III", data, pos)
-        pos += 12
-        name = data[pos:pos + namesz].rstrip(b"\0").decode(errors="replace")
-        pos += (namesz + 3) & ~3
-        desc = data[pos:pos + descsz]
-        pos += (descsz + 3) & ~3
-        yield name, ntype, desc
+    @classmethod
+    def from_map(cls, entry: dict, descriptor: KernelDescriptor | None = None) -> "Kernel":
+        """A kernel from its amdhsa.kernels map."""
+        args = tuple(KernelArgument(int(a.get(".offset", 0)), int(a.get(".size", 0)), a.get(".value_kind", ""),
+                                    a.get(".name", ""), a.get(".address_space", "")) for a in entry.get(".args", []))
+        return cls(entry[".name"], entry.get(".symbol", entry[".name"] + ".kd"), args,
+                   int(entry.get(".kernarg_segment_size", 0)), int(entry.get(".kernarg_segment_align", 8)),
+                   int(entry.get(".group_segment_fixed_size", 0)), int(entry.get(".private_segment_fixed_size", 0)),
+                   int(entry.get(".max_flat_workgroup_size", 1024)), int(entry.get(".wavefront_size", 32)),
+                   int(entry.get(".sgpr_count", 106)), int(entry.get(".vgpr_count", 256)),
+                   bool(entry.get(".uses_dynamic_stack", False)), descriptor)
 
 
-def read_code_object(data: bytes, origin: str = "code object") -> CodeObject:
+def decode(desc: bytes, origin: str) -> dict:
+    """The map a note's descriptor holds."""
     try:
-        elf = ELFFile(io.BytesIO(data))
-    except ELFError as e:
-        raise CassError(f"{origin}: not an ELF file ({e})") from None
-    if elf["e_machine"] not in ("EM_AMDGPU", EM_AMDGPU):
-        raise CassError(f"{origin}: not an AMDGPU code object (machine {elf['e_machine']})")
-    notes = []   # a linked code object keeps one note per input object
-    for sec in elf.iter_sections():
-        if sec["sh_type"] == "SHT_NOTE":
-            for name, ntype, desc in _notes(sec.data()):
-                if name == "AMDGPU" and ntype == NT_AMDGPU_METADATA:
-                    try:
-                        notes.append(msgpack.unpackb(desc, raw=False))
-                    except (ValueError, msgpack.UnpackException):
-                        raise CassError(f"{origin}: corrupt AMDGPU metadata note") from None
-    if not notes:
-        raise CassError(f"{origin}: no AMDGPU metadata note")
-    meta = next((n for n in notes if n.get("amdhsa.kernels")), notes[0])
-    kernels = {}
-    for k in (k for n in notes for k in n.get("amdhsa.kernels", [])):
-        args = [KernelArgument(a.get(".offset", 0), a.get(".size", 0), a.get(".value_kind", ""),
-                               a.get(".name", ""), a.get(".address_space", "")) for a in k.get(".args", [])]
-        kernels[k[".name"]] = KernelMetadata(
-            k[".name"], k.get(".symbol", ""), args, k.get(".kernarg_segment_size", 0),
-            k.get(".kernarg_segment_align", 0), k.get(".group_segment_fixed_size", 0),
-            k.get(".private_segment_fixed_size", 0), k.get(".max_flat_workgroup_size", 0),
-            k.get(".wavefront_size", 0), k.get(".sgpr_count", 0), k.get(".vgpr_count", 0),
-            bool(k.get(".uses_dynamic_stack", False)), k)
-    descriptors: dict[str, bytes] = {}
-    variables: dict[str, tuple[int, int]] = {}
-    symtab = elf.get_section_by_name(".dynsym") or elf.get_section_by_name(".symtab")
-    if symtab is not None:
-        for sym in symtab.iter_symbols():
-            kind, shndx = sym["st_info"]["type"], sym["st_shndx"]
-            if sym.name.endswith(".kd") and shndx != "SHN_UNDEF":
-                sec = elf.get_section(shndx)
-                off = sym["st_value"] - sec["sh_addr"] + sec["sh_offset"]
-                descriptors[sym.name[:-3]] = data[off:off + KERNEL_DESCRIPTOR_SIZE]
-            elif kind == "STT_OBJECT" and shndx != "SHN_UNDEF":
-                variables[sym.name] = (sym["st_value"], sym["st_size"])
-    return CodeObject(meta.get("amdhsa.target", ""), tuple(meta.get("amdhsa.version", ())),
-                      kernels, descriptors, variables)
+        found = msgpack.unpackb(desc, raw=False, strict_map_key=False)
+    except (ValueError, msgpack.UnpackException):
+        raise CassError(f"{origin}: corrupt AMDGPU metadata note") from None
+    if not isinstance(found, dict):
+        raise CassError(f"{origin}: corrupt AMDGPU metadata note (not a map)")
+    return found
+
+
+def merged(maps: list[dict]) -> dict:
+    """One map whose amdhsa.kernels lists the kernels of all `maps`; the rest of the first map
+    that has kernels (the version and target are the same in all of one link)."""
+    out = dict(next((m for m in maps if m.get("amdhsa.kernels")), maps[0]))
+    out["amdhsa.kernels"] = [k for m in maps for k in m.get("amdhsa.kernels", [])]
+    return out
+
+
+def encode(metadata: dict) -> bytes:
+    """The map as an ELF note (header, owner and descriptor, each padded to 4 bytes)."""
+    owner = NOTE_OWNER.encode() + b"\0"
+    desc = msgpack.packb(metadata, use_bin_type=True)
+    pad = lambda b: b + b"\0" * (-len(b) % 4)  # noqa: E731
+    return struct.pack("<III", len(owner), len(desc), NT_AMDGPU_METADATA) + pad(owner) + pad(desc)

@@ -3,17 +3,14 @@ note listing them all (loaders read the first note only)."""
 
 from __future__ import annotations
 
-import io
 import subprocess
 from pathlib import Path
 
-import msgpack
 import pytest
-from elftools.elf.elffile import ELFFile
 
 from cass_cc import toolchain
 from cass_cc.passes.link import link_translation_unit
-from cass_cc.rdna3.notes import NT_AMDGPU_METADATA
+from cass_cc.rdna3 import CodeObject
 
 SOURCE = """
 namespace { __global__ void first(int *x) { x[threadIdx.x] = threadIdx.x; } }
@@ -38,12 +35,7 @@ def units(tmp_path_factory):
 
 
 def test_one_note_lists_every_kernel(units):
-    elf = ELFFile(io.BytesIO(link_translation_unit(units)))
-    notes = [n for s in elf.iter_sections() if s["sh_type"] == "SHT_NOTE" for n in s.iter_notes()
-             if n["n_type"] == NT_AMDGPU_METADATA]
-    assert len(notes) == 1
-    desc = notes[0]["n_descdata"]
-    meta = msgpack.unpackb(desc if isinstance(desc, bytes) else desc.encode("latin-1"), raw=False)
-    assert sorted(k[".name"] for k in meta["amdhsa.kernels"]) == sorted(u.name for u in units)
-    symbols = {s.name for s in elf.get_section_by_name(".dynsym").iter_symbols()}
-    assert {f"{u.name}.kd" for u in units} <= symbols and "bias" in symbols
+    code = CodeObject(link_translation_unit(units))
+    assert len(code.notes) == 1
+    assert sorted(code.kernels) == sorted(u.name for u in units)
+    assert all(k.descriptor is not None for k in code.kernels.values()) and "bias" in code.globals

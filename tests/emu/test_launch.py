@@ -79,7 +79,7 @@ def test_loader_reads_kernel_metadata_and_descriptor(programs):
     info = programs.co.kernels["matmul"]
     assert info.group_segment_size == 2 * 16 * 16 * 4 and info.wavefront_size == 32
     assert [a.value_kind for a in info.args][:4] == ["global_buffer"] * 3 + ["by_value"]
-    assert info.descriptor.entry in programs.co.functions and programs.co.functions[info.descriptor.entry] == "matmul"
+    assert programs.co.functions[programs.co.base + info.descriptor.entry] == "matmul"
     assert programs.co.code_version == 4
 
 

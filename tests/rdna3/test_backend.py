@@ -10,7 +10,7 @@ from cass_cc import toolchain
 from cass_cc.errors import CassError, Refusal
 from cass_cc.passes import BACK_END, assemble, codegen, link, verify
 from cass_cc.pipeline import run_pipeline
-from cass_cc.rdna3 import HOST_ID, device_id, read_bundle, read_code_object, write_bundle
+from cass_cc.rdna3 import HOST_ID, CodeObject, device_id, read_bundle, write_bundle
 from cass_cc.rdna3.globals import globals_module
 
 from .helpers import BY_VALUE, by_value_ir, by_value_unit
@@ -28,13 +28,13 @@ def test_back_end_produces_a_verified_code_object(translated):
     assert set(translated.seconds) == {"codegen", "assemble", "link", "verify"}
     assert translated.rdna3_instructions > 5
     assert ".amdhsa_kernel " + BY_VALUE in translated.asm
-    info = read_code_object(translated.code_object)
+    info = CodeObject(translated.code_object)
     assert info.target == "amdgcn-amd-amdhsa--gfx1100"
     meta = info.kernels[BY_VALUE]
     assert [(a.offset, a.size) for a in meta.explicit_args] == [(0, 40), (40, 1), (42, 2), (48, 8), (56, 8)]
     assert min(a.offset for a in meta.args if a.hidden) >= 64
     assert meta.wavefront_size == 32 and meta.max_flat_workgroup_size == 1024
-    assert len(info.descriptors[BY_VALUE]) == 64
+    assert meta.descriptor is not None and meta.descriptor.kernarg_size == meta.kernarg_size
     assert "dev_scale" in info.globals and info.globals["dev_scale"][1] == 4
 
 
@@ -110,4 +110,4 @@ def test_bad_bundles_and_code_objects():
     with pytest.raises(CassError, match="runs past the end"):
         read_bundle(write_bundle([(HOST_ID, b"x" * 10)])[:-5])
     with pytest.raises(CassError, match="not an ELF"):
-        read_code_object(b"\x7fELF garbage")
+        CodeObject(b"\x7fELF garbage")

@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from cass_cc.rdna3 import read_code_object
+from cass_cc.rdna3 import CodeObject
 from tests.conftest import run_tool
 from tests.sass.compiled import KERNELS, compile_cu
 
@@ -33,7 +33,7 @@ def test_every_kernel_is_reported(translated):
         assert k["sass_instructions"] > 0
         assert (out / f"{name}.sass").is_file()
         if k["status"] == "ok":
-            info = read_code_object((out / f"{name}.hsaco").read_bytes())
+            info = CodeObject((out / f"{name}.hsaco").read_bytes())
             assert name in info.kernels and (out / f"{name}.s").is_file() and (out / f"{name}.ll").is_file()
         else:
             assert k["reasons"] and k["reasons"][0].split(":")[0] in (
@@ -42,7 +42,7 @@ def test_every_kernel_is_reported(translated):
     ok = [n for n, k in kernels.items() if k["status"] == "ok"]
     assert proc.returncode == (0 if len(ok) == len(kernels) else 1)
     if ok:
-        combined = read_code_object((out / f"{obj.stem}.hsaco").read_bytes())
+        combined = CodeObject((out / f"{obj.stem}.hsaco").read_bytes())
         assert set(ok) <= set(combined.kernels)
 
 
@@ -113,7 +113,7 @@ def test_executable_with_two_translation_units(tmp_path):
     if ok:
         names = set()
         for co in objects:
-            names |= set(read_code_object(co.read_bytes()).kernels)
+            names |= set(CodeObject(co.read_bytes()).kernels)
         assert names == ok
 
 

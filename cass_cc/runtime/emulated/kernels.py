@@ -8,7 +8,11 @@ import ctypes
 import traceback
 from typing import Callable
 
-from . import bundle, check, cmem, errors
+from cass_cc.errors import CassError
+from cass_cc.rdna3 import bundle
+from cass_cc.rdna3.code_object import Reader, elf_size
+
+from . import check, cmem, errors
 from .device_props import PROPS
 from .registry import write_stdout
 from .state import DEVICE, record_launch
@@ -20,6 +24,26 @@ COOPERATIVE_LAUNCH_TOO_LARGE = 720  # hipErrorCooperativeLaunchTooLarge
 VGPRS_PER_SIMD_LANE = 1536  # gfx11 wave32: VGPR file per SIMD, in registers per lane
 MAX_WAVES_PER_SIMD = 16
 SIMDS_PER_CU = 2
+OFFLOAD_ARCH = "gfx1100"
+ELF_MAGIC = b"\x7fELF"
+
+
+def pick_code_object(read: Reader) -> bytes:
+    """The gfx1100 code object of the bundle or ELF image at offset 0 of what `read` reads."""
+    if read(0, 4) == ELF_MAGIC:
+        return read(0, elf_size(read))
+    try:
+        entries = bundle.bundle_entries(read, "the program's image")
+    except CassError as e:  # a compressed bundle is worth saying so: a rebuild fixes it
+        raise errors.HipFailure(errors.INVALID_IMAGE, e.message,
+                                report=read(0, 4) == bundle.COMPRESSED_MAGIC) from None
+    for e in entries:
+        if e.id.startswith("hip") and "amdgcn" in e.id and bundle.processor(e.id) == OFFLOAD_ARCH:
+            return read(e.offset, e.size)
+    found = sorted({bundle.processor(e.id) for e in entries if "amdgcn" in e.id}) or ["none"]
+    raise errors.HipFailure(errors.NO_BINARY_FOR_GPU,
+                            f"no {OFFLOAD_ARCH} code object in the program (it has: {', '.join(found)}); "
+                            f"build with --offload-arch={OFFLOAD_ARCH}", report=True)
 
 
 class Image:
@@ -30,7 +54,7 @@ class Image:
     `built_by_hipcc` for a hip-clang program's own fat binary; `reference`, the Image of the
     reference build of its translation unit; `is_reference` for such an Image."""
 
-    def __init__(self, read: bundle.Reader, origin: str) -> None:
+    def __init__(self, read: Reader, origin: str) -> None:
         self._read = read
         self.origin = origin
         self._co = None
@@ -49,7 +73,7 @@ class Image:
     def co(self):
         if self._co is None:
             from cass_cc.emu import CodeObject
-            data = bundle.pick_code_object(self._read)
+            data = pick_code_object(self._read)
             try:
                 self._co = CodeObject.load(data, DEVICE.memory)
             except Exception as e:  # noqa: BLE001 - any loader failure is a bad image for HIP
@@ -76,13 +100,9 @@ class Image:
         return found
 
 
-def explicit_args(info) -> list:
-    return [a for a in info.args if not a.value_kind.startswith("hidden_")]
-
-
 def pack_from_pointers(info, args: int) -> bytes:
     """Kernel arguments from HIP's `void** args`: one pointer to each explicit argument."""
-    params = explicit_args(info)
+    params = info.explicit_args
     buf = bytearray(max((a.offset + a.size for a in params), default=0))
     if params and not args:
         raise errors.HipFailure(errors.INVALID_VALUE, "kernel arguments are missing")

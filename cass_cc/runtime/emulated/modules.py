@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from . import bundle, check, cmem, errors, kernels
-from .kernels import Image
+from . import check, cmem, errors, kernels
+from .kernels import Image, pick_code_object
 from .registry import hip_api
 
 MODULES: dict[int, Image] = {}
@@ -15,7 +15,7 @@ REFERENCES: dict[int, Image] = {}  # address of a bundle's reference entry -> it
 def _load(out: int, data: bytes, origin: str) -> int:
     if not out:
         return errors.INVALID_VALUE
-    code_object = bundle.pick_code_object(lambda offset, size: data[offset:offset + size])
+    code_object = pick_code_object(lambda offset, size: data[offset:offset + size])
     image = Image(lambda offset, size: code_object[offset:offset + size], origin)
     image.co  # load now: a bad image is hipModuleLoad's error, not a later launch's
     handle = cmem.new_handle()
@@ -40,7 +40,7 @@ def _image_bytes(address: int) -> bytes:
     if not address:
         raise errors.HipFailure(errors.INVALID_VALUE, "null image")
     read = lambda offset, size: cmem.get_bytes(address + offset, size)  # noqa: E731
-    return bundle.pick_code_object(read)
+    return pick_code_object(read)
 
 
 @hip_api

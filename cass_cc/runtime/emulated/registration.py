@@ -8,7 +8,7 @@ import ctypes
 import os
 import struct
 
-from . import bundle, cmem, errors, kernels, streams, transfers
+from . import cmem, errors, kernels, streams, transfers
 from .kernels import Image
 from .registry import hip_api, thread_state
 from .state import DEVICE
@@ -17,6 +17,7 @@ FATBINS: dict[int, Image] = {}            # handle returned by __hipRegisterFatB
 HOST_FUNCTIONS: dict[int, tuple[Image, str]] = {}   # host stub address -> (image, kernel)
 SYMBOLS: dict[int, tuple[Image, str]] = {}          # host shadow address -> (image, variable)
 _handle_cells: list[ctypes.c_void_p] = []
+FATBIN_WRAPPER_MAGIC = 0x48495046  # "HIPF": hip-clang's __hip_fatbin_wrapper, which points at the bundle
 
 
 def _program() -> str:
@@ -29,7 +30,7 @@ def _program() -> str:
 @hip_api(status=False)
 def __hipRegisterFatBinary(wrapper: int) -> int:
     magic, _version, binary = struct.unpack("<IIQ", cmem.get_bytes(wrapper, 16))
-    if magic != bundle.FATBIN_WRAPPER_MAGIC or not binary:
+    if magic != FATBIN_WRAPPER_MAGIC or not binary:
         raise errors.HipFailure(errors.INVALID_IMAGE, f"bad HIP fat binary wrapper at {wrapper:#x}",
                                 report=True)
     cell = ctypes.c_void_p(binary)  # the handle is a void** that really points at the binary
