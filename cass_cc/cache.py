@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from . import __version__, toolchain
+from .errors import deterministic_kind
 from .fatbin.facts import KernelFacts
 from .fsutil import atomic_write_bytes, atomic_write_text
 from .unit import KernelUnit
@@ -113,13 +114,11 @@ def linked_key(units: list[KernelUnit]) -> str:
     return h.hexdigest()
 
 
-# Passes whose refusals only the SASS and the translator's own code decide (an instruction the
-# lifter does not know); the others' (a tool's verdict, a check's) may change with the tools.
-DETERMINISTIC_REFUSERS = ("parse", "lift")
-
-
 def deterministic_refusal(unit: KernelUnit) -> bool:
-    return unit.status == "failed" and unit.refused_by in DETERMINISTIC_REFUSERS
+    """A refusal that only the kernel's facts and the translator's own code decide (its kind: an
+    instruction the lifter does not know, an unsupported feature); a tool's verdict or a failed
+    check may change with the tools."""
+    return unit.status == "failed" and deterministic_kind(unit.refusal_kind)
 
 
 class TranslationCache:
@@ -145,6 +144,7 @@ class TranslationCache:
         unit.tier, unit.status = entry["tier"], entry["status"]
         unit.reasons = list(entry.get("reasons", [])) + ["cache: hit"]
         unit.refused_by = entry.get("refused_by", "")
+        unit.refusal_kind = entry.get("refusal_kind", "")
         unit.sass_instructions = entry.get("sass_instructions", 0)
         unit.rdna3_instructions = entry.get("rdna3_instructions", 0)
         return True
@@ -170,8 +170,8 @@ class TranslationCache:
         entry = {f: getattr(unit, f) for f in _TEXT_FIELDS}
         entry.update({f: base64.b64encode(getattr(unit, f)).decode() for f in _BYTES_FIELDS})
         entry.update(name=unit.name, tier=unit.tier, status=unit.status, reasons=unit.reasons,
-                     refused_by=unit.refused_by, sass_instructions=unit.sass_instructions,
-                     rdna3_instructions=unit.rdna3_instructions)
+                     refused_by=unit.refused_by, refusal_kind=unit.refusal_kind,
+                     sass_instructions=unit.sass_instructions, rdna3_instructions=unit.rdna3_instructions)
         path = self._path(kernel_key(unit))
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(str(path), json.dumps(entry))

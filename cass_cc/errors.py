@@ -17,7 +17,55 @@ class ToolMissing(CassError):
 
 
 class Refusal(CassError):
-    """A translator declines a kernel for a stated reason (an unknown opcode, say)."""
+    """A translator declines a kernel for a stated reason (an unknown opcode, say). What kind of
+    refusal it is, is its class (`kind`, kept on the KernelUnit as refusal_kind): code that decides
+    what to do with a refused kernel asks the kind, never the wording of the message. A plain
+    Refusal is of no known kind, which nothing may take as deterministic."""
+
+    kind = "refusal"
+    # whether only the kernel's facts (cass_cc.fatbin.facts) and the translator's own code decide
+    # it: then the same kernel is refused again by the same cass-cc (the cache keeps the refusal)
+    deterministic = False
+
+
+class UnknownInstruction(Refusal):
+    """SASS the translator does not know: an opcode, a modifier, an operand form, a line the
+    grammar does not parse."""
+
+    kind = "unknown-instruction"
+    deterministic = True
+
+
+class UnsupportedFeature(Refusal):
+    """A property of the kernel or its cubin the translator does not support (an architecture,
+    relocatable device code waiting for its device link)."""
+
+    kind = "unsupported-feature"
+    deterministic = True
+
+
+class ToolVerdict(Refusal):
+    """An external tool rejected what it was given (nvdisasm, LLVM, llvm-mc, ld.lld, a model
+    server): another version of the tool may take it."""
+
+    kind = "tool-verdict"
+
+
+class FailedCheck(Refusal):
+    """A check of the translation failed (the code object's layout, a differential run)."""
+
+    kind = "failed-check"
+
+
+REFUSAL_KINDS: dict[str, type[Refusal]] = {c.kind: c for c in (Refusal, UnknownInstruction, UnsupportedFeature,
+                                                                ToolVerdict, FailedCheck)}
+
+
+def deterministic_kind(kind: str) -> bool:
+    """Whether a refusal of `kind` (a KernelUnit's refusal_kind) is decided by the kernel and the
+    translator's code alone; False for a kind this cass-cc does not know."""
+    cls = REFUSAL_KINDS.get(kind)
+    return cls is not None and cls.deterministic
 
 
 # The exit status of a bug in cass-cc (EX_SOFTWARE), not of the user's input or tools.

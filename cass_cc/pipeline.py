@@ -16,7 +16,8 @@ Pass = ModuleType  # a module with NAME: str and run(unit) -> unit
 def run_pipeline(unit: KernelUnit, passes: Sequence[Pass], dump_after: str | None = None,
                  dump: Callable[[str, KernelUnit], None] | None = None) -> KernelUnit:
     """Run `passes` in order. A pass refusing the kernel (Refusal) stops the pipeline and marks
-    the unit failed with the reason and the pass (refused_by); the caller decides on a fallback.
+    the unit failed with the reason, the pass (refused_by) and the refusal's kind (refusal_kind);
+    the caller decides on a fallback.
     A missing tool (ToolMissing) goes up as it is, with its install hint; any other failure is
     an InternalError naming the pass and the kernel: a bug is never a refusal."""
     for p in passes:
@@ -24,9 +25,7 @@ def run_pipeline(unit: KernelUnit, passes: Sequence[Pass], dump_after: str | Non
         try:
             unit = p.run(unit)
         except Refusal as r:
-            unit.status = "failed"
-            unit.refused_by = p.NAME
-            unit.reasons.append(f"{p.NAME}: {r.message}")
+            unit.refuse(p.NAME, r)
             unit.seconds[p.NAME] = time.perf_counter() - start
             return unit
         except (ToolMissing, InternalError):

@@ -29,9 +29,17 @@ class KernelUnit:
     status: str = "ok"             # ok | fallback | failed
     reasons: list[str] = field(default_factory=list)
     refused_by: str = ""           # the pass that refused the kernel (a Refusal), when one did
+    refusal_kind: str = ""         # that Refusal's kind (cass_cc.errors.REFUSAL_KINDS)
     seconds: dict[str, float] = field(default_factory=dict)
     sass_instructions: int = 0
     rdna3_instructions: int = 0
+
+    def refuse(self, by: str, refusal) -> None:
+        """Mark the unit refused by `by` (a pass, a translator) for `refusal` (a Refusal)."""
+        self.status = "failed"
+        self.refused_by = by
+        self.refusal_kind = refusal.kind
+        self.reasons.append(f"{by}: {refusal.message}")
 
     def report_entry(self) -> dict:
         """This kernel's entry in the translation report (DESIGN.md)."""

@@ -12,7 +12,7 @@ import time
 import urllib.error
 import urllib.request
 
-from ..errors import Refusal
+from ..errors import ToolVerdict
 
 DEFAULT_URL = "http://127.0.0.1:8000/v1"
 REQUEST_TIMEOUT_S = 300.0   # a 7B model writing a few thousand tokens of assembly
@@ -38,14 +38,14 @@ class ModelClient:
         try:
             return answer["choices"][0]["message"]["content"] or ""
         except (KeyError, IndexError, TypeError):
-            raise Refusal(f"the server at {self.url} answered without a message: {str(answer)[:200]}") from None
+            raise ToolVerdict(f"the server at {self.url} answered without a message: {str(answer)[:200]}") from None
 
     def served_model(self) -> str:
         listing = self._request("/models", None)
         try:
             return listing["data"][0]["id"]
         except (KeyError, IndexError, TypeError):
-            raise Refusal(f"the server at {self.url} lists no model (set CASS_MODEL)") from None
+            raise ToolVerdict(f"the server at {self.url} lists no model (set CASS_MODEL)") from None
 
     def _request(self, path: str, body: dict | None) -> dict:
         data = json.dumps(body).encode() if body is not None else None
@@ -68,12 +68,12 @@ class ModelClient:
                     break
             except urllib.error.URLError as e:
                 if isinstance(e.reason, (ConnectionRefusedError, socket.gaierror, FileNotFoundError)):
-                    raise Refusal(f"no server at {self.url} (set CASS_MODEL_URL)") from None
+                    raise ToolVerdict(f"no server at {self.url} (set CASS_MODEL_URL)") from None
                 last = f"{self.url}{path}: {e.reason}"
             except (TimeoutError, socket.timeout):
                 last = f"{self.url}{path}: no answer within {self.timeout:g} s"
             except (json.JSONDecodeError, UnicodeDecodeError):
-                raise Refusal(f"the server at {self.url} did not answer JSON") from None
+                raise ToolVerdict(f"the server at {self.url} did not answer JSON") from None
             except ConnectionError as e:
                 last = f"{self.url}{path}: {e}"
-        raise Refusal(last)
+        raise ToolVerdict(last)

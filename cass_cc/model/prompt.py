@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Refusal
+from ..errors import FailedCheck
 
 TEMPLATE = ("Translate the following Nvidia SASS assembly (CUDA kernel `{name}`, {sm_arch}) to AMD RDNA3 "
             "assembly for {offload_arch} (wave32, code object v5). Answer with the RDNA3 assembly only.\n\n"
@@ -28,5 +28,5 @@ def assembly_of_answer(answer: str) -> str:
     blocks = _FENCE.findall(answer)
     text = max(blocks, key=len) if blocks else answer
     if not text.strip():
-        raise Refusal("the model answered with no assembly")
+        raise FailedCheck("the model answered with no assembly")
     return text.strip("\n") + "\n"

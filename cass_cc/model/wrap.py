@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import Refusal
+from ..errors import FailedCheck
 
 USER_SGPRS = 15
 FIRST_FREE_SGPR = USER_SGPRS + 3           # after the three work-group ids
@@ -35,11 +35,11 @@ def complete_source(asm: str, unit) -> str:
     """`asm` as a whole code-object source for `unit`'s kernel (unchanged when it is one already)."""
     reads = _READS_FILES.search(asm)
     if reads:   # an answer must not pull this machine's files into the user's program
-        raise Refusal(f"the model's assembly reads files (.{reads.group(1).lower()}), which is never accepted")
+        raise FailedCheck(f"the model's assembly reads files (.{reads.group(1).lower()}), which is never accepted")
     defined = _KERNEL_DIRECTIVE.findall(asm)
     if defined:
         if unit.name not in defined:
-            raise Refusal(f"the model's assembly defines kernel '{defined[0]}', expected '{unit.name}'")
+            raise FailedCheck(f"the model's assembly defines kernel '{defined[0]}', expected '{unit.name}'")
         return asm
     return _wrap_body(_body_lines(asm, unit.name), unit)
 
@@ -60,7 +60,7 @@ def _body_lines(asm: str, name: str) -> list[str]:
             continue
         lines.append("\t" + line.strip())
     if not any(not l.endswith(":") for l in lines):
-        raise Refusal("the model's answer holds no instructions")
+        raise FailedCheck("the model's answer holds no instructions")
     return lines
 
 

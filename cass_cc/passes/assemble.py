@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_cc.errors import CassError, Refusal, ToolMissing
+from cass_cc.errors import CassError, ToolMissing, ToolVerdict
 from cass_cc.rdna3.tools import assemble
 from cass_cc.unit import KernelUnit
 
@@ -15,5 +15,5 @@ def run(unit: KernelUnit) -> KernelUnit:
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
-        raise Refusal(e.message) from None
+        raise ToolVerdict(e.message) from None
     return unit

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import ToolVerdict, UnknownInstruction
 from cass_cc.sass.disasm import disassemble
 from cass_cc.sass.model import Imm, Instruction, Label, Reg, SymbolRef
 from cass_cc.sass.parser import SassSyntaxError, parse_sass
@@ -104,11 +104,11 @@ def run(unit: KernelUnit) -> KernelUnit:
     labels = dict(unit.sass_labels)
     for f in functions:
         if f.name not in sections:
-            raise Refusal(f"nvdisasm printed no .text.{f.name} section (device function called by the kernel)")
+            raise ToolVerdict(f"nvdisasm printed no .text.{f.name} section (device function called by the kernel)")
         try:
             parsed = parse_sass(sections[f.name], f.name)
         except SassSyntaxError as e:
-            raise Refusal(e.message) from None
+            raise UnknownInstruction(e.message) from None
         instructions += place(parsed.instructions, starts[f.name], starts, handles, pointed, (), f.indirect_branches)
         labels.update({name: a + starts[f.name] for name, a in parsed.labels.items()})
         labels[f.name] = starts[f.name]

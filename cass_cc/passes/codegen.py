@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_cc.errors import CassError, Refusal, ToolMissing
+from cass_cc.errors import CassError, FailedCheck, ToolMissing, ToolVerdict
 from cass_cc.rdna3.target import count_instructions, emit_assembly
 from cass_cc.unit import KernelUnit
 
@@ -11,12 +11,12 @@ NAME = "codegen"
 
 def run(unit: KernelUnit) -> KernelUnit:
     if not unit.llvm_ir:
-        raise Refusal("no LLVM IR to compile")
+        raise FailedCheck("no LLVM IR to compile")
     try:
         unit.asm = emit_assembly(unit.llvm_ir, unit.offload_arch)
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
-        raise Refusal(e.message) from None
+        raise ToolVerdict(e.message) from None
     unit.rdna3_instructions = count_instructions(unit.asm)
     return unit

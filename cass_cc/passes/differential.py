@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import FailedCheck
 from cass_cc.rdna3.code_object import CodeObject as CodeObjectInfo
 from cass_cc.unit import KernelUnit
 
@@ -69,7 +69,7 @@ class Outcome:
 
 
 def check(unit: KernelUnit, info: CodeObjectInfo) -> None:
-    """Refusal unless the model's code object computes what the reference computes."""
+    """FailedCheck unless the model's code object computes what the reference computes."""
     if unit.tier != "model":
         return
     reference = reference_code_object(unit)
@@ -85,20 +85,20 @@ def check(unit: KernelUnit, info: CodeObjectInfo) -> None:
         compare(unit, inputs, expected)
         checked += 1
     if not checked:
-        raise Refusal(f"model output unchecked: the reference faults on every test input ({faults[0]})")
+        raise FailedCheck(f"model output unchecked: the reference faults on every test input ({faults[0]})")
 
 
 def compare(unit: KernelUnit, inputs: Inputs, expected: Outcome) -> None:
-    """Refusal unless the candidate, run on `inputs`, leaves what the reference left."""
+    """FailedCheck unless the candidate, run on `inputs`, leaves what the reference left."""
     from cass_cc.emu import EmuFault
     budget = max(BUDGET_FACTOR * expected.wave_instructions, MIN_BUDGET)
     try:
         got = execute(unit.code_object, unit.name, inputs, budget)
     except EmuFault as fault:  # an emulator failure of any other kind is a bug: the pipeline says so
-        raise Refusal(f"model output faults on the emulator: {fault}") from None
+        raise FailedCheck(f"model output faults on the emulator: {fault}") from None
     difference = first_difference(expected, got, inputs)
     if difference:
-        raise Refusal(f"model output differs from the reference: {difference}")
+        raise FailedCheck(f"model output differs from the reference: {difference}")
 
 
 def reference_code_object(unit: KernelUnit) -> bytes:
@@ -112,7 +112,7 @@ def reference_code_object(unit: KernelUnit) -> bytes:
                        instructions=list(unit.instructions), tier="lift")
     run_pipeline(trial, [lift, codegen, assemble, link])
     if trial.status != "ok" or not trial.code_object:
-        raise Refusal(f"model output unchecked: no reference ({'; '.join(trial.reasons) or 'the lifter gave none'})")
+        raise FailedCheck(f"model output unchecked: no reference ({'; '.join(trial.reasons) or 'the lifter gave none'})")
     return trial.code_object
 
 

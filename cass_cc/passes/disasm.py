@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import ToolVerdict, UnsupportedFeature
 from cass_cc.sass.disasm import disassemble
 from cass_cc.unit import KernelUnit
 
@@ -12,9 +12,9 @@ NAME = "disasm"
 def run(unit: KernelUnit) -> KernelUnit:
     cubin = getattr(unit.kernel, "cubin", None)
     if cubin is None:
-        raise Refusal("no cubin to disassemble")
+        raise UnsupportedFeature("no cubin to disassemble")
     sections = disassemble(cubin.data)
     if unit.name not in sections:
-        raise Refusal(f"nvdisasm printed no .text.{unit.name} section")
+        raise ToolVerdict(f"nvdisasm printed no .text.{unit.name} section")
     unit.sass_text = sections[unit.name]
     return unit

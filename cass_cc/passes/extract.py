@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
-from cass_cc.errors import CassError, Refusal
+from cass_cc.errors import CassError, UnsupportedFeature
 from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins, read_fatbins
 from cass_cc.unit import KernelUnit
 
@@ -57,10 +57,10 @@ def demangle(names: list[str]) -> dict[str, str]:
 
 def run(unit: KernelUnit) -> KernelUnit:
     if unit.kernel is None:
-        raise Refusal("no kernel extracted for this unit")
+        raise UnsupportedFeature("no kernel extracted for this unit")
     if unit.sm_arch not in SUPPORTED_ARCHS:
-        raise Refusal(f"SASS for {unit.sm_arch} is not supported (supported: {', '.join(SUPPORTED_ARCHS)})")
+        raise UnsupportedFeature(f"SASS for {unit.sm_arch} is not supported (supported: {', '.join(SUPPORTED_ARCHS)})")
     if getattr(getattr(unit.kernel, "cubin", None), "relocatable", False):
-        raise Refusal("relocatable device code (-rdc): its kernels are translated after the device link "
+        raise UnsupportedFeature("relocatable device code (-rdc): its kernels are translated after the device link "
                       "(nvcc -dlink, or cass-nvcc's link step)")
     return unit

@@ -11,7 +11,7 @@ import hashlib
 import shutil
 import tempfile
 
-from cass_cc.errors import CassError, Refusal, ToolMissing
+from cass_cc.errors import CassError, ToolMissing, ToolVerdict
 from cass_cc.rdna3 import metadata
 from cass_cc.rdna3.code_object import CodeObject
 from cass_cc.rdna3.globals import globals_module
@@ -77,5 +77,5 @@ def run(unit: KernelUnit) -> KernelUnit:
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
-        raise Refusal(e.message) from None
+        raise ToolVerdict(e.message) from None
     return unit

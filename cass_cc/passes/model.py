@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import FailedCheck
 from cass_cc.model import ModelClient, assembly_of_answer, complete_source, prompt_for
 from cass_cc.rdna3.target import count_instructions
 from cass_cc.unit import KernelUnit
@@ -22,9 +22,9 @@ NAME = "model"
 
 def run(unit: KernelUnit) -> KernelUnit:
     if not unit.sass_compact:
-        raise Refusal("no compact SASS to translate (the normalize pass did not run)")
+        raise FailedCheck("no compact SASS to translate (the normalize pass did not run)")
     if differential.check not in verify.DIFFERENTIAL_CHECKS:
-        raise Refusal("model output unchecked: the differential check is not registered")
+        raise FailedCheck("model output unchecked: the differential check is not registered")
     answer = ModelClient().complete(prompt_for(unit.sass_compact, unit.demangled or unit.name,
                                                unit.sm_arch, unit.offload_arch))
     unit.asm = complete_source(assembly_of_answer(answer), unit)

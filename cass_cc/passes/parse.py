@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import UnknownInstruction
 from cass_cc.sass.parser import SassSyntaxError, parse_sass
 from cass_cc.unit import KernelUnit
 
@@ -13,7 +13,7 @@ def run(unit: KernelUnit) -> KernelUnit:
     try:
         parsed = parse_sass(unit.sass_text, unit.name)
     except SassSyntaxError as e:
-        raise Refusal(e.message) from None
+        raise UnknownInstruction(e.message) from None
     unit.instructions = parsed.instructions
     unit.sass_instructions = len(parsed.instructions)
     unit.sass_labels = parsed.labels

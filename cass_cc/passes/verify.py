@@ -4,13 +4,13 @@ hidden arguments start after them, wave32, launch bounds as the flat work-group 
 
 Differential checks (running the kernel on the emulator next to a reference) register themselves
 in DIFFERENTIAL_CHECKS: each is called as check(unit, code_object_info) after the static checks and
-raises Refusal when the kernel misbehaves."""
+raises FailedCheck when the kernel misbehaves."""
 
 from __future__ import annotations
 
 from typing import Callable
 
-from cass_cc.errors import CassError, Refusal, ToolMissing
+from cass_cc.errors import CassError, FailedCheck, ToolMissing
 from cass_cc.rdna3.code_object import CodeObject
 from cass_cc.unit import KernelUnit
 
@@ -59,9 +59,9 @@ def run(unit: KernelUnit) -> KernelUnit:
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
-        raise Refusal(e.message) from None
+        raise FailedCheck(e.message) from None
     if problems:
-        raise Refusal("; ".join(problems))
+        raise FailedCheck("; ".join(problems))
     for check in DIFFERENTIAL_CHECKS:
         check(unit, info)
     return unit

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import types
 
-from cass_cc.cache import TranslationCache, kernel_key, translator_version
+from cass_cc.cache import TranslationCache, deterministic_refusal, kernel_key, translator_version
 from cass_cc.passes import BACK_END
 from cass_cc.pipeline import run_pipeline
 from cass_cc.unit import KernelUnit
@@ -33,20 +34,37 @@ def test_store_then_load(tmp_path):
 
 
 def test_only_deterministic_refusals_are_kept(tmp_path):
-    """Which pass refused decides (the unit's refused_by), never the wording of the reason."""
+    """The refusal's kind decides (the unit's refusal_kind), never the wording of the reason nor
+    the pass: a tool's verdict or a failed check is tried again, an unknown instruction is kept."""
     cache = TranslationCache(tmp_path)
-    for refused_by, reason in (("assemble", "assemble: llvm-mc failed: x"), ("disasm", "disasm: nvdisasm failed: y"),
-                               ("", "lift: unsupported SASS: FOO at 0x10: FOO R1 ;")):
+    lifter_words = "lift: unsupported SASS: FOO at 0x10: FOO R1 ;"
+    for kind, by, reason in (("tool-verdict", "assemble", "assemble: llvm-mc failed: x"),
+                             ("tool-verdict", "disasm", "disasm: nvdisasm failed: y"),
+                             ("failed-check", "verify", "verify: max flat work-group size 256"),
+                             ("refusal", "lift", lifter_words), ("", "lift", lifter_words),
+                             ("no-such-kind", "lift", lifter_words)):
         unit = by_value_unit()
-        unit.status, unit.reasons, unit.refused_by = "failed", [reason], refused_by
+        unit.status, unit.reasons, unit.refused_by, unit.refusal_kind = "failed", [reason], by, kind
         cache.store(unit)
-        assert not cache.load(by_value_unit()), reason
-    unit = by_value_unit()
-    unit.status, unit.reasons, unit.refused_by = "failed", ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;"], "lift"
-    cache.store(unit)
-    again = by_value_unit()
-    assert cache.load(again) and again.status == "failed" and again.refused_by == "lift"
-    assert again.reasons == ["lift: unsupported SASS: FOO at 0x10: FOO R1 ;", "cache: hit"]
+        assert not cache.load(by_value_unit()), (kind, reason)
+    for kind in ("unknown-instruction", "unsupported-feature"):
+        unit = by_value_unit()
+        unit.status, unit.reasons, unit.refused_by, unit.refusal_kind = "failed", ["verify: anything"], "verify", kind
+        cache.store(unit)
+        again = by_value_unit()
+        assert cache.load(again) and again.status == "failed" and again.refusal_kind == kind
+        assert again.refused_by == "verify" and again.reasons == ["verify: anything", "cache: hit"]
+        os.remove(cache._path(kernel_key(again)))
+
+
+def test_the_pipeline_records_the_refusals_kind():
+    from cass_cc.errors import FailedCheck, Refusal, ToolVerdict, UnknownInstruction, UnsupportedFeature
+    for cls in (Refusal, UnknownInstruction, UnsupportedFeature, ToolVerdict, FailedCheck):
+        stage = types.SimpleNamespace(NAME="stage", run=lambda unit, cls=cls: (_ for _ in ()).throw(cls("no")))
+        unit = run_pipeline(by_value_unit(), [stage])
+        assert (unit.status, unit.refused_by, unit.refusal_kind, unit.reasons) == ("failed", "stage", cls.kind, ["stage: no"])
+        assert deterministic_refusal(unit) == cls.deterministic
+    assert deterministic_refusal(_translated()) is False
 
 
 def test_key_depends_on_target_arch_and_code():

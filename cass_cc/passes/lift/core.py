@@ -13,7 +13,7 @@ from typing import Callable
 
 from llvmlite import ir
 
-from cass_cc.errors import Refusal
+from cass_cc.errors import Refusal, UnknownInstruction
 from cass_cc.sass.model import ConstRef, Imm, Instruction, Label, Mem, Reg, SymbolRef
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
@@ -39,7 +39,7 @@ def handles(*opcodes: str, kind: str = "pure"):
 
 def unsupported(ins: Instruction, why: str = "") -> Refusal:
     extra = f" ({why})" if why else ""
-    return Refusal(f"unsupported SASS: {ins.full_opcode} at 0x{ins.address:x}: {ins.text or ins.full_opcode}{extra}")
+    return UnknownInstruction(f"unsupported SASS: {ins.full_opcode} at 0x{ins.address:x}: {ins.text or ins.full_opcode}{extra}")
 
 
 class PrivateAlloca(ir.instructions.AllocaInstr):
