@@ -17,17 +17,34 @@
  */
 #ifndef CASS_DEVICE_HEAP_H
 #define CASS_DEVICE_HEAP_H
+
+/* The heap's layout, written here once: libcassrt (cassrt/cuda_launch.c) includes this file, and
+ * Python (cass_cc/runtime/device_heap.py, for the lifter's allocator and the emulated runtime)
+ * reads these #defines, so each must stay an integer expression of numbers and earlier names
+ * (or a string); function-like macros are C's alone. */
+#define CASS_HEAP_VARIABLE "__cass_device_heap" /* {u64 base, u64 size}, which libcassrt writes */
+#define CASS_HEAP_CLASSES 40                    /* size classes: blocks of 2^MIN_SHIFT .. 2^MAX_SHIFT bytes */
+#define CASS_HEAP_LISTS 32                      /* free lists per class: one per lane of a wave32 */
+#define CASS_HEAP_MIN_SHIFT 5
+#define CASS_HEAP_MAX_SHIFT (CASS_HEAP_MIN_SHIFT + CASS_HEAP_CLASSES - 1)
+#define CASS_HEAP_BLOCK_HEADER 16               /* before the user's bytes: the block's class at 0, ... */
+#define CASS_HEAP_NEXT_FREE 8                   /* ... the next free block's list word at 8 */
+#define CASS_HEAP_OFFSET_SHIFT 4                /* a list head: block offset >> 4 | ABA tag << 32 */
+#define CASS_HEAP_LIST_HEADS 16                 /* the bump offset (u64) at 0, the list heads from here */
+#define CASS_HEAP_HEAD (CASS_HEAP_LIST_HEADS + 8 * CASS_HEAP_CLASSES * CASS_HEAP_LISTS) /* blocks start here */
+#define CASS_HEAP_RESERVED 16384                /* zeroed at the heap's start: covers CASS_HEAP_HEAD */
+#define CASS_HEAP_DEFAULT_LIMIT (8 << 20)       /* cudaLimitMallocHeapSize by default, as on CUDA */
+/* The heap for a limit: requests round up to powers of two, so twice the limit (and the header)
+ * holds requests adding up to the limit, as they fit on CUDA. */
+#define CASS_HEAP_SIZE(limit) (2 * (limit) + CASS_HEAP_RESERVED)
+
 #if defined(__HIP__) && defined(__HIP_DEVICE_COMPILE__)
 
-#define CASS_HEAP_BYTES (2 * (8ull << 20) + 16384) /* twice CUDA's default heap: requests round up to powers of two */
-#define CASS_HEAP_CLASSES 40
-#define CASS_HEAP_LISTS 32 /* free lists per class: one per lane of a wave32 */
-#define CASS_HEAP_MIN_SHIFT 5
-#define CASS_HEAP_HEAD (16 + 8 * CASS_HEAP_CLASSES * CASS_HEAP_LISTS)
+static constexpr unsigned long long __cass_heap_bytes = CASS_HEAP_SIZE(CASS_HEAP_DEFAULT_LIMIT);
 
-/* bump offset at [0], free-list heads from [2]; 16-byte aligned blocks after the header */
-__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_heap[CASS_HEAP_BYTES / 8];
-__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_device_heap[2];
+/* 16-byte aligned blocks after the header */
+__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_heap[__cass_heap_bytes / 8];
+__device__ __attribute__((weak, aligned(16))) unsigned long long __cass_device_heap[2]; /* CASS_HEAP_VARIABLE */
 
 struct __cass_heap_span { char *base; unsigned long long size; };
 
@@ -36,12 +53,12 @@ static __device__ inline __cass_heap_span __cass_heap_get(void)
     unsigned long long base = __cass_device_heap[0];
     if (base)
         return {(char *)base, __cass_device_heap[1]};
-    return {(char *)__cass_heap, CASS_HEAP_BYTES};
+    return {(char *)__cass_heap, __cass_heap_bytes};
 }
 
 static __device__ inline unsigned long long *__cass_heap_list(char *base, unsigned cls, unsigned lane)
 {
-    return (unsigned long long *)base + 2 + cls * CASS_HEAP_LISTS + lane;
+    return (unsigned long long *)(base + CASS_HEAP_LIST_HEADS) + cls * CASS_HEAP_LISTS + lane;
 }
 
 static __device__ inline unsigned long long __cass_heap_load(unsigned long long *p)
@@ -56,16 +73,16 @@ static __device__ inline bool __cass_heap_cas(unsigned long long *p, unsigned lo
                                                 __HIP_MEMORY_SCOPE_AGENT);
 }
 
-/* The offset of a block taken off a free list (head: offset/16 | ABA tag << 32), 0 when empty. */
+/* The offset of a block taken off a free list, 0 when empty. */
 static __device__ inline unsigned long long __cass_heap_pop(char *base, unsigned long long *head)
 {
     for (;;) {
         unsigned long long h = __cass_heap_load(head), first = h & 0xFFFFFFFFull;
         if (!first)
             return 0;
-        unsigned long long next = __cass_heap_load((unsigned long long *)(base + (first << 4) + 8));
+        unsigned long long next = __cass_heap_load((unsigned long long *)(base + (first << CASS_HEAP_OFFSET_SHIFT) + CASS_HEAP_NEXT_FREE));
         if (__cass_heap_cas(head, h, (next & 0xFFFFFFFFull) | (((h >> 32) + 1) << 32)))
-            return first << 4;
+            return first << CASS_HEAP_OFFSET_SHIFT;
     }
 }
 
@@ -75,9 +92,9 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
 {
     __cass_heap_span heap = __cass_heap_get();
     char *base = heap.base;
-    if (size >= (1ull << 44))
+    if (size >= (1ull << CASS_HEAP_MAX_SHIFT))
         return 0;
-    unsigned shift = 64 - __builtin_clzll(size + 16 - 1);    /* 2^shift: the least power of two >= size + 16 */
+    unsigned shift = 64 - __builtin_clzll(size + CASS_HEAP_BLOCK_HEADER - 1); /* 2^shift >= size + header */
     if (shift < CASS_HEAP_MIN_SHIFT)
         shift = CASS_HEAP_MIN_SHIFT;
     unsigned cls = shift - CASS_HEAP_MIN_SHIFT;
@@ -87,7 +104,7 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
     unsigned lane = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
     unsigned long long block = __cass_heap_pop(base, __cass_heap_list(base, cls, lane));
     if (block)
-        return (unsigned long long)(base + block + 16);
+        return (unsigned long long)(base + block + CASS_HEAP_BLOCK_HEADER);
     unsigned long long *bump = (unsigned long long *)base;
     /* a request that cannot fit leaves the bump offset alone, so it cannot starve later ones */
     if (__cass_heap_load(bump) + CASS_HEAP_HEAD + bytes <= heap.size) {
@@ -95,13 +112,13 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
                                                           __HIP_MEMORY_SCOPE_AGENT);
         if (start + CASS_HEAP_HEAD + bytes <= heap.size) {
             *(unsigned long long *)(base + start + CASS_HEAP_HEAD) = cls;
-            return (unsigned long long)(base + start + CASS_HEAP_HEAD + 16);
+            return (unsigned long long)(base + start + CASS_HEAP_HEAD + CASS_HEAP_BLOCK_HEADER);
         }
         __hip_atomic_fetch_add(bump, -bytes, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT); /* others took it */
     }
     for (unsigned other = 0; other < CASS_HEAP_LISTS; other++)
         if ((block = __cass_heap_pop(base, __cass_heap_list(base, cls, other))))
-            return (unsigned long long)(base + block + 16);
+            return (unsigned long long)(base + block + CASS_HEAP_BLOCK_HEADER);
     return 0;
 }
 
@@ -109,19 +126,19 @@ extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
 {
     __cass_heap_span heap = __cass_heap_get();
     char *base = heap.base;
-    if (address < (unsigned long long)base + CASS_HEAP_HEAD + 16 ||
+    if (address < (unsigned long long)base + CASS_HEAP_HEAD + CASS_HEAP_BLOCK_HEADER ||
         address >= (unsigned long long)base + heap.size)
         return;                                                 /* NULL, or not from this heap */
-    unsigned long long offset = address - 16 - (unsigned long long)base;
+    unsigned long long offset = address - CASS_HEAP_BLOCK_HEADER - (unsigned long long)base;
     unsigned long long cls = *(unsigned long long *)(base + offset);
     if (cls >= CASS_HEAP_CLASSES)
         return;                                                 /* no block start: nothing to push */
     unsigned long long *head = __cass_heap_list(base, cls, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
     for (;;) {                                                  /* push it on the lane's list */
         unsigned long long h = __cass_heap_load(head);
-        __hip_atomic_store((unsigned long long *)(base + offset + 8), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,
+        __hip_atomic_store((unsigned long long *)(base + offset + CASS_HEAP_NEXT_FREE), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,
                            __HIP_MEMORY_SCOPE_AGENT);
-        if (__cass_heap_cas(head, h, (offset >> 4) | (((h >> 32) + 1) << 32)))
+        if (__cass_heap_cas(head, h, (offset >> CASS_HEAP_OFFSET_SHIFT) | (((h >> 32) + 1) << 32)))
             return;
     }
 }

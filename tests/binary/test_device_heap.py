@@ -164,3 +164,20 @@ def test_source_route(name, tmp_path):
     assert built.returncode == 0, built.stderr
     run = cass_run(exe)
     assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+
+
+def test_the_layout_is_the_headers():
+    """cass_device_heap.h defines the layout once: libcassrt's C includes it, and the lifter's
+    allocator reads its #defines (cass_cc.runtime.device_heap)."""
+    from cass_cc.passes.lift import device_runtime
+    from cass_cc.runtime import device_heap
+    layout = device_heap.read_defines(device_heap.HEADER.read_text())
+    assert layout["CASS_HEAP_HEAD"] == HEAD_BYTES == 16 + 8 * 40 * 32
+    assert device_runtime.HEAP == layout["CASS_HEAP_VARIABLE"] == "__cass_device_heap"
+    assert device_heap.MAX_SHIFT == device_heap.MIN_SHIFT + device_heap.CLASSES - 1 == 44
+    launch_c = (device_heap.HEADER.parent / "cassrt" / "cuda_launch.c").read_text()
+    assert '#include "../cass_device_heap.h"' in launch_c and "CASS_HEAP_SIZE(limit)" in launch_c
+    assert device_heap.read_defines("#define CASS_HEAP_A (1ull << 4) /* x */\n#define CASS_HEAP_F(n) (n)\n"
+                                    "#define CASS_HEAP_B (CASS_HEAP_A + 2)\n") == {"CASS_HEAP_A": 16, "CASS_HEAP_B": 18}
+    with pytest.raises(ValueError, match="CASS_HEAP_C"):
+        device_heap.read_defines("#define CASS_HEAP_C sizeof(long)\n")

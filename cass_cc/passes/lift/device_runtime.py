@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from llvmlite import ir
 
+from cass_cc.runtime import device_heap as layout
+
 from .core import FLAT, GLOBAL, HANDLERS, I1, I32, I64, I8, ConstRef, Imm, Lifter, Reg, handles, opaque, unsupported
 from .opcodes import STORE_OPCODES, is_immediate_move
 
@@ -32,19 +34,18 @@ GRID_WORKSPACE = "__cass_grid_workspace"
 # c[0x0] offset -> which half of the workspace address it holds (1: high), by SASS architecture
 GRID_WORKSPACE_WORDS = {"sm_90": {0x44: 1, 0x48: 0}}
 GRID_WORKSPACE_WORDS_BEFORE_SM90 = {0x8c: 1, 0x90: 0}
-HEAP = "__cass_device_heap"                    # {u64 base, u64 size}, written by libcassrt
+HEAP = layout.VARIABLE                         # {u64 base, u64 size}, written by libcassrt
 FUNCTIONS = {"malloc": 1, "free": 2}           # device runtime function -> its tag
 TAG_BASE = 0xCA55_0000_0000_0000               # a relocated word of FUNCTIONS lifts to TAG_BASE | tag
 
-# Heap layout: a header of HEAD_BYTES (the bump offset, then LISTS free-list heads per size
-# class), then blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the
-# user's bytes. A thread frees to and first allocates from the list of its lane, so the lanes of
-# a wave do not contend for one head; the other lanes' lists are searched when the heap is used up.
-CLASSES = 40                   # block sizes 2^5 .. 2^44
-LISTS = 32                     # free lists per class: one per lane of a wave32
-MIN_SHIFT = 5
-BLOCK_HEADER = 16              # keeps user pointers 16-byte aligned, as CUDA's malloc does
-HEAD_BYTES = 16 + 8 * CLASSES * LISTS   # bump offset (u64) at 0, padding, the list heads from 16
+# Heap layout (cass_cc/runtime/cass_device_heap.h defines it, cass_cc.runtime.device_heap reads
+# it): a header of HEAD_BYTES (the bump offset, then LISTS free-list heads per size class), then
+# blocks; a block is BLOCK_HEADER bytes (its class, the next free block) + the user's bytes, so
+# user pointers are 16-byte aligned, as CUDA's malloc makes them. A thread frees to and first
+# allocates from the list of its lane, so the lanes of a wave do not contend for one head; the
+# other lanes' lists are searched when the heap is used up.
+CLASSES, LISTS, MIN_SHIFT, BLOCK_HEADER, HEAD_BYTES = (layout.CLASSES, layout.LISTS, layout.MIN_SHIFT,
+                                                     layout.BLOCK_HEADER, layout.HEAD_BYTES)
 
 
 # ---- grid sync ---------------------------------------------------------------------------------
@@ -215,9 +216,10 @@ def _gep(b: ir.IRBuilder, base: ir.Value, offset: ir.Value) -> ir.Value:
 
 
 def _list_head(b: ir.IRBuilder, base: ir.Value, cls: ir.Value, lane: ir.Value) -> ir.Value:
-    """The head of free list `lane` of class `cls`: offset/16 of its first block | ABA tag << 32."""
+    """The head of free list `lane` of class `cls`: the offset of its first block >> OFFSET_SHIFT
+    | ABA tag << 32."""
     index = b.add(b.mul(cls, ir.Constant(I64, LISTS)), lane)
-    offset = b.add(ir.Constant(I64, 16), b.mul(index, ir.Constant(I64, 8)))
+    offset = b.add(ir.Constant(I64, layout.LIST_HEADS), b.mul(index, ir.Constant(I64, 8)))
     return _gep(b, b.inttoptr(base, GLOBAL), offset)
 
 
@@ -240,8 +242,8 @@ def _define_pop(module: ir.Module) -> ir.Function:
     first = b.and_(head, ir.Constant(I64, 0xFFFFFFFF))
     b.cbranch(b.icmp_unsigned("==", first, ir.Constant(I64, 0)), done, take)
     b.position_at_end(take)
-    block_off = b.shl(first, ir.Constant(I64, 4))
-    nxt = _atomic_load(b, _gep(b, b.inttoptr(base, GLOBAL), b.add(block_off, ir.Constant(I64, 8))), I64)
+    block_off = b.shl(first, ir.Constant(I64, layout.OFFSET_SHIFT))
+    nxt = _atomic_load(b, _gep(b, b.inttoptr(base, GLOBAL), b.add(block_off, ir.Constant(I64, layout.NEXT_FREE))), I64)
     tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
     new_head = b.or_(b.and_(nxt, ir.Constant(I64, 0xFFFFFFFF)), b.shl(tag, ir.Constant(I64, 32)))
     b.cbranch(_cas(b, head_ptr, head, new_head), done, loop)
@@ -273,7 +275,7 @@ def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
     block_bytes = b.shl(ir.Constant(I64, 1), shift)
     usable = b.icmp_unsigned("!=", base, ir.Constant(I64, 0))
     usable = b.and_(usable, b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)))
-    usable = b.and_(usable, b.icmp_unsigned("<", size, ir.Constant(I64, 1 << 44)))
+    usable = b.and_(usable, b.icmp_unsigned("<", size, ir.Constant(I64, 1 << layout.MAX_SHIFT)))
     b.cbranch(usable, own, null)
 
     b.position_at_end(own)              # a block this lane's threads freed
@@ -282,15 +284,15 @@ def _define_malloc(module: ir.Module, heap: ir.Value) -> ir.Function:
 
     b.position_at_end(bump)             # a fresh block from the untouched end of the heap
     words = b.inttoptr(base, GLOBAL)
-    room = lambda start: b.and_(       # offsets must fit 32 bits once divided by 16
+    room = lambda start: b.and_(       # offsets must fit 32 bits once shifted into a list head
         b.icmp_unsigned("<=", b.add(b.add(start, ir.Constant(I64, HEAD_BYTES)), block_bytes), limit),
-        b.icmp_unsigned("<", start, ir.Constant(I64, 16 << 32)))
+        b.icmp_unsigned("<", start, ir.Constant(I64, 1 << (32 + layout.OFFSET_SHIFT))))
     take, undo = fn.append_basic_block("take"), fn.append_basic_block("undo")
     # a request that cannot fit leaves the bump offset alone, so it cannot starve later ones
     b.cbranch(room(_atomic_load(b, words, I64)), take, scan)
     b.position_at_end(take)
     start = b.atomic_rmw("add", words, block_bytes, "monotonic")
-    offset = b.add(start, ir.Constant(I64, HEAD_BYTES))      # both multiples of 16
+    offset = b.add(start, ir.Constant(I64, HEAD_BYTES))      # both multiples of BLOCK_HEADER
     b.cbranch(room(start), bumped, undo)
     b.position_at_end(undo)             # others took the room meanwhile
     b.atomic_rmw("sub", words, block_bytes, "monotonic")
@@ -347,10 +349,10 @@ def _define_free(module: ir.Module, heap: ir.Value) -> ir.Function:
     b.cbranch(b.icmp_unsigned("<", cls, ir.Constant(I64, CLASSES)), loop, done)
     b.position_at_end(loop)
     head = _atomic_load(b, head_ptr, I64)
-    next_slot = heap_ptr(b.add(block_off, ir.Constant(I64, 8)))
+    next_slot = heap_ptr(b.add(block_off, ir.Constant(I64, layout.NEXT_FREE)))
     _store_atomic(b, b.and_(head, ir.Constant(I64, 0xFFFFFFFF)), next_slot)
     tag = b.add(b.lshr(head, ir.Constant(I64, 32)), ir.Constant(I64, 1))
-    new_head = b.or_(b.lshr(block_off, ir.Constant(I64, 4)), b.shl(tag, ir.Constant(I64, 32)))
+    new_head = b.or_(b.lshr(block_off, ir.Constant(I64, layout.OFFSET_SHIFT)), b.shl(tag, ir.Constant(I64, 32)))
     b.cbranch(_cas(b, head_ptr, head, new_head), done, loop)
     b.position_at_end(done)
     b.ret_void()

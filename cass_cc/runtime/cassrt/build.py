@@ -39,8 +39,11 @@ def cuda_include_dir() -> str:
     return include
 
 
+HEAP_LAYOUT = SOURCE_DIR.parent / "cass_device_heap.h"     # the device heap's layout: cuda_launch.c includes it
+
+
 def _sources() -> list[Path]:
-    return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".c", ".h", ".def", ".txt"))
+    return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".c", ".h", ".def", ".txt")) + [HEAP_LAYOUT]
 
 
 def _build_key(cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> str:

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
+#include "../cass_device_heap.h" /* the heap's layout */
 
 /* nvcc's generated code declares these in crt/host_runtime.h and crt/device_functions.h; only
  * CUDA's compiler sees those, so they are declared here with the same types. */
@@ -37,11 +38,8 @@ cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim,
  * __cass_device_heap = {base, size} (passes/lift/device_runtime.py); before the first launch of a
  * kernel from an image, the heap (made on first need, header zeroed) is written into that
  * variable of each of the image's code objects. Each image registers the variable under a host
- * key of its own, its `struct heap_binding`. The allocator rounds a request plus its 16-byte
- * header up to a power of two, so the heap has twice cudaLimitMallocHeapSize bytes (and its
- * header) for requests adding up to the limit to fit, as they do on CUDA. */
-#define HEAP_VARIABLE "__cass_device_heap"
-#define HEAP_HEADER_BYTES 16384 /* covers the allocator's bump offset and free-list heads (10256 bytes) */
+ * key of its own, its `struct heap_binding`. The heap for cudaLimitMallocHeapSize is
+ * CASS_HEAP_SIZE(limit) bytes (cass_device_heap.h). */
 
 struct heap_binding {
     void **image;
@@ -75,11 +73,11 @@ static int heap_ready(void)
         return cudaSuccess;
     size_t limit = 0;
     int e = cudaDeviceGetLimit(&limit, cudaLimitMallocHeapSize);
-    size_t size = 2 * limit + HEAP_HEADER_BYTES;
+    size_t size = CASS_HEAP_SIZE(limit);
     if (e == cudaSuccess)
         e = cudaMalloc(&heap_base, size);
     if (e == cudaSuccess)
-        e = cudaMemset(heap_base, 0, HEAP_HEADER_BYTES);
+        e = cudaMemset(heap_base, 0, CASS_HEAP_RESERVED);
     if (e != cudaSuccess) {
         heap_base = NULL;
         return e;
@@ -123,7 +121,7 @@ void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin)
     b->next = bindings;
     bindings = b;
     pthread_mutex_unlock(&heap_lock);
-    cassrt_register_var(image, b, HEAP_VARIABLE, 2 * sizeof(uint64_t), NULL);
+    cassrt_register_var(image, b, CASS_HEAP_VARIABLE, 2 * sizeof(uint64_t), NULL);
     return image;
 }
 

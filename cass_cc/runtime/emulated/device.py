@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ctypes
 
+from .. import device_heap
 from . import attributes, cmem, errors
 from .device_props import HIP_VERSION, PROPS
 from .registry import hip_api
@@ -133,7 +134,7 @@ def hipGetDeviceFlags(flags: int) -> int:
 
 @hip_api
 def hipDeviceGetLimit(value: int, limit: int) -> int:
-    limits = {1: 4 * 1024 * 1024, 2: 8 * 1024 * 1024}  # printf FIFO, malloc heap
+    limits = {1: 4 * 1024 * 1024, 2: device_heap.DEFAULT_LIMIT}  # printf FIFO, malloc heap
     if limit not in limits:
         return errors.UNSUPPORTED_LIMIT
     cmem.put_size(value, limits[limit])
