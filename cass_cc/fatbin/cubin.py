@@ -19,6 +19,8 @@ STO_CUDA_ENTRY = 0x10
 # The value a device function's address takes in translated code (function pointers, vtables): a
 # non-canonical address, so a program that reads through it faults instead of reading something.
 FUNCTION_HANDLE_BASE = 0xCA55_F000_0000_0000
+# The SASS architectures the lifter translates, in order of preference when a file carries
+# several: sm_80 first, as it is what cass-nvcc asks nvcc for.
 SUPPORTED_ARCHS = ("sm_80", "sm_86", "sm_89", "sm_90")
 
 # Relocation types cuobjdump names; the lifter mostly meets R_CUDA_64 in .nv.constant4.

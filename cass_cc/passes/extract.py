@@ -10,14 +10,13 @@ from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins, read_fatbins
 from cass_cc.unit import KernelUnit
 
 NAME = "extract"
-ARCH_PREFERENCE = ("sm_80", "sm_86", "sm_89", "sm_90")  # sm_80 is what cass-nvcc asks nvcc for
 
 
 def pick_cubins(cubins: list[Cubin], source: str) -> list[Cubin]:
     """The cubins of one architecture (the preferred one present); none for a file without device
     code; an error when the device code has no SASS we support."""
     archs = {c.arch for c in cubins}
-    for arch in ARCH_PREFERENCE:
+    for arch in SUPPORTED_ARCHS:   # in order of preference
         if arch in archs:
             return [c for c in cubins if c.arch == arch]
     if not cubins:
