@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-import subprocess
-
+from cass_cc.demangle import demangle_all
 from cass_cc.errors import CassError, UnsupportedFeature
 from cass_cc.fatbin import SUPPORTED_ARCHS, Cubin, read_cubins, read_fatbins
 from cass_cc.unit import KernelUnit
@@ -33,25 +32,10 @@ def units_from_file(path: str, offload_arch: str = "gfx1100") -> list[KernelUnit
     for cubin in pick_cubins(read_cubins(path), path):
         for k in cubin.kernels:
             units.append(KernelUnit(name=k.name, sm_arch=cubin.arch, offload_arch=offload_arch, kernel=k))
-    names = demangle([u.name for u in units])
+    names = demangle_all(u.name for u in units)
     for u in units:
-        u.demangled = names.get(u.name, u.name)
+        u.demangled = names[u.name]
     return units
-
-
-def demangle(names: list[str]) -> dict[str, str]:
-    """Itanium names -> C++ spellings via c++filt (names unchanged when it is missing)."""
-    if not names:
-        return {}
-    try:
-        proc = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True,
-                              text=True, timeout=60)
-        out = proc.stdout.splitlines()
-        if proc.returncode == 0 and len(out) == len(names):
-            return dict(zip(names, out))
-    except (OSError, subprocess.TimeoutExpired):
-        pass
-    return {n: n for n in names}
 
 
 def run(unit: KernelUnit) -> KernelUnit:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cass_cc.runtime.emulated.check_compare import (ElementType, View, compare, demangle, element_type,
-                                                    parameter_spellings)
+from cass_cc.runtime.emulated.check_compare import ElementType, View, compare, element_type, parameter_spellings
 
 FLOAT = ElementType("float", "f4", 1)
 
@@ -20,11 +19,6 @@ def test_parameters_of_demangled_names():
     assert parameter_spellings("void k<float, 4>(Pair<int, float>*, float4*)") == ["Pair<int, float>*", "float4*"]
     assert parameter_spellings("noargs()") == []
     assert parameter_spellings("_Z_not_a_signature") is None
-
-
-def test_demangle_with_cxxfilt():
-    assert demangle("_Z7pairMaxPKiS0_Pii") == "pairMax(int const*, int const*, int*, int)"
-    assert demangle("plain_c_kernel") == "plain_c_kernel"
 
 
 def test_element_types():

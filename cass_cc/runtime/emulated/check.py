@@ -31,8 +31,9 @@ from typing import Callable
 
 import numpy as np
 
-from .check_compare import (MAX_REPORTED, WORD, Outcome, View, base_name, compare, demangle, element_type,
-                            parameter_spellings)
+from cass_cc.demangle import demangle, demangle_all
+
+from .check_compare import MAX_REPORTED, WORD, Outcome, View, base_name, compare, element_type, parameter_spellings
 from . import errors
 from .registry import flush_c_streams
 from .state import DEVICE
@@ -118,7 +119,7 @@ def _reference_kernel(ref_co, name: str, demangled: str) -> str | None:
     if name in ref_co.kernels:
         return name
     wanted = base_name(demangled)
-    same = [k for k in ref_co.kernels if base_name(demangle(k)) == wanted]
+    same = [k for k, spelled in demangle_all(ref_co.kernels).items() if base_name(spelled) == wanted]
     return same[0] if wanted and len(same) == 1 else None
 
 
@@ -133,7 +134,7 @@ def _unloadable(ref_image) -> str | None:
 
 
 def _explicit(info) -> list[tuple[int, int]]:
-    return [(a.offset, a.size) for a in info.args if not a.value_kind.startswith("hidden_")]
+    return [(a.offset, a.size) for a in info.explicit_args]
 
 
 def _reference_kernarg(info, ref_info, kernarg: bytes) -> bytes | str:

@@ -12,15 +12,12 @@ describes) compares bit for bit.
 
 from __future__ import annotations
 
-import functools
 import re
-import shutil
-import subprocess
 from dataclasses import dataclass
 
 import numpy as np
 
-# C++ scalar spellings (as c++filt writes them) -> numpy type
+# C++ scalar spellings (as cass_cc.demangle writes them) -> numpy type
 SCALARS = {
     "float": "f4", "double": "f8", "__half": "f2", "half": "f2", "_Float16": "f2",
     "int": "i4", "unsigned int": "u4", "short": "i2", "unsigned short": "u2",
@@ -114,17 +111,6 @@ def parameter_spellings(demangled: str) -> list[str] | None:
     if current.strip():
         params.append(current.strip())
     return [] if params == ["void"] else params
-
-
-@functools.lru_cache(maxsize=None)
-def demangle(name: str) -> str:
-    """The C++ spelling of a kernel's symbol (c++filt from binutils), the symbol itself when
-    it is not mangled or c++filt is missing."""
-    tool = shutil.which("c++filt")
-    if not tool or not name.startswith("_Z"):
-        return name
-    proc = subprocess.run([tool, name], capture_output=True, text=True)
-    return proc.stdout.strip() or name if proc.returncode == 0 else name
 
 
 def base_name(demangled: str) -> str:
