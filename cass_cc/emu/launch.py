@@ -34,7 +34,7 @@ import numpy as np
 
 from ..rdna3.metadata import Kernel
 from .code_object import CodeObject
-from .fault import AccessError, EmuFault
+from .fault import AccessError, EmuFault, EmuInternalError, Unimplemented
 from .memory import Memory
 from .printf import PrintfService
 from .program import Program, writes_exec
@@ -369,10 +369,12 @@ class _Run:
                         e.kernel, e.pc, e.instruction = kernel, pc - base, instr.text
                         e.args = (str(e),)
                     raise
-                except Exception as e:      # an emulator bug: still one line, naming the instruction
-                    raise EmuFault("unimplemented", f"internal error executing '{instr.mnemonic}': "
-                                   f"{type(e).__name__}: {e}", kernel=kernel, pc=pc - base,
-                                   instruction=instr.text) from e
+                except Unimplemented as e:  # a form found only when it runs (an operand's kind)
+                    raise EmuFault("unimplemented", f"instruction '{instr.mnemonic}' is not implemented ({e})",
+                                   kernel=kernel, pc=pc - base, instruction=instr.text) from None
+                except Exception as e:      # noqa: BLE001 - a bug of the emulator, naming the instruction
+                    raise EmuInternalError(f"executing '{instr.mnemonic}'", e, kernel=kernel, pc=pc - base,
+                                           instruction=instr.text) from e
                 if mem.padding:
                     self._padding(mem, kernel, pc - base, instr.text)
                 if kind is not None:

@@ -14,6 +14,7 @@ import pytest
 from cass_cc.emu import EmuFault, program
 from cass_cc.emu.decode import Instr, Operand
 from cass_cc.emu.fault import EmuInternalError, Unimplemented
+from cass_cc.emu.valu import Valu
 
 from .emu_build import asm_device
 
@@ -63,6 +64,32 @@ def test_a_bug_while_building_is_an_internal_error(monkeypatch):
     assert str(e).startswith(f"kernel 'k' pc {e.pc:#x} 'v_add_f32_e32 v2, v1, v1': internal error of the emulator")
     assert "KeyError: 'missing'" in str(e) and "not implemented" not in str(e)
     assert isinstance(e.__cause__, KeyError)
+
+
+def test_a_bug_while_running_is_an_internal_error(monkeypatch):
+    def broken(instr, op):
+        def run(st, w):
+            raise TypeError("an emulator bug")
+        return Valu(run, None)
+    _break_v_add(monkeypatch, broken)
+    dev = asm_device("  v_add_f32 v2, v1, v1\n")
+    with pytest.raises(EmuInternalError) as info:
+        dev.run("k", 1, 32, dev.zeros(32, np.uint32))
+    e = info.value
+    assert e.instruction == "v_add_f32_e32 v2, v1, v1" and f"pc {e.pc:#x}" in str(e)
+    assert "TypeError: an emulator bug" in str(e)
+
+
+def test_an_unimplemented_operand_at_run_time_is_a_clean_report(monkeypatch):
+    def lacking(instr, op):
+        def run(st, w):
+            raise Unimplemented("an operand kind")
+        return Valu(run, None)
+    _break_v_add(monkeypatch, lacking)
+    dev = asm_device("  v_add_f32 v2, v1, v1\n")
+    with pytest.raises(EmuFault) as info:
+        dev.run("k", 1, 32, dev.zeros(32, np.uint32))
+    assert info.value.kind == "unimplemented" and "an operand kind" in str(info.value)
 
 
 RUNTIME_EXIT = """

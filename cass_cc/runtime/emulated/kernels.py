@@ -156,6 +156,7 @@ def run(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, i
 def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[int, int, int],
              kernarg: bytes, dynamic_lds: int) -> int:
     from cass_cc.emu import EmuFault, launch
+    from cass_cc.emu.fault import EmuInternalError
     try:
         # a grid the device holds at once runs all together, as on a GPU: what cooperative
         # launches (grid-wide barriers) rely on
@@ -168,7 +169,7 @@ def _execute(image: Image, name: str, grid: tuple[int, int, int], block: tuple[i
             stats = check.run_checked(image, name, grid, block, kernarg, run_on, LOADED)
         else:
             stats = run_on(image.co, name, kernarg, None)
-    except EmuFault:
+    except (EmuFault, EmuInternalError):
         raise  # the registry reports it and ends the program
     except Exception as e:  # noqa: BLE001 - an emulator bug fails this launch, visibly
         traceback.print_exc()
