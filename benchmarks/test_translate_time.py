@@ -45,7 +45,7 @@ def objects():
 def test_translation_time(objects, tmp_path):
     from cass_cc.cache import TranslationCache
     from cass_cc.passes import units_from_file
-    from cass_cc.translate import translate_unit
+    from cass_cc.translation import translate_unit
 
     results: dict = {"per_kernel": {}, "per_compile": {}, "status": {}}
     cache = TranslationCache(tmp_path / "cache")

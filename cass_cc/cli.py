@@ -15,8 +15,18 @@ SUBCOMMANDS = {
     "toolchain-file": "cass_cc.driver.cmake:toolchain_file",
     "extract": "cass_cc.translate:extract",
     "translate": "cass_cc.translate:translate",
+    "translate-object": "cass_cc.translate:translate_object",
     "bench": "cass_cc.bench.cli:bench",
 }
+
+
+def subcommand(name: str) -> click.Command | None:
+    """The click command of `cass-cc <name>` (None: there is none), imported now."""
+    target = SUBCOMMANDS.get(name)
+    if target is None:
+        return None
+    module, attr = target.split(":")
+    return getattr(importlib.import_module(module), attr)
 
 
 class LazyGroup(click.Group):
@@ -24,11 +34,7 @@ class LazyGroup(click.Group):
         return sorted(SUBCOMMANDS)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        target = SUBCOMMANDS.get(name)
-        if target is None:
-            return None
-        module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)
+        return subcommand(name)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -3,7 +3,6 @@ and a look at what a file holds."""
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import subprocess
@@ -15,8 +14,7 @@ import click
 
 from . import toolchain
 from .errors import CassError, ToolMissing
-from .fsutil import atomic_write_bytes, atomic_write_text
-from .report import Report
+from .translation import by_cubin, translate_unit, write_outputs
 from .unit import KernelUnit
 
 DEFAULT_OFFLOAD_ARCH = "gfx1100"
@@ -46,53 +44,12 @@ def load_units(path: str, offload_arch: str, workdir: str) -> list[KernelUnit]:
     return units
 
 
-def translate_unit(unit: KernelUnit, cache=None) -> KernelUnit:
-    """Run the lift pipeline over one kernel (from the cache when it holds it). A pass refusing
-    the kernel marks it failed with the pass's reason (cass_cc.pipeline); a missing tool or a
-    failing pass is an error (ToolMissing, InternalError), never a failed kernel to fall back from."""
-    if cache is not None and cache.lookup(unit):
-        return unit
-    from .passes import LIFT_PIPELINE  # llvmlite and lark: only when a kernel is translated
-    from .pipeline import run_pipeline
-    run_pipeline(unit, LIFT_PIPELINE)
-    if cache is not None:
-        cache.store(unit)
-    return unit
 
 
-def _file_stem(name: str) -> str:
-    """A file name for a kernel: its mangled name, shortened with a digest when too long."""
-    safe = "".join(c if c.isalnum() or c in "_-.$" else "_" for c in name)
-    return safe if len(safe) <= 120 else safe[:100] + "-" + hashlib.sha256(name.encode()).hexdigest()[:12]
 
 
-def by_cubin(units: list[KernelUnit]) -> list[list[KernelUnit]]:
-    """Units grouped by the cubin (translation unit) they came from, in file order."""
-    groups: dict[int, list[KernelUnit]] = {}
-    for u in units:
-        groups.setdefault(id(getattr(u.kernel, "cubin", None)), []).append(u)
-    return list(groups.values())
 
 
-def write_outputs(units: list[KernelUnit], outdir: str, source: str, offload_arch: str,
-                  combined: list[bytes], diagnostics: list[str]) -> str:
-    os.makedirs(outdir, exist_ok=True)
-    for u in units:
-        stem = os.path.join(outdir, _file_stem(u.name))
-        for suffix, text in ((".sass", u.sass_text), (".ll", u.llvm_ir), (".s", u.asm)):
-            if text:
-                atomic_write_text(stem + suffix, text)
-        if u.code_object:
-            atomic_write_bytes(stem + ".hsaco", u.code_object)
-    for n, code_object in enumerate(combined):
-        suffix = ".hsaco" if len(combined) == 1 else f".{n}.hsaco"
-        atomic_write_bytes(os.path.join(outdir, Path(source).stem + suffix), code_object)
-    report = Report(source=source, route="binary", offload_arch=offload_arch,
-                    kernels=[u.report_entry() for u in units], diagnostics=diagnostics,
-                    nvidia_targets=sorted({u.sm_arch for u in units}))
-    path = os.path.join(outdir, Path(source).stem + ".cass-report.json")
-    report.write(path)
-    return path
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -177,3 +134,34 @@ def extract(file: str, compact: bool, no_sass: bool) -> None:
         if u.status != "ok":
             raise CassError(f"{u.name}: {'; '.join(u.reasons)}")
         click.echo(getattr(u, "sass_compact", "") if compact else u.sass_text)
+
+
+class _RawArguments(click.Command):
+    """A command that takes its arguments as they are, `--` included (click drops it), for a
+    parser of its own; --help stays click's."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args[:1] in (["-h"], ["--help"]):
+            return super().parse_args(ctx, args)
+        ctx.params["arguments"] = list(args)
+        return []
+
+
+@click.command("translate-object", cls=_RawArguments, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="INPUT -o OUTPUT [--source FILE.cu] "
+                "[--product-dir DIR] -- [NVCC_OPTIONS]")
+def translate_object(arguments: list[str]) -> None:
+    """Translate the NVIDIA device code of INPUT, an object or static library nvcc made, and
+    write the copy OUTPUT with AMD code in its place: the step cass-nvcc runs after nvcc, as
+    `cass-nvcc --dryrun` prints it.
+
+    --source names the CUDA source INPUT came from (the hipify fallback compiles it for kernels
+    the translators refuse; the report names it); --product-dir is where --cass-save-temps puts
+    <stem>.cass/ (default: OUTPUT's folder). NVCC_OPTIONS, after `--`, are cass-nvcc options
+    that set the translation as in a build: --cass-offload-arch, --cass-translators,
+    --cass-route, --cass-report, --cass-save-temps, -I/-D/-std (for the hipify fallback).
+    An object with relocatable device code (-rdc) is copied as it is: its kernels are
+    translated after the device link.
+    """
+    from .driver.object_translation import run
+    run(list(arguments))

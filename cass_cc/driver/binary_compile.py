@@ -1,6 +1,6 @@
 """The binary route's compile step: nvcc compiles the translation unit (x86 host code, SASS for
 sm_80 and PTX) and the kernels' SASS is translated to the offload arch, then embedded in nvcc's
-object in place of the NVIDIA code (binary._translate_object).
+object in place of the NVIDIA code (object_translation, `cass-cc translate-object`).
 
 The translation does not wait for nvcc to finish. It needs only the cubin, which ptxas writes well
 before nvcc's last step (the host compiler on the .cudafe1.cpp, a fifth of nvcc's time or more):
@@ -31,6 +31,7 @@ from ..errors import CassError
 from .jobs import Job, run_tool
 from .plan import Compile, TranslationUnit
 from .settings import Settings
+from .object_translation import fallback_refusal, translate_job
 
 if TYPE_CHECKING:
     from .binary_kernels import TranslatedTU
@@ -82,17 +83,11 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
     return cmd
 
 
-NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
-
-
-def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallback: bool) -> list[Job]:
-    """Jobs that compile one translation unit into an object with AMD code inside; kernels the
-    translators refuse come from the hipify fallback when `allow_fallback`, which an explicit
-    --cass-route=binary turns off (the route asked for is the route taken)."""
-    if settings.rdc:
-        from .device_link import compile_jobs as relocatable_compile_jobs
-        return relocatable_compile_jobs(action, settings, temp_dir)
-    allow_fallback = allow_fallback and settings.route != "binary"
+def compile_jobs(action: Compile, settings: Settings, temp_dir: str) -> list[Job]:
+    """Jobs that compile one translation unit into an object with AMD code inside: nvcc, then
+    `cass-cc translate-object` on its object (object_translation). Kernels the translators refuse
+    come from the hipify fallback unless --cass-route=binary was asked for; relocatable device
+    code (-rdc) stays in the object for the device link."""
     work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
     host_obj = os.path.join(work, "nvcc.o")
     argv = nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
@@ -101,20 +96,14 @@ def compile_jobs(action: Compile, settings: Settings, temp_dir: str, allow_fallb
         from .frontend import place_job
         return [nvcc_job(argv, None), place_job(host_obj, action.output)]
 
-    no_fallback = None if allow_fallback else NO_FALLBACK_ROUTE
     early = None
-    if not settings.dump_after:  # dumps come out in the order of the build's steps
+    if not settings.dump_after and not settings.rdc:  # dumps come out in the order of the build's steps
         keep = os.path.join(work, "nvcc-keep")
         os.mkdir(keep)
         argv += ["-keep", f"-keep-dir={keep}"]
-        early = EarlyTranslation(keep, action.tu, settings, work, no_fallback)
-
-    def translate() -> None:
-        from .binary import _translate_object
-        _translate_object(host_obj, action.output, action.tu, settings, work, no_fallback, action.product_dir, early)
-    job = Job(["cass-cc", "translate", host_obj, "--cass-offload-arch=" + ",".join(settings.offload_archs),
-               "--embed-into", action.output], translate, label="translate")
-    return [nvcc_job(argv, early), job]
+        early = EarlyTranslation(keep, action.tu, settings, work, fallback_refusal(settings, action.tu, False))
+    return [nvcc_job(argv, early),
+            translate_job(host_obj, action.output, settings, action.tu, action.product_dir, early)]
 
 
 class EarlyTranslation:
@@ -136,7 +125,7 @@ class EarlyTranslation:
 
     def _prepare(self, argv: list[str]) -> None:
         try:
-            from . import binary  # noqa: F401 -- the translate job's modules (fatbin, cache, embedding)
+            from . import binary_embed, binary_kernels, nvidia_objects  # noqa: F401 -- the translate step's
             from cass_cc.cache import TranslationCache
 
             st = os.stat(self.tu.source)

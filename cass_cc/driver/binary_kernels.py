@@ -54,7 +54,7 @@ def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
     cache = TranslationCache()
     if cache.lookup(unit):  # a hit needs neither the passes nor click
         return unit
-    from cass_cc.translate import translate_unit
+    from cass_cc.translation import translate_unit
     return translate_unit(unit, cache)
 
 
@@ -82,7 +82,7 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
             try:
                 trial = TRANSLATORS[translator](trial, settings)
             except Refusal as e:  # declined outside its passes (which record their refusals)
-                trial.status, trial.reasons = "failed", [f"{translator}: {e.message}"]
+                trial.refuse(translator, e)
             if trial.status == "ok":
                 trial.reasons = reasons + trial.reasons
                 unit = trial

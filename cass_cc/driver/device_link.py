@@ -19,52 +19,14 @@ from __future__ import annotations
 import os
 import tempfile
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-
 from .. import toolchain
 from ..errors import CassError
-from ..report import Report
+from ..fatbin import SUPPORTED_ARCHS
 from .frontend import place_job
 from .jobs import Job
-from .plan import Compile
+from .nvidia_objects import DeviceCode, file_code
 from .settings import Settings
-
-REGISTER_LINKED = "__cudaRegisterLinkedBinary_"
-RELOCATABLE_FATBIN = "__nv_relfatbin"
-# nvlink links the cubins of one architecture; cass-nvcc compiles for sm_80 (binary.SASS_TARGET).
-ARCH_PREFERENCE = ("sm_80", "sm_86", "sm_89", "sm_90")
-DEFERRED = "relocatable device code: the kernels are translated at the device link, when the program is linked"
-NO_FALLBACK = ("relocatable device code is translated after nvcc's device link, where no source "
-               "is left for a hipify fallback (--cass-route=source builds it with hipcc)")
-
-
-def relocatable_archs(path: str) -> set[str]:
-    """SASS architectures of the relocatable cubins in an object nvcc compiled with -rdc=true
-    (they sit in its `__nv_relfatbin` section); empty for any other file."""
-    from ..fatbin import read_cubins
-
-    try:
-        with open(path, "rb") as f:
-            if ELFFile(f).get_section_by_name(RELOCATABLE_FATBIN) is None:
-                return set()
-        return {c.arch for c in read_cubins(path) if c.relocatable}
-    except (OSError, ELFError):
-        return set()   # not an ELF object: the linker says what it is
-    except CassError as e:
-        raise CassError(f"'{path}': damaged relocatable device code: {e.message}") from None
-
-
-def defines_linked_registration(path: str) -> bool:
-    """Whether an object is a device-link product (it defines __cudaRegisterLinkedBinary_*)."""
-    try:
-        with open(path, "rb") as f:
-            symtab = ELFFile(f).get_section_by_name(".symtab")
-            return symtab is not None and any(
-                s.name.startswith(REGISTER_LINKED) and s["st_shndx"] != "SHN_UNDEF" for s in symtab.iter_symbols())
-    except (OSError, ELFError):
-        return False
-
+from .object_translation import translate_job
 
 def static_library(name: str, settings: Settings) -> str | None:
     """Where `-l<name>` finds a static library in the -L folders (the device link reads only those)."""
@@ -75,29 +37,25 @@ def static_library(name: str, settings: Settings) -> str | None:
     return None
 
 
-def archive_archs(path: str) -> set[str]:
-    """relocatable_archs over the members of a static library."""
-    from .binary import _archive_members
-
-    with tempfile.TemporaryDirectory() as folder:
-        return {a for m in _archive_members(path, folder) for a in relocatable_archs(m)}
-
-
-def device_link_inputs(inputs: list[str], settings: Settings) -> tuple[list[str], set[str]]:
+def device_link_inputs(inputs: list[str], settings: Settings,
+                       known: dict[str, list[DeviceCode]]) -> tuple[list[str], set[str]]:
     """The link inputs (objects, static libraries, -l libraries found in -L folders) that hold
     relocatable device code, and their SASS architectures; nothing when an input is already a
-    device-link product."""
+    device-link product. `known` gives the device code of inputs by path (what this build's own
+    compiles will make, and inputs already read); the others are read now and added to it."""
     found, archs = [], set()
     candidates = list(inputs) + [p for lib in settings.libraries if (p := static_library(lib, settings))]
     for path in candidates:
-        if path.endswith(".o") and defines_linked_registration(path):
+        if path not in known:
+            known[path] = file_code(path)
+        objects = known[path]
+        if any(o.device_link_product for o in objects) and not path.endswith(".a"):
             return [], set()
-        have = archive_archs(path) if path.endswith(".a") else relocatable_archs(path) if path.endswith(".o") else set()
+        have = {a for o in objects for a in o.relocatable_archs}
         if have:
             found.append(path)
             archs |= have
     return found, archs
-
 
 def device_link_command(inputs: list[str], output: str, arch: str, settings: Settings) -> list[str]:
     """nvcc's device link; its host stub is compiled with the user's host options (-fPIC for a
@@ -111,53 +69,28 @@ def device_link_command(inputs: list[str], output: str, arch: str, settings: Set
 
 
 def pick_arch(archs: set[str]) -> str:
-    for arch in ARCH_PREFERENCE:
+    """The architecture whose cubins nvlink links (one per device link): sm_80, what cass-nvcc
+    compiles for, first."""
+    for arch in SUPPORTED_ARCHS:
         if arch in archs:
             return arch
     raise CassError(f"relocatable device code for {', '.join(sorted(archs))} only: the binary route "
-                    f"translates SASS for {', '.join(ARCH_PREFERENCE)} (rebuild with -arch=sm_80)")
+                    f"translates SASS for {', '.join(SUPPORTED_ARCHS)} (rebuild with -arch=sm_80)")
 
 
 def device_link_jobs(inputs: list[str], archs: set[str], output: str, settings: Settings, work: str,
                      program: str) -> list[Job]:
     """nvcc's device link of `inputs` into a host object, then its kernels translated and the
-    object written to `output` with the AMD code in place of the linked cubin; the report is
-    named after `program`, the link's product."""
-    from .binary import _translate_object as translate_object
-
+    object written to `output` with the AMD code in place of the linked cubin."""
     nvcc_out = os.path.join(work, f"{os.path.basename(program)}.dlink.o")
-    arch = pick_arch(archs)
-    dlink = Job(device_link_command(inputs, nvcc_out, arch, settings), label="nvcc-dlink")
-    translate = Job(["cass-cc", "translate", nvcc_out, "--cass-offload-arch=" + ",".join(settings.offload_archs),
-                     "--embed-into", output],
-                    lambda: translate_object(nvcc_out, output, None, settings, work, NO_FALLBACK),
-                    label="translate")
-    return [dlink, translate]
-
-
-def compile_jobs(action: Compile, settings: Settings, temp_dir: str) -> list[Job]:
-    """-rdc=true/-dc on the binary route: nvcc's object as it is (its relocatable cubin waits for
-    the device link); the report says so."""
-    from .binary import nvcc_command
-
-    work = tempfile.mkdtemp(prefix=f"binary-{action.tu.stem}-", dir=temp_dir)
-    host_obj = os.path.join(work, "nvcc.o")
-    nvcc = Job(nvcc_command(action.tu.source, action.tu.language, host_obj, settings, action.deps_file,
-                            action.deps_targets), label="nvcc")
-    jobs = [nvcc, place_job(host_obj, action.output)]
-    if action.tu.language == "cu":
-        report = Report(source=action.tu.source, route="binary", offload_arch=",".join(settings.offload_archs),
-                        diagnostics=[DEFERRED] + [f"recorded: {r}" for r in settings.recorded],
-                        nvidia_targets=settings.nvidia_targets)
-        jobs.append(Job(["cass-cc", "report", action.tu.source], lambda: report.write(settings.report_path),
-                        label="report"))
-    return jobs
+    dlink = Job(device_link_command(inputs, nvcc_out, pick_arch(archs), settings), label="nvcc-dlink")
+    return [dlink, translate_job(nvcc_out, output, settings)]
 
 
 def explicit_jobs(inputs: list[str], output: str, settings: Settings, temp_dir: str) -> list[Job]:
     """`cass-nvcc -dlink a.o b.o -o dlink.o`: the device link as a step of its own, its product a
     host object with the translated kernels that the program's link takes with a.o and b.o."""
-    relocatable, archs = device_link_inputs(inputs, settings)
+    relocatable, archs = device_link_inputs(inputs, settings, {})
     if not relocatable:
         raise CassError("-dlink: no input holds relocatable device code (compile with -rdc=true or -dc)")
     work = tempfile.mkdtemp(prefix="dlink-", dir=temp_dir)

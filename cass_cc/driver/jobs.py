@@ -1,9 +1,10 @@
 """Jobs: the commands a build runs, each a value that can be printed (-v, --dryrun, like
 `nvcc -v` and `clang -###`) or run.
 
-A job is a tool invocation (an argument list) or an in-process step (hipify, reading the kernels
-back); the in-process step prints as the command it stands for, so the printed list reads like
-the build.
+A job is a tool invocation (an argument list) or an in-process step. An in-process step runs
+the command it prints, from that same argument list (as clang's driver runs `clang -cc1`
+in-process): `cass-cc translate-object ...` pasted into a shell does what the build did. `mv`
+is done by a rename.
 """
 
 from __future__ import annotations

@@ -158,34 +158,27 @@ def _run_plan(args: Arguments, settings: Settings, runner: Runner, temp: str) ->
 
 
 def jobs_for(action: Action, settings: Settings, work: str) -> list[Job]:
+    route = routes.route_for(settings)
     if isinstance(action, Compile):
-        # The binary route's compile step is binary_compile, which imports little before nvcc
-        # starts (binary.py, the whole route, is imported while nvcc runs).
-        if routes.resolve(settings.route) == "binary":
-            from . import binary_compile as route
-        else:
-            route = routes.route_module(settings.route, settings.rdc)
-        return route.compile_jobs(action, settings, work, allow_fallback=routes.allows_fallback(settings.route))
+        return route.compile_jobs(action, settings, work)
+    if isinstance(action, Link):
+        return route.link_jobs(action, settings, work)
     if isinstance(action, DeviceLink):
-        if routes.resolve(settings.route) != "binary":
+        if route.name != "binary":
             raise UsageError("-dlink runs on the binary route; on the source route link the -dc "
                              "objects with cass-nvcc, which links their device code with hipcc")
         from . import device_link
         return device_link.explicit_jobs(action.inputs, action.output, settings, work)
-    from . import hip_fatbin, host, source_route  # imported when needed: a compile's nvcc starts sooner
+    if isinstance(action, Archive):
+        return archive_jobs(action, settings, work)
+    from . import host, source_route  # imported when needed: a compile's nvcc starts sooner
 
     # The preprocessor is the same whatever the route: hipcc's (for .cu) or the host compiler's.
-    front = host if not isinstance(action, (Link, Archive)) and action.tu.language != "cu" \
-        else source_route
+    front = source_route if action.tu.language == "cu" else host
     if isinstance(action, Preprocess):
         return front.preprocess(action.tu, settings, action.output, work)
     if isinstance(action, Dependencies):
         return front.dependencies(action.tu, settings, action.output, action.targets, work)
-    if isinstance(action, Link):
-        relocatable = settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs)
-        return routes.route_module(settings.route, relocatable).link_jobs(action, settings, work)
-    if isinstance(action, Archive):
-        return archive_jobs(action, settings, work)
     raise CassError(f"internal error: no jobs for {action!r}")
 
 
@@ -197,13 +190,9 @@ def archive_jobs(action: Archive, settings: Settings, work: str) -> list[Job]:
     if not ar:
         raise ToolMissing("no archiver (ar) found: apt-get install binutils, or give -arbin")
     tmp = os.path.join(work, os.path.basename(action.output))
-
-    def start_from_existing() -> None:
-        if os.path.isfile(action.output):
-            shutil.copyfile(action.output, tmp)
-    return [Job(["cp", action.output, tmp], action=start_from_existing, label="archive"),
-            Job([ar, *settings.archive_options, "rcs", tmp, *action.inputs], label="ar"),
-            place_job(tmp, action.output)]
+    start = [Job(["cp", action.output, tmp], label="archive")] if os.path.isfile(action.output) else []
+    return start + [Job([ar, *settings.archive_options, "rcs", tmp, *action.inputs], label="ar"),
+                    place_job(tmp, action.output)]
 
 
 def environment_lines(settings: Settings) -> list[str]:
@@ -216,13 +205,13 @@ def environment_lines(settings: Settings) -> list[str]:
     arch = targets[0].split("_", 1)[1] if targets else "75"
     lines = [f"TOP={top}", f"NVVMIR_LIBRARY_DIR={os.path.join(top, 'nvvm', 'libdevice')}",
              f"PATH={os.environ.get('PATH', '')}"]
-    route = routes.route_module(settings.route, settings.rdc)
+    route = routes.route_for(settings)
     try:
         lines.append("INCLUDES=" + shlex.join(f"-I{d}" for d in route.implicit_include_dirs()))
         lines.append("LIBRARIES=" + shlex.join(route.implicit_link_args()))  # as Job.text prints the link
     except ToolMissing:
         pass
-    lines.append(f"CASS_ROUTE={routes.resolve(settings.route)} CASS_OFFLOAD_ARCH="
+    lines.append(f"CASS_ROUTE={route.name} CASS_OFFLOAD_ARCH="
                  f"{','.join(settings.offload_archs)} NVIDIA_TARGETS=-arch compute_{arch} "
                  f"(recorded: {','.join(settings.nvidia_targets)})")
     return lines

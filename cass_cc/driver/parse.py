@@ -26,6 +26,9 @@ class Arguments:
     inputs: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)  # forwarded to the host compiler/linker
     spelled: dict[str, str] = field(default_factory=dict)  # long name -> as the user wrote it
+    # Each option as (long name, its tokens as written, response files expanded), in order; the
+    # CASS_* variables that gave a value appear as the --cass-* option they stand for.
+    written: list[tuple[str, list[str]]] = field(default_factory=list)
 
     def flag(self, long: str) -> bool:
         return long in self.values
@@ -36,6 +39,12 @@ class Arguments:
 
     def list(self, long: str) -> list[str]:
         return list(self.values.get(long, []))
+
+    def options_except(self, leave_out: set[str]) -> list[str]:
+        """The options as written, without those named in `leave_out` and without the inputs:
+        a command line that gives another tool the same settings (environment included)."""
+        tokens = [t for long, written in self.written if long not in leave_out for t in written]
+        return tokens + self.unknown
 
 
 def expand_response_files(argv: list[str], depth: int = 0) -> list[str]:
@@ -130,6 +139,7 @@ def parse(argv: list[str], env: dict[str, str] | None = None) -> Arguments:
         if opt is None:
             args.unknown.append(arg)
             continue
+        start = i - 1
         spelled = arg.split("=", 1)[0] if value is not None and "=" in arg else arg
         if opt.kind == O.FLAG:
             if value is not None:
@@ -146,6 +156,7 @@ def parse(argv: list[str], env: dict[str, str] | None = None) -> Arguments:
                 _check_choice(opt, spelled, item)
             args.values.setdefault(opt.long, []).extend(items)
         args.spelled.setdefault(opt.long, spelled)
+        args.written.append((opt.long, argv[start:i]))
     _apply_environment(args, os.environ if env is None else env)
     return args
 
@@ -159,9 +170,11 @@ def _apply_environment(args: Arguments, env: dict[str, str]) -> None:
         if opt.kind == O.FLAG:
             if raw.lower() not in ("0", "false", "no", "off"):
                 args.values[opt.long] = [""]
+                args.written.append((opt.long, [f"--{opt.long}"]))
             continue
         items = _split_list(opt, raw) if opt.kind == O.LIST else [raw]
         for item in items:
             _check_choice(opt, opt.env, item)
         args.values[opt.long] = items
         args.spelled[opt.long] = opt.env
+        args.written.append((opt.long, [f"--{opt.long}={raw}"]))

@@ -24,6 +24,11 @@ NOT_YET = {
 }
 
 
+def language_of(path: str) -> str | None:
+    """The language a source file's suffix says (None: not a source cass-nvcc compiles)."""
+    return SOURCE_LANGUAGES.get(os.path.splitext(path)[1])
+
+
 @dataclass(frozen=True)
 class TranslationUnit:
     source: str      # as the user wrote it
@@ -62,6 +67,7 @@ class Link:
     inputs: list[str]
     output: str
     shared: bool = False
+    built: list[str] = field(default_factory=list)   # the inputs this build's compiles make
 
 
 @dataclass
@@ -181,7 +187,8 @@ def make_plan(args: Arguments, temp_dir: str) -> list[Action]:
     if args.flag("lib"):
         actions.append(Archive(objects, output))
     else:
-        actions.append(Link(objects, output, shared=args.flag("shared")))
+        built = [a.output for a in actions if isinstance(a, Compile)]
+        actions.append(Link(objects, output, shared=args.flag("shared"), built=built))
     return actions
 
 

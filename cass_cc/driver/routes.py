@@ -1,49 +1,75 @@
-"""The routes a .cu can take to AMD code, as data.
+"""The routes a .cu can take to AMD code, chosen here and nowhere else (as clang's driver picks a
+toolchain once and asks it for every job).
 
-"source" (hipify + hipcc) is source_route; "binary" (SASS translation) is binary.py. Both offer
-    compile_jobs(action: plan.Compile, settings, work, allow_fallback) -> list[Job]
-      (allow_fallback: kernels a translator refuses may take the hipify fallback, reported; only
-      when the route was chosen automatically, so an explicit --cass-route=binary means "SASS
-      translation or an error")
+"binary" (the default, "auto"): nvcc compiles, the kernels' SASS is translated to AMD code and
+embedded in nvcc's object (binary_compile, object_translation), the link is the host linker's
+against libcassrt (binary_link), relocatable device code through nvcc's device link first
+(device_link). Under "auto" a kernel the translators refuse comes from the hipify fallback,
+reported; under an explicit "binary" it is an error (object_translation.fallback_refusal).
+"source": hipify and hipcc (source_route).
+
+Every route offers
+    compile_jobs(action: plan.Compile, settings, work) -> list[Job]
     link_jobs(action: plan.Link, settings, work) -> list[Job]
     implicit_link_args() -> list[str]     (what every link names after the user's libraries)
     implicit_include_dirs() -> list[str]  (the runtime headers every compile sees)
 where `work` is a private folder for the step; `-v` prints the last two as nvcc's LIBRARIES and
 INCLUDES, and the link line must contain LIBRARIES as printed (CMake finds the link line by it).
-"auto" means AUTO_ROUTE, relocatable device code (-rdc=true, -dc) included: the binary route
-compiles such a translation unit with nvcc alone and translates its kernels at the program's
-link, after nvcc's device link (device_link.py); objects that hipcc compiled with -fgpu-rdc (on
-the source route) are linked by the source route. A route whose module is missing is refused
-with a clear message.
+A route's modules are imported when it is asked for jobs, so a compile's nvcc starts sooner.
 """
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
+from .jobs import Job
+from .plan import Compile, Link
+from .settings import Settings
 
-from ..errors import CassError
-
-ROUTES = {"source": "cass_cc.driver.source_route", "binary": "cass_cc.driver.binary"}
 AUTO_ROUTE = "binary"
 
 
-def resolve(name: str, relocatable: bool = False) -> str:
-    """The route `name` stands for; `relocatable` (the code has relocatable device code) no
-    longer changes it: both routes link device code."""
-    return AUTO_ROUTE if name == "auto" else name
+class BinaryRoute:
+    name = "binary"
+
+    def compile_jobs(self, action: Compile, settings: Settings, work: str) -> list[Job]:
+        from .binary_compile import compile_jobs
+        return compile_jobs(action, settings, work)
+
+    def link_jobs(self, action: Link, settings: Settings, work: str) -> list[Job]:
+        from .binary_link import link_jobs
+        return link_jobs(action, settings, work)
+
+    def implicit_link_args(self) -> list[str]:
+        from .binary_link import implicit_link_args
+        return implicit_link_args()
+
+    def implicit_include_dirs(self) -> list[str]:
+        from .binary_link import implicit_include_dirs
+        return implicit_include_dirs()
 
 
-def allows_fallback(name: str) -> bool:
-    return name == "auto"
+class SourceRoute:
+    name = "source"
+
+    def compile_jobs(self, action: Compile, settings: Settings, work: str) -> list[Job]:
+        from .source_route import compile_jobs
+        return compile_jobs(action, settings, work)
+
+    def link_jobs(self, action: Link, settings: Settings, work: str) -> list[Job]:
+        from .source_route import link_jobs
+        return link_jobs(action, settings, work)
+
+    def implicit_link_args(self) -> list[str]:
+        from .source_route import implicit_link_args
+        return implicit_link_args()
+
+    def implicit_include_dirs(self) -> list[str]:
+        from .source_route import implicit_include_dirs
+        return implicit_include_dirs()
 
 
-def route_module(name: str, relocatable: bool = False) -> ModuleType:
-    name = resolve(name, relocatable)
-    try:
-        return importlib.import_module(ROUTES[name])
-    except ModuleNotFoundError as e:
-        if e.name != ROUTES[name]:
-            raise
-        raise CassError(f"the {name} route is not available yet in this cass-cc; use "
-                        "--cass-route=source (or auto)") from None
+ROUTES = {"binary": BinaryRoute(), "source": SourceRoute()}
+
+
+def route_for(settings: Settings) -> BinaryRoute | SourceRoute:
+    """The route of this build: --cass-route (CASS_ROUTE), "auto" meaning AUTO_ROUTE."""
+    return ROUTES[AUTO_ROUTE if settings.route == "auto" else settings.route]

@@ -64,6 +64,9 @@ class Settings:
     nvidia_targets: list[str] = field(default_factory=list)
     rdc: bool = False                 # relocatable device code (-rdc=true, -dc)
     recorded: list[str] = field(default_factory=list)      # "--option=value (why)" for the report
+    # The command line's options for a step of the build that is a command of its own (cass-cc
+    # translate-object): they give it these same settings.
+    step_options: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)      # printed before the build (not with -w)
 
     # dependency files
@@ -214,6 +217,17 @@ def _split_host(values: list[str]) -> list[str]:
     return [word for v in values for word in v.split()]
 
 
+# Options that name the build's outputs, choose its mode or how it prints: a step of the build
+# has outputs and a mode of its own.
+NOT_FOR_STEPS = {
+    "output-file", "output-directory", "dryrun", "verbose", "cass-verbose", "cass-time-passes",
+    "compile", "link", "lib", "device-link", "shared", "generate-dependencies",
+    "generate-nonsystem-dependencies", "generate-dependencies-with-compile",
+    "generate-nonsystem-dependencies-with-compile", "dependency-output", "dependency-target-name",
+    "generate-dependency-targets",
+}
+
+
 def settings_from(args: Arguments) -> Settings:
     _reject_unsupported(args)
     host_unknown, link_unknown = _forwarded(args)
@@ -268,4 +282,5 @@ def settings_from(args: Arguments) -> Settings:
         deps_file=args.value("dependency-output"),
         deps_targets=args.list("dependency-target-name"),
         deps_phony=args.flag("generate-dependency-targets"),
+        step_options=args.options_except(NOT_FOR_STEPS),
     )

@@ -1,9 +1,7 @@
 """The source route: hipify the CUDA translation unit (and the user's headers it includes), then
 compile it with hipcc for the AMD target; link with hipcc so libamdhip64 comes along.
 
-Route interface (routes.py; the binary route in binary.py offers the same two functions):
-  compile_jobs(action: Compile, settings, work, allow_fallback) -> list[Job]
-  link_jobs(action: Link, settings, work) -> list[Job]
+Its jobs are asked for through routes.py, which chooses the route.
 """
 
 from __future__ import annotations
@@ -72,9 +70,8 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
     return fe
 
 
-def compile_jobs(action: Compile, settings: Settings, work: str, allow_fallback: bool = True) -> list[Job]:
-    """One translation unit -> one x86-64 object with the AMD code in its .hip_fatbin.
-    (Nothing falls back on this route: `allow_fallback` is part of the route interface.)"""
+def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
+    """One translation unit -> one x86-64 object with the AMD code in its .hip_fatbin."""
     if action.tu.language != "cu":
         return host.compile_jobs(action, settings, work)
     fe = frontend(action.tu, settings, work)

@@ -100,7 +100,7 @@ def test_one_kernel_is_not_linked_twice(tmp_path):
     device variable the translation unit's link still adds the variables."""
     from cass_cc.passes import units_from_file
     from cass_cc.passes.link import link_translation_unit
-    from cass_cc.translate import translate_unit
+    from cass_cc.translation import translate_unit
 
     def translated(source: str) -> list:
         (tmp_path / "k.cu").write_text(source)

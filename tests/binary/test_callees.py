@@ -83,7 +83,7 @@ def test_constant_bank_is_one_block_with_sized_aliases(tmp_path):
 
 def test_kernels_of_an_unlinked_cubin_are_refused_with_the_reason(linked):
     from cass_cc.passes import units_from_file
-    from cass_cc.translate import translate_unit
+    from cass_cc.translation import translate_unit
 
     (unit,) = units_from_file(str(linked / "scale.o"))
     unit = translate_unit(unit)

@@ -1,5 +1,5 @@
-"""The hipify fallback of the binary route, driven through the route's interface with route
-auto semantics (allow_fallback), whatever route `--cass-route=auto` names today."""
+"""The hipify fallback of the binary route, driven through the route's interface with route auto
+(kernels the translators refuse may fall back), whatever route `--cass-route=auto` names today."""
 
 from __future__ import annotations
 
@@ -10,28 +10,29 @@ from pathlib import Path
 import pytest
 from binroute import ROOT, cass_run
 
-from cass_cc.driver import binary
+from cass_cc.driver.routes import BinaryRoute
 from cass_cc.driver.binary_kernels import NoRoute
 from cass_cc.driver.jobs import Runner
 from cass_cc.driver.plan import Compile, Link, TranslationUnit
-from cass_cc.driver.settings import Settings
+from cass_cc.driver.parse import parse
+from cass_cc.driver.settings import settings_from
 
 pytestmark = pytest.mark.slow  # builds and emulates whole programs
 
 FEATURES = ROOT / "tests" / "programs" / "binary" / "runtime_features" / "features.cu"
 
 
-def _build(source: Path, out: Path, **settings) -> Path:
-    s = Settings(route="auto", report_path=str(out / "report.json"), **settings)
+def _build(source: Path, out: Path, *options: str) -> Path:
+    s = settings_from(parse(["--cass-route=auto", f"--cass-report={out / 'report.json'}", *options]))
     work = tempfile.mkdtemp(dir=out)
     obj, exe = out / "prog.o", out / "prog"
-    Runner().run(binary.compile_jobs(Compile(TranslationUnit(str(source), "cu"), str(obj)), s, work, True))
-    Runner().run(binary.link_jobs(Link([str(obj)], str(exe)), s, work))
+    Runner().run(BinaryRoute().compile_jobs(Compile(TranslationUnit(str(source), "cu"), str(obj)), s, work))
+    Runner().run(BinaryRoute().link_jobs(Link([str(obj)], str(exe)), s, work))
     return exe
 
 
 def test_refused_kernels_come_from_hipify_and_the_program_passes(tmp_path):
-    exe = _build(FEATURES, tmp_path, translators=["model"])
+    exe = _build(FEATURES, tmp_path, "--cass-translators=model")
     run = cass_run(exe)
     assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
     kernels = json.loads((tmp_path / "report.json").read_text())["kernels"]
@@ -47,7 +48,7 @@ def test_neither_route_names_the_kernel_its_line_and_both_reasons(tmp_path):
     src.write_text("__global__ void lane_ids(unsigned *out)\n{\n"
                    "    asm volatile(\"pmevent 1;\");\n    out[threadIdx.x] = threadIdx.x;\n}\n")
     with pytest.raises(NoRoute) as err:
-        _build(src, tmp_path, translators=["model"])
+        _build(src, tmp_path, "--cass-translators=model")
     message = err.value.message
     assert message.startswith(f"{src}:1: kernel 'lane_ids(unsigned int*)' has no route: ")
     assert "model: no server at" in message and "hipify fallback:" in message and "error" in message

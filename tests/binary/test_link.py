@@ -24,7 +24,7 @@ template __global__ void third<float>(float *);
 @pytest.fixture(scope="module")
 def units(tmp_path_factory):
     from cass_cc.passes import units_from_file
-    from cass_cc.translate import translate_unit
+    from cass_cc.translation import translate_unit
 
     out = tmp_path_factory.mktemp("tu")
     (out / "k.cu").write_text(SOURCE)

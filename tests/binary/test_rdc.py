@@ -195,7 +195,7 @@ def test_device_link_as_a_step_of_its_own(rdc_objects):
     """The Makefile flow: `cass-nvcc -dlink` writes a_dlink.o (nvcc's name); the host linker
     takes it with the -rdc objects, either g++ naming libcassrt (found with
     --cass-print-runtime-dir) or cass-nvcc, which then runs no second device link."""
-    from cass_cc.driver import device_link
+    from cass_cc.driver.nvidia_objects import file_code
 
     out = rdc_objects / "dlink-step"
     out.mkdir()
@@ -203,7 +203,8 @@ def test_device_link_as_a_step_of_its_own(rdc_objects):
     proc = cass_nvcc("-dlink", *objects, cwd=out, env={"CASS_REPORT_DIR": str(out / "reports")})
     assert proc.returncode == 0, proc.stderr
     dlink = out / "a_dlink.o"
-    assert not device_link.relocatable_archs(str(dlink)) and device_link.defines_linked_registration(str(dlink))
+    [code] = file_code(str(dlink))
+    assert not code.relocatable and code.device_link_product
     _all_lifted(out / "reports", {"_Z10scale_rowsPKfPfii", "_Z8hash_allPji"})
 
     proc = cass_nvcc("--cass-print-runtime-dir", cwd=out)
@@ -312,7 +313,7 @@ def test_damaged_relocatable_device_code_is_a_clear_error(rdc_objects):
     (out / "main.o").write_bytes(data)
     proc = cass_nvcc(out / "main.o", rdc_objects / "lib.o", "-o", out / "prog", cwd=out)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert proc.stderr.startswith(f"cass-nvcc: error: '{out / 'main.o'}': damaged relocatable device code: ")
+    assert proc.stderr.startswith(f"cass-nvcc: error: '{out / 'main.o'}': damaged device code: ")
     assert not (out / "prog").exists()
 
 

@@ -194,7 +194,7 @@ def test_latin1_source_compiles_unchanged(tmp_path):
 
 
 # The jobs each route's compile and link of one .cu print: (compile, link) fragments.
-DRYRUN_JOBS = {None: (["nvcc -c a.cu", "cass-cc translate "], "-lcassrt"),
+DRYRUN_JOBS = {None: (["nvcc -c a.cu", "cass-cc translate-object "], "-lcassrt"),
                "source": (["#$ cass-hipify a.cu", "hipcc -x hip --offload-arch=gfx1100"], "-lamdhip64")}
 
 

@@ -1,0 +1,226 @@
+"""`cass-cc translate-object`: the binary route's translate step as a command of its own. It takes
+an object or static library that nvcc made and writes a copy whose NVIDIA device code is replaced
+by AMD code: every kernel's SASS translated (binary_kernels), the code objects bundled into the
+object's `.nv_fatbin` (binary_embed), the report written.
+
+cass-nvcc runs it in-process, from the very argument list it prints for `-v` and `--dryrun`, so a
+printed build replays: `cass-cc translate-object IN -o OUT [--source X.cu] [--product-dir D] --
+<nvcc options>`. The nvcc options after `--` give it the build's settings (offload archs,
+translators, route, report, the include folders and macros the hipify fallback compiles with).
+The module imports little at first: the job is made before a compile's nvcc starts.
+
+What the input holds decides what happens (nvidia_objects): an executable fatbin is translated;
+relocatable device code (-rdc) is left for the device link, which translates its product, and the
+report says so; a static library has each member nvcc made translated.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+
+from ..errors import CassError
+from .jobs import Job
+from .parse import UsageError, parse
+from .plan import TranslationUnit, language_of
+from .settings import Settings, settings_from
+
+PROG = ["cass-cc", "translate-object"]
+NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
+NO_FALLBACK_OBJECT = "the object was made by nvcc: without its source there is no hipify fallback"
+NO_FALLBACK_DEVICE_LINK = ("relocatable device code is translated after nvcc's device link, where no "
+                           "source is left for a hipify fallback (--cass-route=source builds it with hipcc)")
+DEFERRED = "relocatable device code: the kernels are translated at the device link, when the program is linked"
+
+
+def fallback_refusal(settings: Settings, source: TranslationUnit | None, device_link_product: bool) -> str | None:
+    """Why kernels the translators refuse may not come from the hipify fallback (None: they may):
+    the fallback needs the source, and an explicit --cass-route=binary asks for SASS translation
+    or an error."""
+    if source is None:
+        return NO_FALLBACK_DEVICE_LINK if device_link_product else NO_FALLBACK_OBJECT
+    return NO_FALLBACK_ROUTE if settings.route == "binary" else None
+
+
+def translate_job(input_path: str, output: str, settings: Settings, source: TranslationUnit | None = None,
+                  product_dir: str | None = None, early: object = None) -> Job:
+    """The step as a job, run in-process from the argument list it prints. `early` is
+    binary_compile's EarlyTranslation of the same compile, used when it read the cubins that are
+    in `input_path` (a speed-up only: the command alone gives the same object)."""
+    argv = [*PROG, input_path, "-o", output]
+    if source is not None:
+        argv += ["--source", source.source]
+    if product_dir is not None and settings.save_temps:
+        argv += ["--product-dir", product_dir]
+    argv += ["--", *settings.step_options]
+    return Job(argv, lambda: run(argv[len(PROG):], early), label="translate")
+
+
+@dataclass
+class Step:
+    """A translate-object command line, read."""
+    input_path: str
+    output: str
+    source: str | None = None
+    product_dir: str | None = None
+    options: list[str] | None = None
+
+
+USAGE = "usage: cass-cc translate-object INPUT -o OUTPUT [--source FILE.cu] [--product-dir DIR] -- [NVCC_OPTIONS]"
+
+
+def read_step(argv: list[str]) -> Step:
+    """The command line of the step (after `cass-cc translate-object`)."""
+    if "--" in argv:
+        at = argv.index("--")
+        argv, options = argv[:at], argv[at + 1:]
+    else:
+        options = []
+    values: dict[str, str] = {}
+    inputs: list[str] = []
+    names = {"-o": "output", "--output": "output", "--source": "source", "--product-dir": "product_dir"}
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if name in names:
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"option '{arg}' needs a value\n{USAGE}")
+                value, i = argv[i + 1], i + 1
+            values[names[name]] = value
+        elif arg.startswith("-"):
+            raise UsageError(f"unknown option '{arg}' (nvcc options go after '--')\n{USAGE}")
+        else:
+            inputs.append(arg)
+        i += 1
+    if len(inputs) != 1 or "output" not in values:
+        raise UsageError(f"one INPUT and -o OUTPUT are needed\n{USAGE}")
+    return Step(inputs[0], values["output"], values.get("source"), values.get("product_dir"), options)
+
+
+def run(argv: list[str], early: object = None) -> None:
+    """Run the step from its command line (cass-cc translate-object and the build's own job)."""
+    step = read_step(argv)
+    settings = settings_from(parse(step.options or []))
+    tu = TranslationUnit(step.source, language_of(step.source) or "cu") if step.source else None
+    work = tempfile.mkdtemp(prefix="translate-object-")
+    try:
+        translate_object(step.input_path, step.output, settings, tu, work, step.product_dir, early)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def translate_object(input_path: str, output: str, settings: Settings, source: TranslationUnit | None, work: str,
+                     product_dir: str | None = None, early: object = None) -> None:
+    from ..ar import is_archive
+    from .nvidia_objects import object_code
+
+    if os.path.isdir(output):
+        raise CassError(f"cannot write '{output}': it is a directory")
+    try:
+        with open(input_path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise CassError(f"cannot read '{input_path}': {e.strerror}") from None
+    if is_archive(data):
+        _translate_archive(input_path, output, settings, work)
+        return
+    code = object_code(data, input_path)
+    from ..fsutil import atomic_copy
+
+    if code.relocatable:
+        atomic_copy(input_path, output)
+        if source is not None:
+            _report(source.source, settings, diagnostics=[DEFERRED]).write(settings.report_path)
+        return
+    if source is None and not code.nvidia:
+        atomic_copy(input_path, output)
+        return
+    _translate_nvidia_object(input_path, output, settings, source, work, product_dir, early,
+                             fallback_refusal(settings, source, code.device_link_product))
+
+
+def _report(source: str, settings: Settings, diagnostics: list[str], kernels: list[dict] | None = None):
+    from ..report import Report
+
+    return Report(source=source, route="binary", offload_arch=",".join(settings.offload_archs),
+                  kernels=kernels or [], nvidia_targets=settings.nvidia_targets,
+                  diagnostics=diagnostics + [f"recorded: {r}" for r in settings.recorded])
+
+
+def _translate_nvidia_object(host_obj: str, output: str, settings: Settings, tu: TranslationUnit | None,
+                             work: str, product_dir: str | None, early, no_fallback: str | None) -> None:
+    import sys
+
+    from .binary_embed import bundle, embed
+    from .binary_kernels import code_for_tu
+
+    code = early.result(host_obj) if early is not None else None
+    if code is None:
+        from cass_cc.passes import units_from_file  # the passes' front end: binary route only
+        code = code_for_tu(tu, units_from_file(host_obj, settings.offload_arch), settings, work, no_fallback)
+    report = _report(tu.source if tu else host_obj, settings, code.diagnostics, code.kernels)
+    code_objects = code.code_objects
+    if settings.embed_reference:
+        from .reference import reference_code_objects
+        references, notes = reference_code_objects(tu, code.code_objects, settings, work)
+        code_objects, report.diagnostics = code_objects + references, report.diagnostics + notes
+    embed(host_obj, bundle(code_objects), output)
+    report.write(settings.report_path)
+    if not settings.no_warnings:
+        sys.stderr.write("".join(f"cass-nvcc: warning: {w}\n" for w in code.fallback_warnings()))
+    if tu is not None:
+        _save_temps(tu, host_obj, code, settings, product_dir or os.path.dirname(os.path.abspath(output)))
+
+
+def _save_temps(tu: TranslationUnit, host_obj: str, code, settings: Settings, product_dir: str) -> None:
+    """--cass-save-temps/--keep: nvcc's object and, per kernel, its SASS, LLVM IR, RDNA3 assembly
+    and code object, with the TU's code objects and report, in <stem>.cass/."""
+    folders = ([product_dir] if settings.save_temps else []) + ([settings.keep_dir] if settings.keep_dir else [])
+    if not folders:
+        return
+    from ..fsutil import atomic_copy
+    from ..translation import write_outputs
+
+    for folder in folders:
+        out = os.path.join(folder, f"{tu.stem}.cass")
+        write_outputs(code.units, out, tu.source, settings.offload_arch,
+                      [c.data for c in code.code_objects if c.offload_arch == settings.offload_arch],
+                      code.diagnostics)
+        atomic_copy(host_obj, os.path.join(out, f"{tu.stem}.nvcc.o"))
+
+
+def _translate_archive(archive: str, output: str, settings: Settings, work: str) -> None:
+    """A copy of a static library whose members that nvcc made carry translated code; members
+    keep their names and order (the same name twice included)."""
+    import subprocess
+
+    from ..ar import read_members
+    from ..errors import ToolMissing
+    from ..fsutil import atomic_copy, atomic_write_bytes
+    from .nvidia_objects import object_code
+
+    members = read_members(archive)
+    folder = tempfile.mkdtemp(prefix="members-", dir=work)
+    paths = []
+    for n, member in enumerate(members):
+        sub = os.path.join(folder, str(n))
+        os.mkdir(sub)
+        path = os.path.join(sub, member.name)
+        atomic_write_bytes(path, member.data)
+        code = object_code(member.data, f"{archive}({member.name})")
+        if code.nvidia:
+            _translate_nvidia_object(path, path, settings, None, work, None, None,
+                                     fallback_refusal(settings, None, code.device_link_product))
+        paths.append(path)
+    ar = settings.arbin or shutil.which("ar")
+    if not ar:
+        raise ToolMissing("no archiver (ar) found: apt-get install binutils, or give -arbin")
+    tmp = os.path.join(work, os.path.basename(output))
+    proc = subprocess.run([ar, "qcs", tmp, *paths], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CassError(f"cannot write the library '{output}': {proc.stderr.strip()}")
+    atomic_copy(tmp, output)
