@@ -15,7 +15,7 @@ SUBCOMMANDS = {
     "toolchain-file": "cass_cc.driver.cmake:toolchain_file",
     "extract": "cass_cc.translate:extract",
     "translate": "cass_cc.translate:translate",
-    "translate-object": "cass_cc.translate:translate_object",
+    "translate-object": "cass_cc.steps:translate_object",
     "bench": "cass_cc.bench.cli:bench",
 }
 
