@@ -194,6 +194,8 @@ MISC = [
     _o("dont-use-profile", "noprof", FLAG, RECORDED, "Do not read nvcc.profile.",
        reason="cass-nvcc has no nvcc.profile"),
     _o("dryrun", "dryrun", FLAG, IMPLEMENTED, "Print the commands without running them."),
+    _o("print-commands", "###", FLAG, IMPLEMENTED,
+       "Print the commands without running them, as clang's -### does (the same as -dryrun)."),
     _o("verbose", "v", FLAG, IMPLEMENTED, "Print the commands as they run."),
     _o("threads", "t", VALUE, RECORDED, "Threads for compiling several NVIDIA targets.", "<number>",
        reason="one AMD target is compiled per job"),

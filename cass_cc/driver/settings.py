@@ -220,7 +220,7 @@ def _split_host(values: list[str]) -> list[str]:
 # Options that name the build's outputs, choose its mode or how it prints: a step of the build
 # has outputs and a mode of its own.
 NOT_FOR_STEPS = {
-    "output-file", "output-directory", "dryrun", "verbose", "cass-verbose", "cass-time-passes",
+    "output-file", "output-directory", "dryrun", "print-commands", "verbose", "cass-verbose", "cass-time-passes",
     "compile", "link", "lib", "device-link", "shared", "generate-dependencies",
     "generate-nonsystem-dependencies", "generate-dependencies-with-compile",
     "generate-nonsystem-dependencies-with-compile", "dependency-output", "dependency-target-name",
@@ -247,7 +247,7 @@ def settings_from(args: Arguments) -> Settings:
         save_temps=args.flag("cass-save-temps"),
         keep_dir=(args.value("keep-dir") or os.curdir) if keep else None,
         verbose=args.flag("verbose") or args.flag("cass-verbose"),
-        dryrun=args.flag("dryrun"),
+        dryrun=args.flag("dryrun") or args.flag("print-commands"),
         dump_after=args.value("cass-dump-after"),
         time_passes=args.flag("cass-time-passes"),
         embed_reference=args.flag("cass-embed-reference"),

@@ -62,14 +62,15 @@ def _write_sources(folder: Path) -> None:
     (folder / "helper.cu").write_text(HELPER)
 
 
-def test_a_compile_replays_to_the_same_amd_code(tmp_path: Path) -> None:
+@pytest.mark.parametrize("dry", ["--dryrun", "-###"])
+def test_a_compile_replays_to_the_same_amd_code(tmp_path: Path, dry: str) -> None:
     _write_sources(tmp_path)
     env = tool_env(CASS_CACHE_DIR=str(tmp_path / "cache"))
     built = run_tool("cass-nvcc", "-c", "main.cu", "-o", "built.o", cwd=tmp_path, env=env)
     assert built.returncode == 0, built.stderr
-    dry = run_tool("cass-nvcc", "--dryrun", "-c", "main.cu", "-o", "replayed.o", cwd=tmp_path, env=env)
-    assert dry.returncode == 0, dry.stderr
-    commands = _commands(dry.stderr)
+    printed = run_tool("cass-nvcc", dry, "-c", "main.cu", "-o", "replayed.o", cwd=tmp_path, env=env)
+    assert printed.returncode == 0, printed.stderr
+    commands = _commands(printed.stderr)
     assert not (tmp_path / "replayed.o").exists()
     assert [c[1] for c in commands if c[0] == "cass-cc"] == ["translate-object"]
     _replay(commands, tmp_path, env)
