@@ -10,11 +10,17 @@ import sys
 import click
 
 from .errors import CassError, InternalError
+from .signals import Terminated, terminating_signals_raise
+from .signals import name as signal_name
 
 
 def run(command: click.Command, argv: list[str] | None, prog_name: str) -> int:
     try:
-        return command.main(args=argv, prog_name=prog_name, standalone_mode=False) or 0
+        with terminating_signals_raise():
+            return command.main(args=argv, prog_name=prog_name, standalone_mode=False) or 0
+    except Terminated as t:
+        sys.stderr.write(f"{prog_name}: terminated by {signal_name(t.signum)}\n")
+        return 128 + t.signum
     except click.exceptions.Exit as e:
         return e.exit_code
     except click.ClickException as e:

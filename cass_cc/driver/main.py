@@ -10,14 +10,14 @@ import contextlib
 import os
 import shlex
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 from typing import Iterator
 
 from .. import toolchain
 from ..errors import CassError, InternalError, ToolMissing
+from ..signals import Terminated, terminating_signals_raise
+from ..signals import name as signal_name
 from . import routes
 from .jobs import Job, Runner
 from .parse import Arguments, UsageError, parse
@@ -28,39 +28,17 @@ PROG = "cass-nvcc"
 INTERNAL_ERROR_EXIT = 70  # EX_SOFTWARE
 
 
-class Terminated(BaseException):
-    """SIGTERM/SIGHUP turned into an exception, so `finally` blocks remove the private folders
-    (make -j sends SIGTERM to every running compile when one fails or is interrupted)."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_terminated(signum: int, frame: object) -> None:
-    raise Terminated(signum)
-
-
-TERMINATING_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    if threading.current_thread() is not threading.main_thread():  # signals reach the main thread only
+    with terminating_signals_raise():
         return _main(argv)
-    previous = {s: signal.signal(s, _raise_terminated) for s in TERMINATING_SIGNALS}
-    try:
-        return _main(argv)
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
 
 
 def _main(argv: list[str]) -> int:
     try:
         return run(argv)
     except Terminated as t:
-        sys.stderr.write(f"{PROG}: terminated by {signal.Signals(t.signum).name}\n")
+        sys.stderr.write(f"{PROG}: terminated by {signal_name(t.signum)}\n")
         return 128 + t.signum
     except CassError as e:
         if isinstance(e, InternalError) and os.environ.get("CASS_DEBUG"):
