@@ -9,6 +9,8 @@ family implements refuses the kernel (cass_cc.errors.Refusal) with the exact rea
 from __future__ import annotations
 
 import bisect
+import contextlib
+import gc
 
 from llvmlite import ir
 
@@ -43,8 +45,29 @@ class KernelLifter(Lifter):
         return launch.symbol_word(self, ref)
 
 
+@contextlib.contextmanager
+def _no_cycle_collection():
+    """Python's cycle collector paused: building a module makes hundreds of thousands of llvmlite
+    objects that all stay alive until the text is printed, and each full collection walks every
+    one of them, so collections grew with the kernel (a third of lift_module's time at 14k SASS
+    instructions, docs/speed.md). The module is garbage only after it is printed anyway; the few
+    cycles dropped while lifting wait for the first collection after this returns."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def lift_module(unit: KernelUnit) -> str:
     """The unoptimised module for one kernel, as LLVM IR text."""
+    with _no_cycle_collection():
+        return _lift_module(unit)
+
+
+def _lift_module(unit: KernelUnit) -> str:
     facts = facts_of(unit)
     module = ir.Module(name=unit.name)
     module.triple = TRIPLE
