@@ -40,7 +40,11 @@ class Job:
     label: str = ""                              # name for --cass-time-passes
 
     def text(self) -> str:
-        return "#$ " + shlex.join(self.argv)
+        """`#$ <command>`, after a `#$ NAME=value` line for each variable the job's tool gets
+        beyond the build's environment (hipcc's HIP_PLATFORM=amd), as nvcc prints its own:
+        sccache sets them for the commands that follow."""
+        extra = {k: v for k, v in (self.env or {}).items() if os.environ.get(k) != v}
+        return "".join(f"#$ {k}={v}\n" for k, v in sorted(extra.items())) + "#$ " + shlex.join(self.argv)
 
 
 @dataclass
