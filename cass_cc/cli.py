@@ -16,6 +16,10 @@ SUBCOMMANDS = {
     "extract": "cass_cc.translate:extract",
     "translate": "cass_cc.translate:translate",
     "translate-object": "cass_cc.steps:translate_object",
+    "hipify": "cass_cc.steps:hipify",
+    "unmirror": "cass_cc.steps:unmirror",
+    "save-temps": "cass_cc.steps:save_temps",
+    "report": "cass_cc.steps:report",
     "bench": "cass_cc.bench.cli:bench",
 }
 

@@ -1,20 +1,20 @@
 """Steps shared by every compiler the driver runs on a translation unit (hipcc for .cu, the host
 compiler for .c/.cpp): hipify into the mirror, then compile, preprocess or list dependencies
 from the mirror, with messages, dependency files and preprocessed text mapped back to the user's
-files, and outputs moved into place only when complete."""
+files, and outputs moved into place only when complete. The steps besides the compiler are
+`cass-cc` commands (mirror_steps), run in-process from the argument lists they print."""
 
 from __future__ import annotations
 
 import os
-import sys
-import time
 from dataclasses import dataclass, field
 
 from ..errors import CassError
-from ..fsutil import atomic_copy, atomic_write_text
-from .diagnostics import display_path, nvcc_shape
+from ..fsutil import atomic_copy
+from . import mirror_steps
+from .diagnostics import nvcc_shape
 from .jobs import Job
-from .mirror import Mirror, is_user_dir
+from .mirror import Mirror, is_user_dir, user_file
 from .plan import TranslationUnit
 from .settings import Settings
 
@@ -26,8 +26,9 @@ DEFAULT_INCLUDE_DIRS = ("/usr/include", "/usr/local/include")
 class Frontend:
     """One translation unit on its way through a compiler.
 
-    `base` is the compiler's argument list up to (not including) the mode flags and the source;
-    the hipify job adds the compatibility headers hipify asks for to it before the compile runs.
+    `base` is the compiler's argument list up to (not including) the mode flags and the source
+    (which comes after `-include <mirror>/cass-compat.h`, the compatibility headers hipify asks for).
+    Every job is a command whose inputs are on its command line or in the mirror.
     """
     tu: TranslationUnit
     settings: Settings
@@ -37,7 +38,6 @@ class Frontend:
     mirror: Mirror = field(init=False)
     mirrored: str = field(init=False)          # the mirrored source path
     spelled: dict[str, str] = field(init=False)  # absolute path -> as the user wrote it
-    hipify_seconds: float = 0.0
 
     def __post_init__(self) -> None:
         self.mirror = Mirror(os.path.join(self.work, "mirror"))
@@ -82,43 +82,27 @@ class Frontend:
 
     # --- jobs -------------------------------------------------------------------------------
 
-    def hipify_job(self, then: Job) -> Job:
-        """Hipify the unit and its user headers; `then` (the compiler job) gets the compat headers."""
-        def action() -> None:
-            start = time.perf_counter()
-            self.mirror.translate_tree(self.tu.source, self.user_dirs())
-            for inc in self.settings.pre_includes:
-                if user_file(inc):
-                    self.mirror.translate_tree(inc, self.user_dirs())
-            at = then.argv.index(self.mirrored)
-            for header in self.mirror.compat_headers:
-                then.argv[at:at] = ["-include", header]
-                at += 2
-            self.hipify_seconds = time.perf_counter() - start
-            self._print_hipify_diagnostics()
-            if self.settings.dump_after == "hipify":
-                with open(self.mirrored, encoding="utf-8", errors="replace") as f:
-                    sys.stderr.write(f"*** {self.tu.source} after hipify ***\n{f.read()}\n")
-        return Job(["cass-hipify", self.tu.source, "-o", self.mirrored], action=action, label="hipify")
+    def source_args(self) -> list[str]:
+        """The mirrored source, after the compatibility header hipify writes into the mirror."""
+        return ["-include", self.mirror.compat_include, self.mirrored]
 
-    def _print_hipify_diagnostics(self) -> None:
-        if self.settings.no_warnings:
-            return
-        for d in self.mirror.diagnostics:
-            where = display_path(self.to_original(str(d.file)), self.spelled)
-            sys.stderr.write(f"{where}:{d.line}: {d.severity}: {d.message}\n")
+    def hipify_job(self) -> Job:
+        """Hipify the unit and its user headers into the mirror (`cass-cc hipify`)."""
+        argv = ["cass-cc", "hipify", self.tu.source, "--mirror", self.mirror.root, "--",
+                *self.settings.step_options]
+        return Job(argv, lambda: mirror_steps.hipify(argv[2:]), label="hipify")
 
     def compile_jobs(self, output: str, deps_file: str | None, deps_targets: list[str],
                      after: list[Job] | None = None, product_dir: str | None = None) -> list[Job]:
         tmp_obj = os.path.join(self.work, self.tu.stem + ".o")
-        argv = self.base + ["-c", self.mirrored, "-o", tmp_obj]
+        argv = self.base + ["-c", *self.source_args(), "-o", tmp_obj]
         tmp_deps = os.path.join(self.work, self.tu.stem + ".d")
         if deps_file:
             mode = "-MMD" if self.settings.deps_mode == "MMD" else "-MD"
             argv[1:1] = [mode, "-MF", tmp_deps] + [a for t in deps_targets for a in ("-MT", t)] + \
                 (["-MP"] if self.settings.deps_phony else [])
         compile_job = Job(argv, env=self.env, rewrite=self.shape, label=os.path.basename(self.base[0]))
-        jobs = [self.hipify_job(compile_job), compile_job]
+        jobs = [self.hipify_job(), compile_job]
         jobs += after or []
         if deps_file:
             jobs.append(self.text_place_job(tmp_deps, deps_file))
@@ -128,58 +112,33 @@ class Frontend:
 
     def preprocess_jobs(self, output: str | None, extra: list[str]) -> list[Job]:
         tmp = os.path.join(self.work, self.tu.stem + ".i")
-        pre = Job(self.base + extra + ["-E", self.mirrored, "-o", tmp], env=self.env,
+        pre = Job(self.base + extra + ["-E", *self.source_args(), "-o", tmp], env=self.env,
                   rewrite=self.shape, label="preprocess")
-        return [self.hipify_job(pre), pre, self.text_place_job(tmp, output)]
+        return [self.hipify_job(), pre, self.text_place_job(tmp, output)]
 
     def deps_jobs(self, output: str | None, targets: list[str], extra: list[str]) -> list[Job]:
         tmp = os.path.join(self.work, self.tu.stem + ".d")
         flag = "-MM" if self.settings.deps_mode == "MM" else "-M"
         argv = self.base + extra + [flag, "-MF", tmp] + [a for t in targets for a in ("-MT", t)]
-        argv += (["-MP"] if self.settings.deps_phony else []) + [self.mirrored]
+        argv += (["-MP"] if self.settings.deps_phony else []) + self.source_args()
         job = Job(argv, env=self.env, rewrite=self.shape, label="dependencies")
-        return [self.hipify_job(job), job, self.text_place_job(tmp, output)]
+        return [self.hipify_job(), job, self.text_place_job(tmp, output)]
 
     def text_place_job(self, tmp: str, output: str | None) -> Job:
-        """Move generated text (dependencies, preprocessed source) out with the user's paths."""
-        def action() -> None:
-            with open(tmp, encoding="utf-8", errors="replace") as f:
-                text = self.mirror.unmirror_text(f.read())
-            if output is None:
-                sys.stdout.write(text)
-                sys.stdout.flush()
-            else:
-                try:
-                    atomic_write_text(output, text)
-                except OSError as e:
-                    raise CassError(f"cannot write '{output}': {e.strerror}") from None
-        return Job(["cass-unmirror", tmp, "-o", output or "-"], action=action, label="unmirror")
+        """Move generated text (dependencies, preprocessed source) out with the user's paths
+        (`cass-cc unmirror`; output None: standard output)."""
+        argv = ["cass-cc", "unmirror", tmp, "-o", output or "-", "--mirror", self.mirror.root]
+        return Job(argv, lambda: mirror_steps.unmirror(argv[2:]), label="unmirror")
 
     def save_temps_jobs(self, product_dir: str) -> list[Job]:
-        """--cass-save-temps: the .hip files next to the product; --keep: in the keep folder."""
+        """--cass-save-temps: the .hip files next to the product; --keep: in the keep folder
+        (`cass-cc save-temps`)."""
         s = self.settings
         folders = ([product_dir] if s.save_temps else []) + ([s.keep_dir] if s.keep_dir else [])
         if not folders:
             return []
-
-        def action() -> None:
-            for folder in folders:
-                os.makedirs(folder, exist_ok=True)
-                for original, mirrored in self.mirror.files.items():
-                    if original == os.path.abspath(self.tu.source):
-                        name = self.tu.stem + ".hip"
-                    else:
-                        name = f"{self.tu.stem}.hip-{os.path.basename(original)}"
-                    try:
-                        atomic_copy(mirrored, os.path.join(folder, name))
-                    except OSError as e:
-                        raise CassError(f"cannot keep '{name}' in '{folder}': {e.strerror}") from None
-        return [Job(["cass-save-temps", *folders], action=action, label="save-temps")]
-
-
-def user_file(path: str) -> bool:
-    """A -include naming a file of the user's tree (else the compiler finds it on its paths)."""
-    return os.path.isfile(path) and is_user_dir(path)
+        argv = ["cass-cc", "save-temps", "--mirror", self.mirror.root, *folders]
+        return [Job(argv, lambda: mirror_steps.save_temps(argv[2:]), label="save-temps")]
 
 
 def _default_dir(path: str) -> bool:

@@ -5,16 +5,23 @@ hipify as much as the .cu. Every file reachable through #include from the transl
 lives in the user's tree (the source's folder and -I folders that are not system folders) is
 translated into a private mirror folder at the same absolute path below the mirror root, so
 relative includes resolve there exactly as they did in the original tree.
+
+The mirror is all that the steps after hipify need (`cass-cc hipify` writes it, the compile,
+`cass-cc unmirror`, `cass-cc save-temps` and `cass-cc report` read it): besides the mirrored
+files, `cass-compat.h` (the compatibility headers hipify asked for, possibly none: the compiler
+always gets `-include <mirror>/cass-compat.h`) and `cass-manifest.json` (the mirrored files,
+hipify's diagnostics and its time).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from ..errors import CassError
-from ..fsutil import atomic_write_bytes
+from ..fsutil import atomic_write_bytes, atomic_write_text
 
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 # Headers below these belong to the system, the compilers or the GPU toolkits, not to the user's
@@ -22,14 +29,61 @@ INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.M)
 SYSTEM_ROOTS = ("/usr/include", "/usr/local/include", "/usr/lib", "/usr/lib64", "/usr/share",
                 "/lib", "/lib64", "/etc")
 SYSTEM_PREFIXES = ("/usr/local/cuda", "/opt/rocm", "/opt/nvidia", "/opt/cuda")
+COMPAT = "cass-compat.h"
+MANIFEST = "cass-manifest.json"
+# What the compatibility wrapper is called in preprocessed text (it was named on the command line).
+COMPAT_SHOWN_AS = "<command line>"
+
+
+@dataclass(frozen=True)
+class Note:
+    """One of hipify's diagnostics, about a file of the user's (absolute path)."""
+    file: str
+    line: int
+    column: int
+    severity: str
+    message: str
 
 
 @dataclass
 class Mirror:
     root: str                                              # private folder
     files: dict[str, str] = field(default_factory=dict)   # original -> mirrored path
-    diagnostics: list = field(default_factory=list)       # hipify diagnostics, all files
+    diagnostics: list[Note] = field(default_factory=list)  # hipify diagnostics, all files
     compat_headers: list[str] = field(default_factory=list)
+    source: str | None = None     # the translation unit, as the user wrote it
+    seconds: float = 0.0          # how long hipify took
+
+    @property
+    def compat_include(self) -> str:
+        """The header the compiler gets with -include: it includes the compat headers."""
+        return os.path.join(self.root, COMPAT)
+
+    def save(self) -> None:
+        """Write cass-compat.h and the manifest, after translate_tree."""
+        os.makedirs(self.root, exist_ok=True)
+        lines = "".join(f'#include "{h}"\n' for h in self.compat_headers)
+        atomic_write_text(self.compat_include, "/* compatibility headers hipify asked for */\n" + lines)
+        manifest = {"source": self.source, "files": self.files, "compat_headers": self.compat_headers,
+                    "diagnostics": [asdict(d) for d in self.diagnostics], "seconds": self.seconds}
+        atomic_write_text(os.path.join(self.root, MANIFEST), json.dumps(manifest, indent=1) + "\n")
+
+    @classmethod
+    def load(cls, root: str) -> "Mirror":
+        """The mirror `cass-cc hipify` wrote into `root`, or a one-line error."""
+        path = os.path.join(root, MANIFEST)
+        try:
+            with open(path, encoding="utf-8") as f:
+                m = json.load(f)
+            return cls(root, dict(m["files"]), [Note(**d) for d in m["diagnostics"]],
+                       list(m["compat_headers"]), m["source"], float(m["seconds"]))
+        except FileNotFoundError:
+            raise CassError(f"'{root}' holds no hipified copy ({MANIFEST} is missing): "
+                            "run cass-cc hipify first") from None
+        except OSError as e:
+            raise CassError(f"cannot read '{path}': {e.strerror}") from None
+        except (ValueError, KeyError, TypeError) as e:
+            raise CassError(f"'{path}' is not a manifest cass-cc hipify wrote ({e})") from None
 
     def path_for(self, original: str) -> str:
         return os.path.join(self.root, os.path.abspath(original).lstrip(os.sep))
@@ -46,7 +100,14 @@ class Mirror:
 
     def unmirror_text(self, text: str) -> str:
         """Mirrored paths in generated text back to the user's: relative below the current
-        folder (as the compiler saw relative inputs), else absolute."""
+        folder (as the compiler saw relative inputs), else absolute. The compatibility wrapper
+        is no file of the user's: dependency lists leave it out, preprocessed text names it as
+        the command line."""
+        wrapper = re.escape(self.compat_include)
+        text = text.replace(f'"{self.compat_include}"', f'"{COMPAT_SHOWN_AS}"')
+        text = re.sub(rf"(?m)^{wrapper}:[ \t]*\n(?:[ \t]*\n)?", "", text)  # -MP's target for it
+        text = re.sub(rf"(?m)^[ \t]+{wrapper}[ \t]*\\\n", "", text)  # a dependency on a line of its own
+        text = re.sub(rf"[ \t]+{wrapper}(?=\s|$)", "", text)         # a dependency among others
         here = self.path_for(os.curdir).rstrip(os.sep) + os.sep
         return text.replace(here, "").replace(self.root.rstrip(os.sep), "")
 
@@ -61,7 +122,8 @@ class Mirror:
             text, encoding = read_source(source if path == top else path)
             self.files[path] = self.path_for(path)
             result = _translate(text, path)
-            self.diagnostics.extend(result.diagnostics)
+            self.diagnostics += [Note(str(d.file), d.line, d.column, d.severity, d.message)
+                                 for d in result.diagnostics]
             if result.compat_header and result.compat_header not in self.compat_headers:
                 self.compat_headers.append(result.compat_header)
             os.makedirs(os.path.dirname(self.files[path]), exist_ok=True)
@@ -116,6 +178,11 @@ def is_user_dir(path: str) -> bool:
     if absolute.startswith(SYSTEM_PREFIXES):
         return False
     return not any(absolute == root or absolute.startswith(root + os.sep) for root in SYSTEM_ROOTS)
+
+
+def user_file(path: str) -> bool:
+    """A -include naming a file of the user's tree (else the compiler finds it on its paths)."""
+    return os.path.isfile(path) and is_user_dir(path)
 
 
 def _user_includes(text: str, including: str, user_dirs: list[str]) -> list[str]:

@@ -7,16 +7,16 @@ Its jobs are asked for through routes.py, which chooses the route.
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 
 from .. import toolchain
-from ..errors import ToolMissing
+from ..errors import CassError
 from ..report import Report
 from . import hip_fatbin, host
 from .frontend import Frontend, place_job
 from .help import cuda_version
 from .jobs import Job
+from .parse import UsageError
 from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
 
@@ -130,39 +130,46 @@ def _wants_report(settings: Settings) -> bool:
 
 
 def _report_job(fe: Frontend, work: str) -> Job:
-    tmp_obj = os.path.join(work, fe.tu.stem + ".o")
-
-    def action() -> None:
-        start = time.perf_counter()
-        # A translation unit without kernels (a host-only main.cu), or with relocatable device
-        # code still in bitcode (-rdc), has no code object in its object to read kernels from.
-        objects = hip_fatbin.code_objects(tmp_obj) if hip_fatbin.has_code_objects(tmp_obj) else []
-        names = sorted({n for co in objects for n in hip_fatbin.kernel_symbols(co.data)})
-        demangled = _demangle(names)
-        report = Report(source=fe.tu.source, route=NAME, offload_arch=fe.settings.offload_arch,
-                        nvidia_targets=fe.settings.nvidia_targets)
-        report.diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}"
-                              for d in fe.mirror.diagnostics]
-        report.diagnostics += [f"recorded: {r}" for r in fe.settings.recorded]
-        read_seconds = time.perf_counter() - start
-        for name in names:
-            report.kernels.append({
-                "name": name, "demangled": demangled.get(name, name), "tier": "hipify",
-                "status": "ok", "sass_instructions": None, "rdna3_instructions": None,
-                "reasons": [], "seconds": {"hipify": round(fe.hipify_seconds, 6),
-                                           "read_back": round(read_seconds, 6)}})
-        report.write(fe.settings.report_path)
-    return Job(["cass-report", tmp_obj, "-o", fe.settings.report_path or "$CASS_REPORT_DIR"],
-               action=action, label="report")
+    argv = ["cass-cc", "report", os.path.join(work, fe.tu.stem + ".o"), "--mirror", fe.mirror.root,
+            "--", *fe.settings.step_options]
+    return Job(argv, lambda: report(argv[2:]), label="report")
 
 
-def _demangle(names: list[str]) -> dict[str, str]:
-    if not names:
-        return {}
+def report(argv: list[str]) -> None:
+    """`cass-cc report OBJECT --mirror DIR -- [NVCC_OPTIONS]`: the translation report of an object
+    hipcc compiled from the mirror, written to --cass-report's file and into $CASS_REPORT_DIR."""
+    from ..demangle import demangle_all
+    from .mirror import Mirror
+    from .mirror_steps import read_arguments, settings_of
+
+    values, inputs, options = read_arguments(argv, "report", {"--mirror": "mirror"}, ("OBJECT", 1, 1), ("mirror",))
+    settings = settings_of(options)
+    if not (settings.report_path or os.environ.get("CASS_REPORT_DIR")):
+        raise UsageError("report: nowhere to write the report: give --cass-report=FILE after '--' "
+                         "or set CASS_REPORT_DIR (see cass-cc report --help)")
+    mirror = Mirror.load(values["mirror"])
+    obj = inputs[0]
+    start = time.perf_counter()
+    # A translation unit without kernels (a host-only main.cu), or with relocatable device
+    # code still in bitcode (-rdc), has no code object in its object to read kernels from.
+    from elftools.common.exceptions import ELFError
     try:
-        tool = toolchain.find("llvm-cxxfilt").path
-        out = subprocess.run([tool], input="\n".join(names), capture_output=True, text=True,
-                             timeout=60).stdout.splitlines()
-    except (ToolMissing, OSError, subprocess.TimeoutExpired):  # the mangled name stays correct
-        return {}
-    return dict(zip(names, out)) if len(out) == len(names) else {}
+        objects = hip_fatbin.code_objects(obj) if hip_fatbin.has_code_objects(obj) else []
+        names = sorted({n for co in objects for n in hip_fatbin.kernel_symbols(co.data)})
+    except ELFError as e:
+        raise CassError(f"'{obj}' is not an object file hipcc made: {e}") from None
+    except OSError as e:
+        raise CassError(f"cannot read '{obj}': {e.strerror}") from None
+    demangled = demangle_all(names)
+    result = Report(source=mirror.source or obj, route=NAME, offload_arch=settings.offload_arch,
+                    nvidia_targets=settings.nvidia_targets)
+    result.diagnostics = [f"{d.file}:{d.line}: {d.severity}: {d.message}" for d in mirror.diagnostics]
+    result.diagnostics += [f"recorded: {r}" for r in settings.recorded]
+    read_seconds = time.perf_counter() - start
+    for name in names:
+        result.kernels.append({
+            "name": name, "demangled": demangled.get(name, name), "tier": "hipify",
+            "status": "ok", "sass_instructions": None, "rdna3_instructions": None,
+            "reasons": [], "seconds": {"hipify": round(mirror.seconds, 6),
+                                       "read_back": round(read_seconds, 6)}})
+    result.write(settings.report_path)

@@ -1,0 +1,140 @@
+"""The steps around the compiler on the source route and for host files, as commands of their own:
+`cass-cc hipify` (the translation unit and the user's headers into the mirror), `cass-cc unmirror`
+(dependency lists and preprocessed text back to the user's paths), `cass-cc save-temps` (the
+hipified files next to the product). cass-nvcc runs each in-process from the argument list that
+`-v` and `--dryrun` print; everything a step needs is on its command line or in the mirror
+(mirror.py), so the printed commands replay one after another.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from ..errors import CassError
+from .diagnostics import display_path
+from .mirror import Mirror, is_user_dir, user_file
+from .parse import UsageError
+
+
+def read_arguments(argv: list[str], command: str, names: dict[str, str], inputs: tuple[str, int, int | None],
+                   needed: tuple[str, ...] = ()) -> tuple[dict[str, str], list[str], list[str]]:
+    """A step's command line -> (option values by name, inputs, the nvcc options after `--`).
+    `names` maps spellings (`-o`, `--mirror`) to names; `inputs` is what they are called and
+    how many there may be (least, most: None for any number)."""
+    see = f"(see cass-cc {command} --help)"
+    options: list[str] = []
+    if "--" in argv:
+        at = argv.index("--")
+        argv, options = argv[:at], argv[at + 1:]
+    values: dict[str, str] = {}
+    found: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if name in names:
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise UsageError(f"{command}: option '{arg}' needs a value {see}")
+                i += 1
+                value = argv[i]
+            values[names[name]] = value
+        elif arg.startswith("-") and arg != "-":
+            raise UsageError(f"{command}: unknown option '{arg}' (nvcc options go after '--') {see}")
+        else:
+            found.append(arg)
+        i += 1
+    what, least, most = inputs
+    if len(found) < least or (most is not None and len(found) > most):
+        wanted = f"one {what}" if least == most == 1 else f"at least one {what}"
+        raise UsageError(f"{command}: {wanted} expected, got {len(found)} {see}")
+    missing = [spelling for spelling, name in names.items() if name in needed and name not in values]
+    if missing:
+        raise UsageError(f"{command}: option '{missing[0]}' is needed {see}")
+    return values, found, options
+
+
+def settings_of(options: list[str]):
+    """The build's settings from the nvcc options a step was given."""
+    from .parse import parse
+    from .settings import settings_from
+    return settings_from(parse(options))
+
+
+# --- cass-cc hipify ---------------------------------------------------------------------------
+
+def hipify(argv: list[str]) -> None:
+    """`cass-cc hipify SOURCE --mirror DIR -- [NVCC_OPTIONS]`."""
+    values, inputs, options = read_arguments(argv, "hipify", {"--mirror": "mirror"}, ("SOURCE", 1, 1), ("mirror",))
+    settings = settings_of(options)
+    source = inputs[0]
+    start = time.perf_counter()
+    mirror = Mirror(values["mirror"], source=source)
+    user_dirs = [os.path.abspath(d) for d in settings.include_dirs if is_user_dir(d)]
+    try:
+        mirror.translate_tree(source, user_dirs)
+        for inc in settings.pre_includes:
+            if user_file(inc):
+                mirror.translate_tree(inc, user_dirs)
+        mirror.seconds = time.perf_counter() - start
+        mirror.save()
+    except OSError as e:
+        raise CassError(f"cannot write the mirror '{mirror.root}': {e.strerror}") from None
+    if not settings.no_warnings:
+        spelled = {os.path.abspath(source): source}
+        sys.stderr.write("".join(f"{display_path(d.file, spelled)}:{d.line}: {d.severity}: {d.message}\n"
+                                 for d in mirror.diagnostics))
+    if settings.dump_after == "hipify":
+        with open(mirror.path_for(source), encoding="utf-8", errors="replace") as f:
+            sys.stderr.write(f"*** {source} after hipify ***\n{f.read()}\n")
+
+
+# --- cass-cc unmirror -------------------------------------------------------------------------
+
+def unmirror(argv: list[str]) -> None:
+    """`cass-cc unmirror INPUT -o OUTPUT --mirror DIR` (OUTPUT `-`: standard output)."""
+    values, inputs, _ = read_arguments(argv, "unmirror", {"-o": "output", "--output": "output",
+                                                          "--mirror": "mirror"}, ("INPUT", 1, 1), ("output", "mirror"))
+    try:
+        with open(inputs[0], encoding="utf-8", errors="replace") as f:
+            text = Mirror(values["mirror"]).unmirror_text(f.read())
+    except OSError as e:
+        raise CassError(f"cannot read '{inputs[0]}': {e.strerror}") from None
+    output = values["output"]
+    if output == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    from ..fsutil import atomic_write_text
+    if os.path.isdir(output):
+        raise CassError(f"cannot write '{output}': it is a directory")
+    try:
+        atomic_write_text(output, text)
+    except OSError as e:
+        raise CassError(f"cannot write '{output}': {e.strerror}") from None
+
+
+# --- cass-cc save-temps -----------------------------------------------------------------------
+
+def save_temps(argv: list[str]) -> None:
+    """`cass-cc save-temps --mirror DIR FOLDER...`: <stem>.hip and <stem>.hip-<header> in each."""
+    from ..fsutil import atomic_copy
+    from .plan import TranslationUnit
+
+    values, folders, _ = read_arguments(argv, "save-temps", {"--mirror": "mirror"}, ("FOLDER", 1, None), ("mirror",))
+    mirror = Mirror.load(values["mirror"])
+    stem = TranslationUnit(mirror.source or "", "cu").stem
+    top = mirror.path_for(mirror.source or "")
+    for folder in folders:
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as e:
+            raise CassError(f"cannot make the folder '{folder}': {e.strerror}") from None
+        for original, mirrored in mirror.files.items():
+            name = f"{stem}.hip" if mirrored == top else f"{stem}.hip-{os.path.basename(original)}"
+            try:
+                atomic_copy(mirrored, os.path.join(folder, name))
+            except OSError as e:
+                raise CassError(f"cannot keep '{name}' in '{folder}': {e.strerror}") from None
