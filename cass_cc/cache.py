@@ -1,8 +1,9 @@
-"""The translation cache: per kernel, the artifacts of a successful translation, in
+"""The translation cache: per kernel, the artifacts of a successful translation (those of the
+kernel stages, cass_cc.unit.KERNEL_ARTIFACTS, under their extensions), in
 $CASS_CACHE_DIR/translations, keyed by everything the translation reads (KernelFacts: the kernel's
 SASS bytes, its .nv.info-derived layout, constant banks, device globals and callees), the
 translator's version (the package version and a digest of the translator's own sources) and the
-target.
+target; per translation unit, the code object its link made (`linked`).
 
 Safe under `make -j`: entries are written to a temporary name and renamed; a reader sees a whole
 entry or none, and no lock is held while a kernel is translated (two builds may both translate
@@ -23,10 +24,10 @@ from . import __version__, toolchain
 from .errors import deterministic_kind
 from .fatbin.facts import KernelFacts
 from .fsutil import atomic_write_bytes, atomic_write_text
-from .unit import KernelUnit
+from .unit import ARTIFACTS, KERNEL_ARTIFACTS, KernelUnit
 
-_TEXT_FIELDS = ("sass_text", "llvm_ir", "asm")
-_BYTES_FIELDS = ("obj", "code_object")
+# What an entry holds: a change of the table is a change of format, and older entries are misses.
+_STORED = [a.extension for a in KERNEL_ARTIFACTS]
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -135,12 +136,11 @@ class TranslationCache:
             entry = json.loads(path.read_text())
         except (OSError, ValueError):
             return False
-        if entry.get("name") != unit.name:
+        if entry.get("name") != unit.name or entry.get("artifacts") != _STORED:
             return False
-        for f in _TEXT_FIELDS:
-            setattr(unit, f, entry.get(f, ""))
-        for f in _BYTES_FIELDS:
-            setattr(unit, f, base64.b64decode(entry.get(f, "")))
+        for a in KERNEL_ARTIFACTS:
+            value = entry.get(a.extension, "")
+            setattr(unit, a.field, base64.b64decode(value) if a.binary else value)
         unit.tier, unit.status = entry["tier"], entry["status"]
         unit.reasons = list(entry.get("reasons", [])) + ["cache: hit"]
         unit.refused_by = entry.get("refused_by", "")
@@ -165,11 +165,12 @@ class TranslationCache:
         """Keep a successful translation, or a refusal that only the SASS and the translator's code
         decide (an unsupported instruction); other failures (a tool missing, an internal error)
         are retried next time."""
-        if not (unit.status == "ok" and unit.code_object) and not deterministic_refusal(unit):
+        done = unit.status == "ok" and getattr(unit, KERNEL_ARTIFACTS[-1].field)  # what the TU link takes
+        if not done and not deterministic_refusal(unit):
             return
-        entry = {f: getattr(unit, f) for f in _TEXT_FIELDS}
-        entry.update({f: base64.b64encode(getattr(unit, f)).decode() for f in _BYTES_FIELDS})
-        entry.update(name=unit.name, tier=unit.tier, status=unit.status, reasons=unit.reasons,
+        entry = {a.extension: base64.b64encode(getattr(unit, a.field)).decode() if a.binary else getattr(unit, a.field)
+                 for a in KERNEL_ARTIFACTS}
+        entry.update(artifacts=_STORED, name=unit.name, tier=unit.tier, status=unit.status, reasons=unit.reasons,
                      refused_by=unit.refused_by, refusal_kind=unit.refusal_kind,
                      sass_instructions=unit.sass_instructions, rdna3_instructions=unit.rdna3_instructions)
         path = self._path(kernel_key(unit))
@@ -191,9 +192,10 @@ class TranslationCache:
 
     def linked(self, units: list[KernelUnit], link) -> bytes:
         """`link(units)`, the translation unit's code object, from the cache when it holds it:
-        on a warm build this spares the ld.lld run and the metadata rewriting."""
+        on a warm build this spares the ld.lld run and the metadata rewriting (verify, after the
+        link, checks it either way)."""
         key = linked_key(units)
-        path = self.root / "linked" / key[:2] / f"{key}.hsaco"
+        path = self.root / "linked" / key[:2] / f"{key}.{ARTIFACTS['link'].extension}"
         try:
             return path.read_bytes()
         except OSError:

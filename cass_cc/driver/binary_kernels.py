@@ -44,13 +44,13 @@ class TranslatedTU:
 
 
 def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
-    """The lift pipeline over one kernel, through the translation cache (unless a pass's output
-    is to be dumped, which needs the passes to run)."""
+    """The lifter's kernel stages over one kernel, through the translation cache (unless a pass's
+    output is to be dumped, which needs the passes to run)."""
     from cass_cc.cache import TranslationCache
 
     if settings.dump_after:
-        from cass_cc.passes import LIFT_PIPELINE
-        return run_pipeline(unit, LIFT_PIPELINE, settings.dump_after)
+        from cass_cc.passes import KERNEL_STAGES
+        return run_pipeline(unit, KERNEL_STAGES, settings.dump_after)
     cache = TranslationCache()
     if cache.lookup(unit):  # a hit needs neither the passes nor click
         return unit
@@ -59,7 +59,8 @@ def _lift(unit: KernelUnit, settings: Settings) -> KernelUnit:
 
 
 def _model(unit: KernelUnit, settings: Settings) -> KernelUnit:
-    """A CASS model's translation (CASS_MODEL_URL); trusted only after cass_cc/passes/differential.py's check."""
+    """A CASS model's translation (CASS_MODEL_URL); trusted only after cass_cc/passes/differential.py's check,
+    which its pipeline runs on the kernel linked alone."""
     from cass_cc.passes.model import PIPELINE
     return run_pipeline(unit, PIPELINE, settings.dump_after)
 
@@ -134,15 +135,17 @@ def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offlo
 
 def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings, work: str,
                 no_fallback: str | None) -> TranslatedTU:
-    """Translate `units` (the kernels of nvcc's object for `tu`) for every offload arch; fall
-    back to hipify for refused kernels unless `no_fallback` says why not; NoRoute when a kernel
-    gets no code."""
+    """Translate `units` (the kernels of nvcc's object for `tu`) for every offload arch: each
+    kernel's stages, then the translation unit's (the link, verify on the code object that is
+    embedded); fall back to hipify for refused kernels unless `no_fallback` says why not;
+    NoRoute when a kernel gets no code."""
     result = TranslatedTU()
     _prepare_cold(units)
     for arch in settings.offload_archs:
         for u in units:
             u.offload_arch = arch
         translated = translate_units(units, settings)
+        linked = _link(translated, settings)  # verify may refuse kernels in it: they are left out
         ok = [u for u in translated if u.status == "ok"]
         refused = [u for u in translated if u.status != "ok"]
         if ok and refused and _has_device_variables(units):
@@ -154,7 +157,7 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
                                  "they share the translation unit's device variables")
             ok, refused = [], translated
         if ok:
-            result.code_objects.append(CodeObject("hip", arch, _link(ok)))
+            result.code_objects.append(CodeObject("hip", arch, linked))
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
@@ -192,14 +195,13 @@ def _prepare_cold(units: list[KernelUnit]) -> None:
         thread.join()
 
 
-def _link(units: list[KernelUnit]) -> bytes:
-    """The translation unit's kernels linked into one code object, through the cache."""
+def _link(units: list[KernelUnit], settings: Settings) -> bytes | None:
+    """The translated kernels linked into the translation unit's code object and verified in it,
+    through the cache (not when a pass's output is to be dumped: then the link runs)."""
     from cass_cc.cache import TranslationCache
+    from cass_cc.translation import link_units
 
-    def link(group: list[KernelUnit]) -> bytes:
-        from cass_cc.passes.link import link_translation_unit  # llvmlite: only on a cache miss
-        return link_translation_unit(group)
-    return TranslationCache().linked(units, link)
+    return link_units(units, None if settings.dump_after else TranslationCache(), settings.dump_after)
 
 
 def _has_device_variables(units: list[KernelUnit]) -> bool:

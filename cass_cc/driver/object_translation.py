@@ -178,7 +178,7 @@ def _translate_nvidia_object(host_obj: str, output: str, settings: Settings, tu:
 
 def _save_temps(tu: TranslationUnit, host_obj: str, code, settings: Settings, product_dir: str) -> None:
     """--cass-save-temps/--keep: nvcc's object and, per kernel, its SASS, LLVM IR, RDNA3 assembly
-    and code object, with the TU's code objects and report, in <stem>.cass/."""
+    and object, with the TU's code objects and report, in <stem>.cass/."""
     folders = ([product_dir] if settings.save_temps else []) + ([settings.keep_dir] if settings.keep_dir else [])
     if not folders:
         return

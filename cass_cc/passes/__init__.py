@@ -8,6 +8,10 @@ bug to fix, never a reason to fall back), while the front end (`cass-cc extract`
 The pipelines are built on first use (PEP 562 module __getattr__): the passes import llvmlite and
 lark, which a build served from the translation cache never needs, so `units_from_file` and the
 cache stay cheap to import.
+
+LIFT_PIPELINE is KERNEL_STAGES (extract ... assemble, each kernel on its own: what the cache keeps
+per kernel) then TU_STAGES (the translation unit's link and verify on what it made, over all of
+its kernels together: cass_cc.pipeline.run_units). What each stage makes is cass_cc.unit.ARTIFACTS.
 """
 
 from __future__ import annotations
@@ -42,23 +46,34 @@ def _lift() -> types.ModuleType:
     return lift
 
 
+def _tu_stages() -> dict[str, object]:
+    """The translation unit's stages: the link, then verify on the code object it made. Built
+    apart from the rest: a build served from the cache runs these and no other pass."""
+    return {"TU_STAGES": [importlib.import_module(f"{__name__}.{n}") for n in ("link", "verify")]}
+
+
 def _pipelines() -> dict[str, object]:
-    names = ("extract", "disasm", "parse", "callees", "normalize", "codegen", "assemble", "link", "verify")
+    names = ("extract", "disasm", "parse", "callees", "normalize", "codegen", "assemble")
     p = {n: importlib.import_module(f"{__name__}.{n}") for n in names}
+    tu = _tu_stages()["TU_STAGES"]
     front = [p["extract"], p["disasm"], p["parse"], p["callees"], p["normalize"]]
-    back = [p["codegen"], p["assemble"], p["link"], p["verify"]]
     lift = _lift()
-    pipeline = front + [lift] + back
-    return {"FRONT_END": front, "BACK_END": back, "LIFT_PIPELINE": pipeline,
-            "PASSES": {s.NAME: s for s in pipeline}, "lift": lift}
+    kernel = front + [lift, p["codegen"], p["assemble"]]
+    pipeline = kernel + tu
+    return {"FRONT_END": front, "BACK_END": [p["codegen"], p["assemble"]] + tu, "KERNEL_STAGES": kernel,
+            "TU_STAGES": tu, "LIFT_PIPELINE": pipeline, "PASSES": {s.NAME: s for s in pipeline}, "lift": lift}
+
+
+_BUILT_BY = {"TU_STAGES": _tu_stages, **{name: _pipelines for name in
+                                          ("FRONT_END", "BACK_END", "KERNEL_STAGES", "LIFT_PIPELINE", "PASSES", "lift")}}
 
 
 def __getattr__(name: str):
-    if name in ("FRONT_END", "BACK_END", "LIFT_PIPELINE", "PASSES", "lift"):
-        built = _pipelines()
+    if name in _BUILT_BY:
+        built = _BUILT_BY[name]()
         globals().update(built)  # once: later lookups find the names without __getattr__
         return built[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["FRONT_END", "BACK_END", "LIFT_PIPELINE", "PASSES", "units_from_file"]
+__all__ = ["FRONT_END", "BACK_END", "KERNEL_STAGES", "TU_STAGES", "LIFT_PIPELINE", "PASSES", "units_from_file"]

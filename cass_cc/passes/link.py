@@ -1,8 +1,10 @@
-"""link: the kernel's object + its translation unit's globals object -> unit.code_object (ld.lld).
+"""link: the translation unit's stage that makes the code object (ld.lld): every kernel's object and
+the globals object of their cubins (their device variables) linked into ONE code object with ONE
+metadata note listing every kernel (loaders read the first note only). It is what the binary
+route embeds and `cass-cc translate` writes; verify, after it, checks each kernel in it.
 
-`link_translation_unit(units)` links all kernels of one translation unit into ONE code object
-with ONE metadata note listing them all (loaders read the first note only), as the binary route
-embeds it and `cass-cc translate` writes it."""
+A translation-unit pass (cass_cc.pipeline): run_units(units) -> the code object they share. Each
+kernel is linked once, here; a unit run through a pipeline alone is a translation unit of one."""
 
 from __future__ import annotations
 
@@ -39,19 +41,18 @@ def _globals_object(_digest: str, text: str, offload_arch: str) -> bytes:
 
 
 def link_translation_unit(units: list[KernelUnit]) -> bytes:
-    """One code object holding every unit that has an object, plus the globals of their cubins."""
+    """One code object holding every unit's object, plus the globals of their cubins."""
     objects = [u.obj for u in units if u.obj]
     if not objects:
         raise CassError("no translated kernel to link")
-    alone = [u for u in units if u.obj]
-    if len(alone) == 1 and alone[0].code_object and globals_object(alone[0]) is None:
-        # One kernel and no device variables: the kernel's own code object (the link pass's, one
-        # metadata note) is what linking it again would make, less an ld.lld and an llvm-mc run.
-        return alone[0].code_object
     for u in units:
         g = globals_object(u) if u.obj else None
         if g is not None and g not in objects:
             objects.append(g)
+    if len(objects) == 1:
+        # One kernel and no device variables: its object's metadata note already lists the
+        # translation unit's one kernel, nothing to merge.
+        return link(objects)
     work = tempfile.mkdtemp(prefix="cass-tu-link-")
     try:
         stripped, maps = [], []
@@ -67,15 +68,10 @@ def link_translation_unit(units: list[KernelUnit]) -> bytes:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def run(unit: KernelUnit) -> KernelUnit:
-    objects = [unit.obj]
-    g = globals_object(unit)
-    if g is not None:
-        objects.append(g)
+def run_units(units: list[KernelUnit]) -> bytes:
     try:
-        unit.code_object = link(objects)
+        return link_translation_unit(units)
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise
     except CassError as e:
         raise ToolVerdict(e.message) from None
-    return unit

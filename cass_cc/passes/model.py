@@ -2,9 +2,11 @@
 CASS_MODEL_URL): the alternative to lift + codegen (`--cass-translators=lift,model`).
 
 A model's answer is never trusted as it comes: PIPELINE runs the same assemble, link and verify
-stages as the lifter's, and importing this pass registers the differential check
-(cass_cc/passes/differential.py) that verify runs for every unit of tier `model`: the answer must compute
-the same bytes as a reference translation of the same kernel on the emulator, or it is refused."""
+stages as the lifter's, over the kernel alone (a translation unit of its own, so the answer is
+checked before the translator is chosen; its translation unit's code object is verified again),
+and importing this pass registers the differential check (cass_cc/passes/differential.py) that
+verify runs for every unit of tier `model`: the answer must compute the same bytes as a reference
+translation of the same kernel on the emulator, or it is refused."""
 
 from __future__ import annotations
 

@@ -1,6 +1,9 @@
-"""verify: the code object loads (ELF, kernel descriptor `<name>.kd`, metadata) and declares the
-CUDA parameter layout: every CUDA parameter is an explicit argument at the same offset and size,
-hidden arguments start after them, wave32, launch bounds as the flat work-group size.
+"""verify: each kernel in the code object that the translation unit's link made (the one that is
+embedded) loads (ELF, kernel descriptor `<name>.kd`, metadata) and declares the CUDA parameter
+layout: every CUDA parameter is an explicit argument at the same offset and size, hidden arguments
+start after them, wave32, launch bounds as the flat work-group size. A kernel translated from a
+saved .ll or .s has no cubin to compare with: its code object is checked on its own (it loads,
+descriptor, wave32, hidden arguments after the explicit ones).
 
 Differential checks (running the kernel on the emulator next to a reference) register themselves
 in DIFFERENTIAL_CHECKS: each is called as check(unit, code_object_info) after the static checks and
@@ -29,21 +32,26 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
         return problems + [f"kernel '{unit.name}' missing from the code object metadata"]
     if meta.descriptor is None:
         problems.append(f"kernel descriptor '{meta.symbol}' missing")
+    if unit.offload_arch.startswith("gfx1") and meta.wavefront_size != 32:
+        problems.append(f"wavefront size {meta.wavefront_size}, expected 32")
     k = unit.kernel
-    params = [tuple(p) for p in getattr(k, "params", [])]
-    explicit = {a.offset: a for a in meta.explicit_args}
-    for index, offset, size in params:
-        arg = explicit.get(offset)
-        if arg is None or arg.size != size:
-            got = f"{arg.size} bytes" if arg else "nothing"
-            problems.append(f"parameter {index} (offset {offset}, {size} bytes): code object has {got}")
-    param_end = max((o + s for _i, o, s in params), default=0)
+    if k is None:   # from a saved .ll or .s: the code object's own arguments are all there is
+        param_end = max((a.offset + a.size for a in meta.explicit_args), default=0)
+    else:
+        params = [tuple(p) for p in k.params]
+        explicit = {a.offset: a for a in meta.explicit_args}
+        for index, offset, size in params:
+            arg = explicit.get(offset)
+            if arg is None or arg.size != size:
+                got = f"{arg.size} bytes" if arg else "nothing"
+                problems.append(f"parameter {index} (offset {offset}, {size} bytes): code object has {got}")
+        param_end = max((o + s for _i, o, s in params), default=0)
     hidden = [a.offset for a in meta.args if a.hidden]
     if hidden and min(hidden) < param_end:
         problems.append(f"hidden arguments start at {min(hidden)}, inside the parameters (end {param_end})")
-    if unit.offload_arch.startswith("gfx1") and meta.wavefront_size != 32:
-        problems.append(f"wavefront size {meta.wavefront_size}, expected 32")
-    bounds = getattr(k, "reqntid", None) or getattr(k, "max_threads", None)
+    if k is None:
+        return problems
+    bounds = k.reqntid or k.max_threads
     expected = 1
     for d in bounds or (1024,):
         expected *= max(d, 1)
@@ -54,7 +62,7 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
 
 def run(unit: KernelUnit) -> KernelUnit:
     try:
-        info = CodeObject(unit.code_object, f"code object of {unit.name}")
+        info = CodeObject(unit.code_object, f"code object of {unit.name}'s translation unit")
         problems = check_layout(unit, info)   # reads the metadata note: a bad one is a refusal too
     except ToolMissing:  # the install hint, never a refusal to fall back from
         raise

@@ -94,28 +94,33 @@ def test_compile_time_against_nvcc(benchmark, folder, tmp_path):
     print(f"\n{folder.name}: {info}")
 
 
-def test_one_kernel_is_not_linked_twice(tmp_path):
-    """A translation unit with one kernel and no device variables embeds the kernel's own code
-    object (one metadata note, its descriptor) instead of linking it a second time; with a
-    device variable the translation unit's link still adds the variables."""
+def test_one_kernel_is_linked_once(tmp_path, monkeypatch):
+    """A kernel is linked once, with its translation unit (no link of its own first): a
+    translation unit of one kernel runs ld.lld once, its code object holds the kernel's
+    descriptor and one metadata note; with a device variable the link adds the variables."""
+    from cass_cc.passes import link as link_pass
     from cass_cc.passes import units_from_file
-    from cass_cc.passes.link import link_translation_unit
-    from cass_cc.translation import translate_unit
+    from cass_cc.rdna3 import CodeObject
+    from cass_cc.rdna3.tools import link
+    from cass_cc.translation import link_units, translate_unit
 
-    def translated(source: str) -> list:
+    runs = []
+    monkeypatch.setattr(link_pass, "link", lambda objects: runs.append(len(objects)) or link(objects))
+
+    def linked(source: str) -> bytes:
         (tmp_path / "k.cu").write_text(source)
         subprocess.run([toolchain.path("nvcc"), "-c", "-arch=sm_80", str(tmp_path / "k.cu"), "-o",
                         str(tmp_path / "k.o")], check=True)
         units = [translate_unit(u) for u in units_from_file(str(tmp_path / "k.o"))]
-        assert all(u.status == "ok" for u in units), [u.reasons for u in units]
-        return units
+        code = link_units(units)
+        assert code and all(u.status == "ok" for u in units), [u.reasons for u in units]
+        return code
 
-    (alone,) = translated("__global__ void k(int *x) { x[threadIdx.x] = 1; }\n")
-    assert link_translation_unit([alone]) == alone.code_object
-    (with_variable,) = translated("__device__ int v;\n__global__ void k(int *x) { x[threadIdx.x] = v; }\n")
-    linked = link_translation_unit([with_variable])
-    symbols = {s.name for s in ELFFile(io.BytesIO(linked)).get_section_by_name(".dynsym").iter_symbols()}
-    assert {"_Z1kPi.kd", "v"} <= symbols
+    alone = CodeObject(linked("__global__ void k(int *x) { x[threadIdx.x] = 1; }\n"))
+    assert runs == [1] and len(alone.notes) == 1 and alone.kernels["_Z1kPi"].descriptor is not None
+    with_variable = linked("__device__ int v;\n__global__ void k(int *x) { x[threadIdx.x] = v; }\n")
+    symbols = {s.name for s in ELFFile(io.BytesIO(with_variable)).get_section_by_name(".dynsym").iter_symbols()}
+    assert {"_Z1kPi.kd", "v"} <= symbols and len(runs) == 2
 
 
 def test_early_translation_is_used_only_for_the_cubins_nvcc_embedded(tmp_path):

@@ -124,7 +124,7 @@ def test_save_temps_keeps_each_stage(tmp_path):
     assert proc.returncode == 0, proc.stderr
     kept = tmp_path / "vector_add.cass"
     stem = "_Z10vector_addPKfS0_Pfi"
-    assert {p.name for p in kept.iterdir()} >= {f"{stem}.sass", f"{stem}.ll", f"{stem}.s", f"{stem}.hsaco",
+    assert {p.name for p in kept.iterdir()} >= {f"{stem}.sass", f"{stem}.ll", f"{stem}.s", f"{stem}.o",
                                                 "vector_add.hsaco", "vector_add.nvcc.o",
                                                 "vector_add.cass-report.json"}
     assert "global_load" in (kept / f"{stem}.s").read_text()
