@@ -32,7 +32,7 @@ REFERENCE_KIND = "cassref"
 
 
 @dataclass(frozen=True)
-class CodeObject:
+class BundledCode:
     """One gfx code object for the bundle. `kind` is the bundle entry kind: "hip" for code object
     v5 (translated kernels), "hipv4" for v4 (hipcc 5.2's, the fallback), REFERENCE_KIND for the
     reference of cass-run --check."""
@@ -45,7 +45,7 @@ class CodeObject:
         return device_id(self.offload_arch, self.kind)
 
 
-def bundle(code_objects: list[CodeObject]) -> bytes:
+def bundle(code_objects: list[BundledCode]) -> bytes:
     """A clang offload bundle with an empty host entry first, then the code objects in the given
     order: libcassrt looks kernels up in that order."""
     ids = [HOST_ID] + [c.bundle_id for c in code_objects]

@@ -5,21 +5,18 @@ list of code objects for the bundle and the report's kernel entries."""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import subprocess
 import threading
 from dataclasses import dataclass, field
 
-from elftools.common.exceptions import ELFError
-from elftools.elf.elffile import ELFFile
-
 from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
+from ..rdna3.code_object import CodeObject
 from ..unit import KernelUnit
 from . import source_route
-from .binary_embed import CodeObject
+from .binary_embed import BundledCode
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
@@ -31,7 +28,7 @@ class NoRoute(CassError):
 
 @dataclass
 class TranslatedTU:
-    code_objects: list[CodeObject] = field(default_factory=list)
+    code_objects: list[BundledCode] = field(default_factory=list)
     kernels: list[dict] = field(default_factory=list)      # report entries
     units: list[KernelUnit] = field(default_factory=list)  # the kernels, for the first offload arch
     diagnostics: list[str] = field(default_factory=list)
@@ -96,13 +93,8 @@ def translate_units(units: list[KernelUnit], settings: Settings) -> list[KernelU
 
 
 def defined_kernels(code_object: bytes) -> set[str]:
-    """Names of the kernels a code object defines (their `<name>.kd` descriptors)."""
-    try:
-        elf = ELFFile(io.BytesIO(code_object))
-        syms = elf.get_section_by_name(".dynsym") or elf.get_section_by_name(".symtab")
-        return {s.name[:-3] for s in syms.iter_symbols() if s.name.endswith(".kd")}
-    except (ELFError, AttributeError) as e:
-        raise CassError(f"unreadable code object from the fallback compile: {e}") from None
+    """Names of the kernels a code object defines."""
+    return set(CodeObject(code_object, "the hipify fallback's code object").kernels)
 
 
 @dataclass
@@ -157,7 +149,7 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
                                  "they share the translation unit's device variables")
             ok, refused = [], translated
         if ok:
-            result.code_objects.append(CodeObject("hip", arch, linked))
+            result.code_objects.append(BundledCode("hip", arch, linked))
         if refused:
             _fall_back(tu, refused, settings, work, arch, result, no_fallback)
         if arch == settings.offload_arch:
@@ -244,5 +236,5 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
             why = fallback.error or "the hipified translation unit does not define it"
             raise _no_route(tu, u, f"has no route: {'; '.join(u.reasons)}; hipify fallback: {why}")
         u.tier, u.status = "hipify", "fallback"
-    result.code_objects.append(CodeObject("hipv4", arch, data))
+    result.code_objects.append(BundledCode("hipv4", arch, data))
     result.diagnostics += [d for d in fallback.diagnostics if d not in result.diagnostics]

@@ -1,4 +1,4 @@
-"""Reading the AMD code objects embedded in a HIP object or program.
+"""Finding the AMD code objects embedded in a HIP object or program (cass_cc.rdna3 reads them).
 
 hipcc puts a clang offload bundle (cass_cc.rdna3.bundle reads one) into the `.hip_fatbin`
 section, one per translation unit of a linked program; entries are named like
@@ -14,14 +14,9 @@ from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 
 from ..errors import CassError
-from ..rdna3.bundle import MAGIC, read_bundle
+from ..rdna3.bundle import MAGIC, processor, read_bundle
 
 SECTION = ".hip_fatbin"
-EM_AMDGPU = 224
-EF_AMDGPU_MACH = 0xFF
-# e_flags machine numbers of the AMD targets cass-cc builds for (LLVM AMDGPUUsage).
-MACH = {0x041: "gfx1100", 0x042: "gfx1101", 0x043: "gfx1102", 0x044: "gfx1103",
-        0x030: "gfx1030", 0x03F: "gfx90a", 0x04C: "gfx942"}
 
 
 @dataclass
@@ -31,8 +26,8 @@ class BundleEntry:
 
     @property
     def target(self) -> str:
-        """The target part of the id: 'gfx1100' for 'hipv4-amdgcn-amd-amdhsa--gfx1100'."""
-        return self.id.rsplit("-", 1)[-1].split(":")[0]
+        """The processor of the entry: 'gfx1100' for 'hipv4-amdgcn-amd-amdhsa--gfx1100'."""
+        return processor(self.id)
 
 
 def read_bundles(blob: bytes) -> list[BundleEntry]:
@@ -92,22 +87,3 @@ def has_relocatable_device_code(path: str) -> bool:
 def code_objects(path: str) -> list[BundleEntry]:
     """The AMD GPU code objects (not the host entries) embedded in `path`."""
     return [e for e in read_bundles(section_bytes(path)) if "amdgcn" in e.id and e.data]
-
-
-def code_object_target(data: bytes) -> str:
-    """The gfx target an AMD GPU code object is built for, from its ELF header."""
-    elf = ELFFile(io.BytesIO(data))
-    if elf.header["e_machine"] not in ("EM_AMDGPU", EM_AMDGPU):
-        raise CassError(f"not an AMD GPU code object (e_machine {elf.header['e_machine']})")
-    mach = elf.header["e_flags"] & EF_AMDGPU_MACH
-    return MACH.get(mach, f"mach {mach:#x}")
-
-
-def kernel_symbols(data: bytes) -> list[str]:
-    """Names of the kernels in a code object (each has a `<name>.kd` descriptor symbol)."""
-    elf = ELFFile(io.BytesIO(data))
-    symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
-    if symtab is None:
-        return []
-    names = {s.name[:-3] for s in symtab.iter_symbols() if s.name.endswith(".kd")}
-    return sorted(names)

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import sys
 
-from .binary_embed import REFERENCE_KIND, CodeObject
+from .binary_embed import REFERENCE_KIND, BundledCode
 from .plan import TranslationUnit
 from .settings import Settings
 
 PROG = "cass-nvcc"
 
 
-def reference_code_objects(tu: TranslationUnit | None, code_objects: list[CodeObject], settings: Settings,
-                           work: str) -> tuple[list[CodeObject], list[str]]:
+def reference_code_objects(tu: TranslationUnit | None, code_objects: list[BundledCode], settings: Settings,
+                           work: str) -> tuple[list[BundledCode], list[str]]:
     """(the reference entries for the bundle, diagnostics). A TU whose hipify fallback already
     ran reuses that code object (the same compile); a reference that cannot be built is a
     warning, printed now, and its kernels are reported 'unchecked: no reference' by cass-run."""
@@ -33,11 +33,11 @@ def reference_code_objects(tu: TranslationUnit | None, code_objects: list[CodeOb
     for arch in settings.offload_archs:
         fallback = next((c for c in code_objects if c.offload_arch == arch and c.kind == "hipv4"), None)
         if fallback is not None:
-            refs.append(CodeObject(REFERENCE_KIND, arch, fallback.data))
+            refs.append(BundledCode(REFERENCE_KIND, arch, fallback.data))
             continue
         built = hipify_code_object(tu, settings, work, arch)
         if built.code_object:
-            refs.append(CodeObject(REFERENCE_KIND, arch, built.code_object))
+            refs.append(BundledCode(REFERENCE_KIND, arch, built.code_object))
             continue
         note = (f"{tu.source}: no reference for cass-run --check ({arch}): hipify + hipcc failed: "
                 f"{built.error}; its kernels will run unchecked")

@@ -139,6 +139,7 @@ def report(argv: list[str]) -> None:
     """`cass-cc report OBJECT --mirror DIR -- [NVCC_OPTIONS]`: the translation report of an object
     hipcc compiled from the mirror, written to --cass-report's file and into $CASS_REPORT_DIR."""
     from ..demangle import demangle_all
+    from ..rdna3.code_object import CodeObject
     from .mirror import Mirror
     from .mirror_steps import read_arguments, settings_of
 
@@ -155,7 +156,7 @@ def report(argv: list[str]) -> None:
     from elftools.common.exceptions import ELFError
     try:
         objects = hip_fatbin.code_objects(obj) if hip_fatbin.has_code_objects(obj) else []
-        names = sorted({n for co in objects for n in hip_fatbin.kernel_symbols(co.data)})
+        names = sorted({n for co in objects for n in CodeObject(co.data, obj).kernels})
     except ELFError as e:
         raise CassError(f"'{obj}' is not an object file hipcc made: {e}") from None
     except OSError as e:

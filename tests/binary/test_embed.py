@@ -10,7 +10,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from cass_cc import toolchain
-from cass_cc.driver.binary_embed import ALIGNMENT, BUNDLE_MAGIC, CodeObject, bundle, embed, fatbin_section
+from cass_cc.driver.binary_embed import ALIGNMENT, BUNDLE_MAGIC, BundledCode, bundle, embed, fatbin_section
 
 HERE = Path(__file__).resolve().parent
 KERNEL = HERE / "data" / "shared_lib" / "saxpy.cu"
@@ -32,7 +32,7 @@ def code_object(tmp_path_factory) -> bytes:
 
 
 def test_bundle_is_read_by_clang_offload_bundler(code_object, tmp_path):
-    blob = bundle([CodeObject("hip", "gfx1100", code_object), CodeObject("hipv4", "gfx1100", code_object)])
+    blob = bundle([BundledCode("hip", "gfx1100", code_object), BundledCode("hipv4", "gfx1100", code_object)])
     path = tmp_path / "b.bin"
     path.write_bytes(blob)
     bundler = toolchain.path("clang-offload-bundler")
@@ -51,7 +51,7 @@ def test_embedded_object_keeps_its_symbols_and_relocation(code_object, tmp_path)
     """-O2 makes gcc place .nv_fatbin where llvm-objcopy 22 loses its symbols' section index."""
     obj = tmp_path / "k.o"
     subprocess.run([toolchain.path("nvcc"), "-c", "-O2", "-arch=sm_80", str(KERNEL), "-o", str(obj)], check=True)
-    blob = bundle([CodeObject("hip", "gfx1100", code_object)])
+    blob = bundle([BundledCode("hip", "gfx1100", code_object)])
     out = tmp_path / "amd.o"
     embed(str(obj), blob, str(out))
     assert fatbin_section(str(out)) == blob and blob.startswith(BUNDLE_MAGIC)

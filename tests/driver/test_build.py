@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from cass_cc.driver import hip_fatbin
+from cass_cc.rdna3.code_object import CodeObject
 
 from .conftest import amd_code_objects, run, tool_env
 
@@ -56,8 +56,8 @@ def assert_amd_program(path: Path, kernels: list[str], elf_type: str = "ET_DYN")
     objects = amd_code_objects(path)
     assert objects, "no AMD code object"
     assert {co.id for co in objects} <= {"hip-amdgcn-amd-amdhsa--gfx1100", "hipv4-amdgcn-amd-amdhsa--gfx1100"}
-    assert all(hip_fatbin.code_object_target(co.data) == "gfx1100" for co in objects)
-    found = {name for co in objects for name in hip_fatbin.kernel_symbols(co.data)}
+    assert all(CodeObject(co.data).processor == "gfx1100" for co in objects)
+    found = {name for co in objects for name in CodeObject(co.data).kernels}
     for kernel in kernels:
         assert kernel in found, found
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.conftest import run_tool
 
-from cass_cc.driver import hip_fatbin
+from cass_cc.rdna3.code_object import CodeObject
 
 from .conftest import amd_code_objects, run, tool_env
 
@@ -38,7 +38,7 @@ def test_cmake_project_builds_and_runs(cmake_builds, cmake, route):
         objects = amd_code_objects(build / program)
         # the lifter's code objects are `hip-…`, hipcc's `hipv4-…`: the route taken is the one asked for
         assert {co.id.split("-")[0] for co in objects} == ({"hipv4"} if route == "source" else {"hip"})
-        assert KERNEL in {k for co in objects for k in hip_fatbin.kernel_symbols(co.data)}
+        assert KERNEL in {k for co in objects for k in CodeObject(co.data).kernels}
         proc = run_tool("cass-run", str(build / program), timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr
         lines = proc.stdout.splitlines()
