@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from cass_cc.driver.hip_fatbin import code_objects, kernel_symbols, section_bytes
+from cass_cc.driver.hip_fatbin import code_objects, section_bytes
+from cass_cc.rdna3.code_object import CodeObject
 from tests.conftest import run_tool
 
 from .conftest import tool_env
@@ -82,7 +83,7 @@ def _replay_steps(steps: list[tuple[dict[str, str], list[str]]], cwd: Path) -> N
 
 
 def _kernels(path: Path) -> list[str]:
-    return sorted(n for co in code_objects(str(path)) for n in kernel_symbols(co.data))
+    return sorted(n for co in code_objects(str(path)) for n in CodeObject(co.data).kernels)
 
 
 def test_a_source_route_compile_replays(project: Path) -> None:
