@@ -19,13 +19,12 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
 
 from ..errors import CassError
 from .jobs import Job
-from .parse import UsageError, parse
 from .plan import TranslationUnit, language_of
-from .settings import Settings, settings_from
+from .settings import Settings
+from .step_arguments import read_arguments, settings_of
 
 PROG = ["cass-cc", "translate-object"]
 NO_FALLBACK_ROUTE = "--cass-route=binary allows no hipify fallback; --cass-route=auto does"
@@ -58,57 +57,16 @@ def translate_job(input_path: str, output: str, settings: Settings, source: Tran
     return Job(argv, lambda: run(argv[len(PROG):], early), label="translate")
 
 
-@dataclass
-class Step:
-    """A translate-object command line, read."""
-    input_path: str
-    output: str
-    source: str | None = None
-    product_dir: str | None = None
-    options: list[str] | None = None
-
-
-USAGE = "usage: cass-cc translate-object INPUT -o OUTPUT [--source FILE.cu] [--product-dir DIR] -- [NVCC_OPTIONS]"
-
-
-def read_step(argv: list[str]) -> Step:
-    """The command line of the step (after `cass-cc translate-object`)."""
-    if "--" in argv:
-        at = argv.index("--")
-        argv, options = argv[:at], argv[at + 1:]
-    else:
-        options = []
-    values: dict[str, str] = {}
-    inputs: list[str] = []
-    names = {"-o": "output", "--output": "output", "--source": "source", "--product-dir": "product_dir"}
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        name, eq, value = arg.partition("=")
-        if name in names:
-            if not eq:
-                if i + 1 >= len(argv):
-                    raise UsageError(f"option '{arg}' needs a value\n{USAGE}")
-                value, i = argv[i + 1], i + 1
-            values[names[name]] = value
-        elif arg.startswith("-"):
-            raise UsageError(f"unknown option '{arg}' (nvcc options go after '--')\n{USAGE}")
-        else:
-            inputs.append(arg)
-        i += 1
-    if len(inputs) != 1 or "output" not in values:
-        raise UsageError(f"one INPUT and -o OUTPUT are needed\n{USAGE}")
-    return Step(inputs[0], values["output"], values.get("source"), values.get("product_dir"), options)
-
-
 def run(argv: list[str], early: object = None) -> None:
     """Run the step from its command line (cass-cc translate-object and the build's own job)."""
-    step = read_step(argv)
-    settings = settings_from(parse(step.options or []))
-    tu = TranslationUnit(step.source, language_of(step.source) or "cu") if step.source else None
+    names = {"-o": "output", "--output": "output", "--source": "source", "--product-dir": "product_dir"}
+    values, inputs, options = read_arguments(argv, "translate-object", names, ("INPUT", 1, 1), ("output",))
+    settings = settings_of(options)
+    source = values.get("source")
+    tu = TranslationUnit(source, language_of(source) or "cu") if source else None
     work = tempfile.mkdtemp(prefix="translate-object-")
     try:
-        translate_object(step.input_path, step.output, settings, tu, work, step.product_dir, early)
+        translate_object(inputs[0], values["output"], settings, tu, work, values.get("product_dir"), early)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -20,6 +20,9 @@ A route's modules are imported when it is asked for jobs, so a compile's nvcc st
 
 from __future__ import annotations
 
+import importlib
+from dataclasses import dataclass
+
 from .jobs import Job
 from .plan import Compile, Link
 from .settings import Settings
@@ -27,49 +30,29 @@ from .settings import Settings
 AUTO_ROUTE = "binary"
 
 
-class BinaryRoute:
-    name = "binary"
+@dataclass(frozen=True)
+class Route:
+    name: str
+    compile_module: str   # has compile_jobs
+    link_module: str      # has link_jobs, implicit_link_args, implicit_include_dirs
 
     def compile_jobs(self, action: Compile, settings: Settings, work: str) -> list[Job]:
-        from .binary_compile import compile_jobs
-        return compile_jobs(action, settings, work)
+        return importlib.import_module(self.compile_module).compile_jobs(action, settings, work)
 
     def link_jobs(self, action: Link, settings: Settings, work: str) -> list[Job]:
-        from .binary_link import link_jobs
-        return link_jobs(action, settings, work)
+        return importlib.import_module(self.link_module).link_jobs(action, settings, work)
 
     def implicit_link_args(self) -> list[str]:
-        from .binary_link import implicit_link_args
-        return implicit_link_args()
+        return importlib.import_module(self.link_module).implicit_link_args()
 
     def implicit_include_dirs(self) -> list[str]:
-        from .binary_link import implicit_include_dirs
-        return implicit_include_dirs()
+        return importlib.import_module(self.link_module).implicit_include_dirs()
 
 
-class SourceRoute:
-    name = "source"
-
-    def compile_jobs(self, action: Compile, settings: Settings, work: str) -> list[Job]:
-        from .source_route import compile_jobs
-        return compile_jobs(action, settings, work)
-
-    def link_jobs(self, action: Link, settings: Settings, work: str) -> list[Job]:
-        from .source_route import link_jobs
-        return link_jobs(action, settings, work)
-
-    def implicit_link_args(self) -> list[str]:
-        from .source_route import implicit_link_args
-        return implicit_link_args()
-
-    def implicit_include_dirs(self) -> list[str]:
-        from .source_route import implicit_include_dirs
-        return implicit_include_dirs()
+ROUTES = {"binary": Route("binary", "cass_cc.driver.binary_compile", "cass_cc.driver.binary_link"),
+          "source": Route("source", "cass_cc.driver.source_route", "cass_cc.driver.source_route")}
 
 
-ROUTES = {"binary": BinaryRoute(), "source": SourceRoute()}
-
-
-def route_for(settings: Settings) -> BinaryRoute | SourceRoute:
+def route_for(settings: Settings) -> Route:
     """The route of this build: --cass-route (CASS_ROUTE), "auto" meaning AUTO_ROUTE."""
     return ROUTES[AUTO_ROUTE if settings.route == "auto" else settings.route]

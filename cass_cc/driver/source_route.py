@@ -141,7 +141,7 @@ def report(argv: list[str]) -> None:
     from ..demangle import demangle_all
     from ..rdna3.code_object import CodeObject
     from .mirror import Mirror
-    from .mirror_steps import read_arguments, settings_of
+    from .step_arguments import read_arguments, settings_of
 
     values, inputs, options = read_arguments(argv, "report", {"--mirror": "mirror"}, ("OBJECT", 1, 1), ("mirror",))
     settings = settings_of(options)

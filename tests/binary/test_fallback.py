@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from binroute import ROOT, cass_run
 
-from cass_cc.driver.routes import BinaryRoute
+from cass_cc.driver.routes import ROUTES
 from cass_cc.driver.binary_kernels import NoRoute
 from cass_cc.driver.jobs import Runner
 from cass_cc.driver.plan import Compile, Link, TranslationUnit
@@ -26,8 +26,8 @@ def _build(source: Path, out: Path, *options: str) -> Path:
     s = settings_from(parse(["--cass-route=auto", f"--cass-report={out / 'report.json'}", *options]))
     work = tempfile.mkdtemp(dir=out)
     obj, exe = out / "prog.o", out / "prog"
-    Runner().run(BinaryRoute().compile_jobs(Compile(TranslationUnit(str(source), "cu"), str(obj)), s, work))
-    Runner().run(BinaryRoute().link_jobs(Link([str(obj)], str(exe)), s, work))
+    Runner().run(ROUTES["binary"].compile_jobs(Compile(TranslationUnit(str(source), "cu"), str(obj)), s, work))
+    Runner().run(ROUTES["binary"].link_jobs(Link([str(obj)], str(exe)), s, work))
     return exe
 
 
