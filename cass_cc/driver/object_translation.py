@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
-from ..errors import CassError
+from ..ar import is_archive, read_members
+from ..errors import CassError, ToolMissing
+from ..fsutil import atomic_copy, atomic_write_bytes
 from .jobs import Job
 from .plan import TranslationUnit, language_of
 from .settings import Settings
@@ -73,8 +77,9 @@ def run(argv: list[str], early: object = None) -> None:
 
 def translate_object(input_path: str, output: str, settings: Settings, source: TranslationUnit | None, work: str,
                      product_dir: str | None = None, early: object = None) -> None:
-    from ..ar import is_archive
-    from .nvidia_objects import object_code
+    """Write `input_path` with AMD code in place of its NVIDIA device code to `output`; `source`
+    is the translation unit it came from (None: an object or library nvcc made elsewhere)."""
+    from .nvidia_objects import object_code   # pyelftools and the fatbin reader: once it runs
 
     if os.path.isdir(output):
         raise CassError(f"cannot write '{output}': it is a directory")
@@ -87,8 +92,6 @@ def translate_object(input_path: str, output: str, settings: Settings, source: T
         _translate_archive(input_path, output, settings, work)
         return
     code = object_code(data, input_path)
-    from ..fsutil import atomic_copy
-
     if code.relocatable:
         atomic_copy(input_path, output)
         if source is not None:
@@ -111,8 +114,6 @@ def _report(source: str, settings: Settings, diagnostics: list[str], kernels: li
 
 def _translate_nvidia_object(host_obj: str, output: str, settings: Settings, tu: TranslationUnit | None,
                              work: str, product_dir: str | None, early, no_fallback: str | None) -> None:
-    import sys
-
     from .binary_embed import bundle, embed
     from .binary_kernels import code_for_tu
 
@@ -140,7 +141,6 @@ def _save_temps(tu: TranslationUnit, host_obj: str, code, settings: Settings, pr
     folders = ([product_dir] if settings.save_temps else []) + ([settings.keep_dir] if settings.keep_dir else [])
     if not folders:
         return
-    from ..fsutil import atomic_copy
     from ..translation import write_outputs
 
     for folder in folders:
@@ -154,11 +154,6 @@ def _save_temps(tu: TranslationUnit, host_obj: str, code, settings: Settings, pr
 def _translate_archive(archive: str, output: str, settings: Settings, work: str) -> None:
     """A copy of a static library whose members that nvcc made carry translated code; members
     keep their names and order (the same name twice included)."""
-    import subprocess
-
-    from ..ar import read_members
-    from ..errors import ToolMissing
-    from ..fsutil import atomic_copy, atomic_write_bytes
     from .nvidia_objects import object_code
 
     members = read_members(archive)
