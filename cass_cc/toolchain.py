@@ -1,4 +1,4 @@
-"""Finding the external tools: nvcc, nvdisasm, cuobjdump, LLVM (llvm-mc, ld.lld, llvm-objdump,
+"""Finding the external tools: nvcc, ptxas, nvdisasm, cuobjdump, LLVM (llvm-mc, ld.lld, llvm-objdump,
 llvm-objcopy), hipcc and the ROCm device libraries.
 
 The ground floor: the driver, the passes, the runtime and the bench use this module, and it
@@ -51,6 +51,7 @@ def from_wheel(path: str) -> bool:
 HOW_TO_GET = {
     "nvcc": "install the CUDA toolkit (nvcc 12 or 13) and put its bin/ on PATH or set CUDA_HOME, or "
             "install NVIDIA's nvcc wheels from PyPI into cass-cc's environment: pip install 'cass-cc[nvcc]'",
+    "ptxas": "install the CUDA toolkit (its bin/ptxas) or NVIDIA's nvcc wheels: pip install 'cass-cc[nvcc]'",
     "nvdisasm": "pip install nvidia-cuda-nvdisasm (or the CUDA toolkit's nvdisasm)",
     "cuobjdump": "pip install nvidia-cuda-cuobjdump (or the CUDA toolkit's cuobjdump)",
     "llvm-mc": "apt-get install llvm-22 (any LLVM >= 17 with the AMDGPU target), or set ROCM_PATH",
@@ -82,7 +83,7 @@ def _candidates(name: str) -> list[str]:
     """Paths and PATH names to try for a tool, best first."""
     rocm = _rocm_path()
     cuda = _cuda_home()
-    if name in ("nvcc", "cuobjdump", "nvdisasm"):
+    if name in ("nvcc", "ptxas", "cuobjdump", "nvdisasm"):
         found = [os.path.join(cuda, "bin", name)] if cuda else []
         found.append(name)
         # NVIDIA's PyPI wheels: nvidia-cuda-nvdisasm/-cuobjdump of CUDA 12 (nvidia/cuda_*/bin), and
