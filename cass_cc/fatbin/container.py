@@ -90,22 +90,32 @@ class Fatbin:
         return [e for e in self.entries if e.kind == KIND_PTX]
 
 
+def fatbin_length(data: bytes, pos: int = 0, origin: str = "fatbin") -> int:
+    """Bytes of the fatbin that starts at `pos` (its header's size plus the entries' size it
+    announces): what the CUDA driver reads of a fatbin given without a length."""
+    if pos + _HEADER.size > len(data):
+        raise CassError(f"{origin}: corrupt fatbin: truncated header ({len(data) - pos} of {_HEADER.size} bytes)")
+    magic, _version, header_size, size = _HEADER.unpack_from(data, pos)
+    if magic != FATBIN_MAGIC:
+        raise CassError(f"{origin}: corrupt fatbin: bad magic 0x{magic:08x} at offset {pos}")
+    if header_size < _HEADER.size or pos + header_size + size > len(data):
+        raise CassError(f"{origin}: corrupt fatbin: truncated ({size} bytes of entries announced, "
+                        f"{max(0, len(data) - pos - header_size)} present)")
+    return header_size + size
+
+
 def parse_fatbins(data: bytes, origin: str = "fatbin") -> list[Fatbin]:
     """All fatbins stored back to back in `data` (a .nv_fatbin section or a .fatbin file)."""
     out = []
     pos = 0
     while pos + _HEADER.size <= len(data):
-        magic, version, header_size, size = _HEADER.unpack_from(data, pos)
-        if magic != FATBIN_MAGIC:
-            if out and not any(data[pos:pos + 16]):  # alignment padding between fatbins
-                pos += 8
-                continue
-            raise CassError(f"{origin}: corrupt fatbin: bad magic 0x{magic:08x} at offset {pos}")
-        if header_size < _HEADER.size or pos + header_size + size > len(data):
-            raise CassError(f"{origin}: corrupt fatbin: truncated ({size} bytes of entries announced, "
-                            f"{len(data) - pos - header_size} present)")
-        out.append(Fatbin(version, _parse_entries(data[pos + header_size:pos + header_size + size], origin)))
-        pos += header_size + size
+        magic, version, header_size, _size = _HEADER.unpack_from(data, pos)
+        if magic != FATBIN_MAGIC and out and not any(data[pos:pos + 16]):  # alignment padding between fatbins
+            pos += 8
+            continue
+        length = fatbin_length(data, pos, origin)
+        out.append(Fatbin(version, _parse_entries(data[pos + header_size:pos + length], origin)))
+        pos += length
     if not out:
         raise CassError(f"{origin}: corrupt fatbin: no fatbin header")
     return out

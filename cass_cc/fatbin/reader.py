@@ -42,13 +42,27 @@ def read_fatbins(path: str) -> list[Fatbin]:
         return []
     if kind != "host":
         raise CassError(f"'{path}': not an ELF object, executable, fatbin or cubin")
+    fatbins = []
+    for name, contents in _sections(data, path, FATBIN_SECTIONS):
+        fatbins += parse_fatbins(contents, f"{path}({name})")
+    return fatbins
+
+
+def host_section(path: str, name: str) -> bytes | None:
+    """The contents of section `name` (".nv_fatbin") of a host object, executable or shared
+    library; None for any other file and for one without that section, or with it empty."""
+    data = _read(path)
+    if _file_kind(data) != "host":
+        return None
+    return next((contents for _name, contents in _sections(data, path, (name,))), None)
+
+
+def _sections(data: bytes, path: str, names: tuple[str, ...]) -> list[tuple[str, bytes]]:
+    """(name, contents) of the sections of host ELF `data` named in `names` that hold bytes."""
     try:
         elf = ELFFile(io.BytesIO(data))
-        fatbins = []
-        for sec in elf.iter_sections():
-            if sec.name in FATBIN_SECTIONS and sec["sh_type"] != "SHT_NOBITS" and sec["sh_size"]:
-                fatbins += parse_fatbins(sec.data(), f"{path}({sec.name})")
-        return fatbins
+        return [(sec.name, sec.data()) for sec in elf.iter_sections()
+                if sec.name in names and sec["sh_type"] != "SHT_NOBITS" and sec["sh_size"]]
     except (ELFError, struct.error, ValueError, IndexError, KeyError, AttributeError, TypeError,
             UnicodeDecodeError, AssertionError, OverflowError) as e:
         raise CassError(f"'{path}': corrupt ELF file ({type(e).__name__}: {e})") from None
