@@ -28,8 +28,14 @@ def pick_cubins(cubins: list[Cubin], source: str) -> list[Cubin]:
 
 def units_from_file(path: str, offload_arch: str = "gfx1100") -> list[KernelUnit]:
     """Every kernel of `path`, one KernelUnit each (kernel = the CubinKernel, with .cubin)."""
+    return units_from_cubins(pick_cubins(read_cubins(path), path), offload_arch)
+
+
+def units_from_cubins(cubins: list[Cubin], offload_arch: str = "gfx1100") -> list[KernelUnit]:
+    """Every kernel of `cubins` (parsed already: from a file, or an image in memory), one
+    KernelUnit each, demangled."""
     units = []
-    for cubin in pick_cubins(read_cubins(path), path):
+    for cubin in cubins:
         for k in cubin.kernels:
             units.append(KernelUnit(name=k.name, sm_arch=cubin.arch, offload_arch=offload_arch, kernel=k))
     names = demangle_all(u.name for u in units)
