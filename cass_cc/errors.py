@@ -12,6 +12,18 @@ class CassError(Exception):
         self.exit_code = exit_code
 
 
+# The exit status of a device-code image that is not one (cass-cc translate-image).
+INVALID_IMAGE_EXIT = 4
+
+
+class InvalidImage(CassError):
+    """Bytes given as an NVIDIA device-code image (a fatbin, a cubin, PTX text) that are none, or
+    a damaged one: the input is wrong, not cass-cc or a kernel (exit status 4)."""
+
+    def __init__(self, message: str):
+        super().__init__(message, INVALID_IMAGE_EXIT)
+
+
 class ToolMissing(CassError):
     """An external tool (nvcc, llvm-mc, hipcc, ...) that a step needs was not found."""
 
