@@ -15,6 +15,7 @@ SUBCOMMANDS = {
     "toolchain-file": "cass_cc.driver.cmake:toolchain_file",
     "extract": "cass_cc.translate:extract",
     "translate": "cass_cc.translate:translate",
+    "translate-image": "cass_cc.translate:translate_image_command",
     "translate-object": "cass_cc.steps:translate_object",
     "hipify": "cass_cc.steps:hipify",
     "unmirror": "cass_cc.steps:unmirror",

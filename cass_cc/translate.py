@@ -1,5 +1,6 @@
-"""`cass-cc translate` and `cass-cc extract`: SASS -> RDNA3 code objects for the kernels of a file,
-and a look at what a file holds."""
+"""`cass-cc translate`, `cass-cc translate-image` and `cass-cc extract`: SASS -> RDNA3 code objects
+for the kernels of a file or of one device-code image (filling the image cache that libcassrt,
+as libcuda, loads from), and a look at what a file holds."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 import click
 
 from . import toolchain
-from .errors import CassError
+from .errors import CassError, InternalError, ToolMissing
 from .translation import by_cubin, link_units, translate_unit, write_outputs
 from .unit import ARTIFACTS, KernelUnit, stage_making
 
@@ -103,7 +104,8 @@ def _translate_saved(path: str, offload_arch: str) -> KernelUnit:
               help="Folder for the outputs (default: FILE's name + '.cass' in the current folder).")
 @click.option("--cass-offload-arch", "offload_arch", default=DEFAULT_OFFLOAD_ARCH, show_default=True,
               help="AMD target of the code objects.")
-@click.option("--no-cache", is_flag=True, help="Neither read nor fill the translation cache ($CASS_CACHE_DIR).")
+@click.option("--no-cache", is_flag=True, help="Neither read nor fill the translation cache ($CASS_CACHE_DIR), "
+              "nor the image cache.")
 def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) -> None:
     """Translate every kernel of FILE from SASS to RDNA3.
 
@@ -119,7 +121,15 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
     not): the stages after the one that made it run, for --cass-offload-arch, and the folder gets
     the files of the whole chain from FILE's stage on. Device variables are not in such a file:
     a kernel that uses them does not link.
-    Exits 1 when a kernel could not be translated (the report says why).
+
+    When FILE is a host object, executable or shared library, the image cache
+    ($CASS_CACHE_DIR/images) is filled too: each device-code image of its .nv_fatbin section (one
+    fatbin per translation unit) is translated whole, as `cass-cc translate-image` does when the
+    program loads it, and one line per image says where its code object is ("image N: cached
+    PATH") or why it has none. --no-cache leaves the image cache alone as well.
+
+    Exits 1 when a kernel could not be translated (the report says why), or an image has no code
+    object.
     """
     from .cache import TranslationCache
     from .rdna3.target import check_offload_arch
@@ -142,8 +152,74 @@ def translate(file: str, outdir: str | None, offload_arch: str, no_cache: bool) 
         why = f": {'; '.join(u.reasons)}" if u.status != "ok" and u.reasons else ""
         click.echo(f"{u.demangled or u.name}: {u.tier} {u.status}{why}")
     click.echo(f"report: {report}")
-    if any(u.status != "ok" for u in units):
+    images_ok = saved or no_cache or fill_image_cache(file, offload_arch)
+    if any(u.status != "ok" for u in units) or not images_ok:
         sys.exit(1)
+
+
+def fill_image_cache(file: str, offload_arch: str) -> bool:
+    """Translate each image of a host ELF's .nv_fatbin section into the image cache, one line per
+    image; whether every image has its code object there (True for a file without the section)."""
+    from .fatbin.reader import host_section
+    from .images import section_images, translate_cached
+    section = host_section(file, ".nv_fatbin")
+    if section is None:
+        return True
+    ok = True
+    for n, image in enumerate(section_images(section)):
+        try:
+            path, _code, _hit = translate_cached(image, offload_arch, f"{file}(.nv_fatbin) image {n}")
+        except (ToolMissing, InternalError):
+            raise   # not the image's fault: the build of every image would fail alike
+        except CassError as e:
+            click.echo(f"image {n}: not cached: {e.message}")
+            ok = False
+            continue
+        click.echo(f"image {n}: cached {path}")
+    return ok
+
+
+@click.command("translate-image", context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("image", type=click.Path(exists=True, dir_okay=False, readable=True))
+@click.option("-o", "--output", type=click.Path(dir_okay=False),
+              help="Write the code object here too (atomically: a reader sees all of it or nothing).")
+@click.option("--cass-offload-arch", "offload_arch", default=DEFAULT_OFFLOAD_ARCH, show_default=True,
+              help="AMD target of the code object.")
+def translate_image_command(image: str, output: str | None, offload_arch: str) -> None:
+    """Translate IMAGE, one NVIDIA device-code image as the CUDA driver receives it, whole into
+    one AMD code object, and keep it in the image cache.
+
+    IMAGE is a fatbin (one: its header's size plus its entries' size, as cuModuleLoadData or
+    __cudaRegisterFatBinary get it), a cubin, or PTX text (NUL-terminated or not). From a fatbin
+    the cubin of the first architecture of sm_80, sm_86, sm_89, sm_90 it has is taken, else its
+    PTX compiled with ptxas; PTX is compiled for the oldest of those architectures that runs it.
+
+    The code object is stored as $CASS_CACHE_DIR/images/KEY.hsaco (CASS_CACHE_DIR defaults to
+    ~/.cache/cass-cc), KEY being the image's key (cass_cc.images.image_key: the SHA-256 of "cass-image-v1", the translator's version,
+    the AMD target and IMAGE's bytes), where libcassrt looks first; with -o it is also written
+    to OUTPUT, without -o the cache file's path is printed. An image already in the cache is not
+    translated again.
+
+    Exits 0 when the code object is there, 1 when a kernel could not be translated (every such
+    kernel is named, with the reasons; no code object is made for part of an image), 4 when
+    IMAGE is not a fatbin, cubin or PTX, or is a damaged one, 2 on a usage error.
+    """
+    from .fsutil import atomic_write_bytes
+    from .images import translate_cached
+    from .rdna3.target import check_offload_arch
+    try:
+        check_offload_arch(offload_arch)
+    except CassError as e:
+        raise click.BadParameter(e.message, param_hint="--cass-offload-arch") from None
+    try:
+        data = Path(image).read_bytes()
+    except OSError as e:
+        raise CassError(f"cannot read '{image}': {e.strerror}") from None
+    path, code, _hit = translate_cached(data, offload_arch, image)
+    if output:
+        atomic_write_bytes(output, code)
+    else:
+        click.echo(str(path))
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

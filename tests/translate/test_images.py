@@ -1,0 +1,288 @@
+"""Device-code images as the CUDA driver receives them (cass_cc.images, `cass-cc translate-image`):
+fatbins, cubins and PTX that nvcc 13 made, each translated whole into one AMD code object and
+kept in the image cache under the key libcassrt computes."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cass_cc.cache import translator_version
+from cass_cc.errors import InvalidImage
+from cass_cc.fatbin.container import FATBIN_MAGIC, fatbin_length, parse_fatbins
+from cass_cc.fatbin.reader import host_section
+from cass_cc.images import (cache_file, image_cubin, image_key, image_kind, section_images,
+                            translate_image)
+from cass_cc.rdna3 import CodeObject
+from tests.sass.compiled import compile_cu
+
+pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is needed to build the images")
+
+SOURCES = {
+    "scale.cu": "__global__ void scale(float *p, float s, int n) {\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] *= s; }\n",
+    "add.cu": "__global__ void add(int *p, int v) { p[threadIdx.x] += v; }\n"
+              "int main() { return 0; }\n",
+    # %total_smem_size (SR_SMEMSZ) is a special register the lifter refuses; `fine` it lifts
+    "refused.cu": "__global__ void smem_size(unsigned *out) {\n"
+                  "  unsigned v; asm(\"mov.u32 %0, %%total_smem_size;\" : \"=r\"(v)); out[threadIdx.x] = v; }\n"
+                  "__global__ void fine(int *p) { p[threadIdx.x] = 1; }\n",
+    # dynamic parallelism needs -rdc: a relocatable cubin, waiting for its device link
+    "launcher.cu": "__global__ void child(int *p) { p[threadIdx.x] = 1; }\n"
+                   "__global__ void parent(int *p) { child<<<1, 32>>>(p); }\n",
+}
+SCALE, ADD = "_Z5scalePffi", "_Z3addPii"
+
+
+@pytest.fixture(scope="module")
+def sources(tmp_path_factory) -> dict[str, Path]:
+    found = {}
+    for name, text in SOURCES.items():
+        folder = tmp_path_factory.mktemp(Path(name).stem)   # compile_cu keys on the whole folder
+        (folder / name).write_text(text)
+        found[name] = folder / name
+    return found
+
+
+@pytest.fixture(scope="module")
+def images(sources) -> dict[str, bytes]:
+    scale = sources["scale.cu"]
+    built = {
+        "fatbin": compile_cu(scale, "-arch=sm_80", output="-fatbin"),
+        "cubin": compile_cu(scale, "-arch=sm_90", output="-cubin"),
+        "ptx": compile_cu(scale, "-arch=compute_80", output="-ptx"),
+        "default": compile_cu(scale, "-gencode", "arch=compute_75,code=[sm_75,compute_75]", output="-fatbin"),
+        "two_archs": compile_cu(scale, "-gencode", "arch=compute_80,code=sm_80",
+                                "-gencode", "arch=compute_90,code=sm_90", output="-fatbin"),
+        "refused": compile_cu(sources["refused.cu"], "-arch=sm_80", output="-cubin"),
+        "relocatable": compile_cu(sources["launcher.cu"], "-arch=sm_80", "-rdc=true", output="-cubin"),
+    }
+    return {name: Path(path).read_bytes() for name, path in built.items()}
+
+
+def kernels(code: bytes) -> set[str]:
+    co = CodeObject(code, "translated image")
+    assert co.processor == "gfx1100"
+    return set(co.kernels)
+
+
+def cass_cc(*args: str, cache: Path) -> subprocess.CompletedProcess:
+    """`python -m cass_cc ARGS` as libcassrt runs it, with its own image cache."""
+    env = dict(os.environ, CASS_CACHE_DIR=str(cache))
+    return subprocess.run([sys.executable, "-m", "cass_cc", *args], env=env, capture_output=True, text=True,
+                          timeout=600)
+
+
+def one_error_line(proc: subprocess.CompletedProcess) -> str:
+    assert "Traceback" not in proc.stderr, proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("cass-cc: error: "), proc.stderr
+    return lines[0]
+
+
+# --- what an image is ------------------------------------------------------------------------
+
+def test_image_kind(images):
+    assert image_kind(images["fatbin"]) == "fatbin"
+    assert image_kind(images["cubin"]) == "cubin"
+    assert image_kind(images["ptx"]) == "ptx"
+    assert image_kind(images["ptx"] + b"\0\0") == "ptx"     # NUL-terminated, as embedded
+    assert image_kind(images["relocatable"]) == "cubin"
+
+
+@pytest.mark.parametrize("data, says", [
+    (b"", "empty"),
+    (b"\x01\x02\x03\x04garbage", "first bytes are 01 02 03 04"),
+    (b"hello world\n", "text without PTX's .version and .target"),
+    (b".target sm_80\n.version 9.0\n", "text without PTX's .version"),      # .version must come first
+    (b"\x7fELF\x02\x01\x01" + bytes(11) + b"\x3e\x00" + bytes(44), "machine 62, not EM_CUDA"),
+])
+def test_what_is_not_an_image(data, says):
+    with pytest.raises(InvalidImage) as e:
+        image_kind(data)
+    assert e.value.exit_code == 4 and says in e.value.message
+
+
+def test_ptx_after_comments_and_whitespace():
+    ptx = b"\n  // Generated by hand\n/* a block\n comment */\n.version 9.0\n.target sm_80\n.address_size 64\n\0"
+    assert image_kind(ptx) == "ptx"
+
+
+# --- the key and the cache file -----------------------------------------------------------------
+
+def test_key_is_the_documented_digest(images, monkeypatch, tmp_path):
+    image = images["fatbin"]
+    layout = b"cass-image-v1\0" + translator_version().encode() + b"\0" + b"gfx1100\0" + image
+    assert image_key(image, "gfx1100") == hashlib.sha256(layout).hexdigest()
+    assert image_key(image, "gfx1101") != image_key(image, "gfx1100")
+    assert image_key(image + b"\0", "gfx1100") != image_key(image, "gfx1100")
+    changed = bytearray(image)
+    changed[-1] ^= 1
+    assert image_key(bytes(changed), "gfx1100") != image_key(image, "gfx1100")
+    monkeypatch.setenv("CASS_CACHE_DIR", str(tmp_path))
+    key = image_key(image, "gfx1100")
+    assert cache_file(key) == tmp_path / "images" / f"{key}.hsaco"
+
+
+# --- translations -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ["fatbin", "cubin", "ptx"])
+def test_an_image_becomes_one_code_object(images, kind):
+    assert kernels(translate_image(images[kind], "gfx1100", kind)) == {SCALE}
+
+
+def test_nvcc_13_default_sm_75_sass_and_ptx_goes_through_ptxas(images):
+    cubin = image_cubin(images["default"], "default")
+    assert cubin.arch == "sm_80" and "ptxas -arch=sm_80" in cubin.name   # sm_75 SASS is not lifted
+    assert kernels(translate_image(images["default"], "gfx1100", "default")) == {SCALE}
+
+
+def test_fatbin_with_two_sass_architectures_takes_the_preferred_one(images):
+    fatbin, = parse_fatbins(images["two_archs"])
+    assert sorted(e.sm_arch for e in fatbin.cubins()) == ["sm_80", "sm_90"]
+    assert image_cubin(images["two_archs"], "two").arch == "sm_80"
+    assert kernels(translate_image(images["two_archs"], "gfx1100", "two")) == {SCALE}
+
+
+# --- cass-cc translate-image --------------------------------------------------------------------
+
+def test_translate_image_fills_the_cache(images, tmp_path):
+    image = tmp_path / "image.bin"
+    image.write_bytes(images["fatbin"])
+    cache = tmp_path / "cache"
+    proc = cass_cc("translate-image", str(image), cache=cache)
+    assert proc.returncode == 0, proc.stderr
+    key = hashlib.sha256(b"cass-image-v1\0" + translator_version().encode() + b"\0gfx1100\0"
+                         + images["fatbin"]).hexdigest()
+    stored = cache / "images" / f"{key}.hsaco"
+    assert proc.stdout.strip() == str(stored)
+    assert kernels(stored.read_bytes()) == {SCALE}
+    # -o writes the code object too; a cached image is not translated again (the marker proves it)
+    stored.write_bytes(b"marker")
+    proc = cass_cc("translate-image", str(image), "-o", str(tmp_path / "out.hsaco"),
+                   "--cass-offload-arch", "gfx1100", cache=cache)
+    assert proc.returncode == 0 and proc.stdout == "", proc.stderr
+    assert (tmp_path / "out.hsaco").read_bytes() == b"marker"
+
+
+def test_translate_image_with_output_stores_in_the_cache_too(images, tmp_path):
+    image = tmp_path / "scale.ptx"
+    image.write_bytes(images["ptx"] + b"\0")
+    proc = cass_cc("translate-image", str(image), "-o", str(tmp_path / "out.hsaco"), cache=tmp_path / "cache")
+    assert proc.returncode == 0, proc.stderr
+    stored = list((tmp_path / "cache" / "images").glob("*.hsaco"))
+    assert [p.read_bytes() for p in stored] == [(tmp_path / "out.hsaco").read_bytes()]
+    assert kernels(stored[0].read_bytes()) == {SCALE}
+
+
+@pytest.mark.parametrize("damage, says", [
+    ("garbage", "not a CUDA fatbin, cubin or PTX: its first bytes are"),
+    ("truncated cubin", "truncated cubin"),
+    ("truncated fatbin", "corrupt fatbin: truncated"),
+    ("garbage PTX", "ptxas -arch=sm_80 rejects the PTX: ptxas image.ptx, line 3;"),
+])
+def test_translate_image_refuses_what_is_no_image(images, tmp_path, damage, says):
+    data = {"garbage": bytes(range(7, 200)),
+            "truncated cubin": images["cubin"][:len(images["cubin"]) // 2],
+            "truncated fatbin": images["fatbin"][:len(images["fatbin"]) - 100],
+            "garbage PTX": b".version 9.0\n.target sm_80\nthis is not ptx;\n"}[damage]
+    image = tmp_path / "image.bin"
+    image.write_bytes(data)
+    proc = cass_cc("translate-image", str(image), "-o", str(tmp_path / "out.hsaco"), cache=tmp_path / "cache")
+    assert proc.returncode == 4
+    assert says in one_error_line(proc)
+    assert not (tmp_path / "out.hsaco").exists() and not list(tmp_path.glob("cache/images/*"))
+
+
+def test_a_kernel_the_lifter_refuses_fails_the_whole_image(images, tmp_path):
+    image = tmp_path / "refused.cubin"
+    image.write_bytes(images["refused"])
+    proc = cass_cc("translate-image", str(image), "-o", str(tmp_path / "out.hsaco"), cache=tmp_path / "cache")
+    assert proc.returncode == 1
+    line = one_error_line(proc)
+    assert "1 of 2 kernels could not be translated" in line
+    assert "smem_size(unsigned int*): lift: " in line and "SR_SMEMSZ" in line
+    assert not (tmp_path / "out.hsaco").exists() and not list(tmp_path.glob("cache/images/*"))
+
+
+def test_a_relocatable_cubin_is_refused_naming_its_kernels(images, tmp_path):
+    image = tmp_path / "launcher.cubin"
+    image.write_bytes(images["relocatable"])
+    proc = cass_cc("translate-image", str(image), cache=tmp_path / "cache")
+    assert proc.returncode == 1
+    line = one_error_line(proc)
+    assert "relocatable device code" in line and "parent(int*)" in line and "child(int*)" in line
+
+
+def test_translate_image_usage_errors(images, tmp_path):
+    image = tmp_path / "image.bin"
+    image.write_bytes(images["fatbin"])
+    assert cass_cc("translate-image", str(image), "--cass-offload-arch", "gfx90a", cache=tmp_path).returncode == 2
+    assert cass_cc("translate-image", str(tmp_path / "missing"), cache=tmp_path).returncode == 2
+    assert cass_cc("translate-image", cache=tmp_path).returncode == 2
+    help_text = cass_cc("translate-image", "--help", cache=tmp_path).stdout
+    assert "--cass-offload-arch" in help_text and "Exits 0" in help_text
+
+
+# --- a program's .nv_fatbin section, and the cache filled ahead of time --------------------------
+
+@pytest.fixture(scope="module")
+def program(sources, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("program") / "scale_add"
+    subprocess.run(["nvcc", "-arch=sm_80", str(sources["scale.cu"]), str(sources["add.cu"]), "-o", str(out)],
+                   check=True, capture_output=True, timeout=600)
+    return out
+
+
+def test_section_images_of_a_program(program):
+    section = host_section(str(program), ".nv_fatbin")
+    found = section_images(section)
+    # one image per translation unit, plus the kernel-less one nvcc's link stub brings
+    holding = [image for image in found if image_cubin(image, "image").kernels]
+    assert [[k.name for k in image_cubin(i, "image").kernels] for i in holding] == [[SCALE], [ADD]]
+    pos = 0
+    for image in found:
+        pos = section.index(image, pos)
+        assert pos % 8 == 0 and int.from_bytes(image[:4], "little") == FATBIN_MAGIC
+        assert len(image) == fatbin_length(image)
+        assert not any(section[pos + len(image):(pos + len(image) + 7) // 8 * 8])
+        pos += len(image)
+    assert not any(section[pos:])
+
+
+def test_section_images_refuses_a_damaged_section(program):
+    section = host_section(str(program), ".nv_fatbin")
+    with pytest.raises(InvalidImage, match="truncated"):
+        section_images(section[:-64])
+    with pytest.raises(InvalidImage, match="bad magic"):
+        section_images(b"\x01" * 64)
+
+
+def test_translate_fills_the_image_cache_ahead_of_time(program, tmp_path):
+    cache = tmp_path / "cache"
+    proc = cass_cc("translate", str(program), "-o", str(tmp_path / "out"), cache=cache)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    section = host_section(str(program), ".nv_fatbin")
+    expected = []
+    for n, image in enumerate(section_images(section)):
+        key = image_key(image, "gfx1100")
+        path = cache / "images" / f"{key}.hsaco"
+        expected.append(f"image {n}: cached {path}")
+        CodeObject(path.read_bytes())
+    lines = proc.stdout.splitlines()
+    assert lines[-len(expected):] == expected
+    assert {"scale(float*, float, int): lift ok", "add(int*, int): lift ok"} <= set(lines)
+    assert (tmp_path / "out" / "scale_add.0.hsaco").is_file()      # today's outputs are still there
+
+
+def test_translate_no_cache_leaves_the_image_cache_alone(program, tmp_path):
+    cache = tmp_path / "cache"
+    proc = cass_cc("translate", str(program), "-o", str(tmp_path / "out"), "--no-cache", cache=cache)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "image " not in proc.stdout and not (cache / "images").exists()
