@@ -1,9 +1,17 @@
 """Building libcassrt: the C sources of this folder, compiled with the system C compiler against
 CUDA's headers (cuda_*.c: the runtime API, driver_*.c: the driver API) and HIP's headers (hip_*.c),
 linked against libamdhip64, into the cache as `cassrt-<hash>/libcassrt.so` (made in a private
-folder, then renamed into place). The folder also holds `libcuda.so`, a link to libcassrt.so, so
-a program linked with `-lcuda` gets the driver API from the same library as the runtime's and the
-two share devices, memory, streams and arrays."""
+folder, then renamed into place). The folder also holds links to libcassrt.so under the names
+NVIDIA's libraries have: `libcuda.so` (what `-lcuda` finds on a cass-nvcc link line), and
+`libcuda.so.1`, `libcudart.so.12` and `libcudart.so.13` (what a program built by plain nvcc
+loads), so the driver API and the runtime API come from one library and share devices, memory,
+streams and arrays. `stubs/libcuda.so` is a library to link driver-API programs against where
+no NVIDIA driver is installed, as CUDA's own lib64/stubs is.
+
+Device code that NVIDIA's tools made reaches the library at run time (cuModuleLoadData,
+cuLibraryLoadData, a -cudart shared program's fatbins); it is translated by this Python
+installation (`cass-cc translate-image`), so the interpreter, the package's folder and the
+translator's version are built into the library (and into its key)."""
 
 from __future__ import annotations
 
@@ -12,7 +20,9 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from elftools.elf.elffile import ELFFile
@@ -24,6 +34,8 @@ SOURCE_DIR = Path(__file__).resolve().parent
 LIBRARY = "libcassrt.so"
 SONAME = LIBRARY
 DRIVER_LINK = "libcuda.so"      # what `-lcuda` finds in the folder on the link line
+NVIDIA_NAMES = ("libcuda.so.1", "libcudart.so.12", "libcudart.so.13")   # what nvcc's programs load
+STUB_DIR, STUB_SONAME = "stubs", "libcuda.so.1"
 EXPORTS = "{ global: cuda*; __cuda*; cu[A-Z]*; local: *; };\n"
 CUDA_SIDE = ("cuda_", "driver_")   # sources compiled against CUDA's headers
 C_FLAGS = ["-std=gnu11", "-O2", "-fPIC", "-Wall", "-Wextra", "-Werror"]
@@ -46,13 +58,27 @@ def _sources() -> list[Path]:
     return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".c", ".h", ".def", ".txt")) + [HEAP_LAYOUT]
 
 
+def _translator_defines() -> list[str]:
+    """What the library needs to run the translator (image_translation.c): this interpreter, the
+    folder cass_cc is imported from, and the translator's version, part of every image's key."""
+    from ...cache import translator_version
+    package_root = Path(__file__).resolve().parents[3]
+    values = {"CASS_PYTHON": sys.executable, "CASS_PACKAGE_ROOT": str(package_root),
+              "CASS_TRANSLATOR_VERSION": translator_version()}
+    return [f"-D{name}={_c_string(value)}" for name, value in values.items()]
+
+
+def _c_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def _build_key(cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> str:
     h = hashlib.sha256()
     for src in _sources():
         h.update(src.name.encode() + b"\0" + src.read_bytes())
-    for part in (cc, cuda_inc, hip_inc, os.path.realpath(amdhip)):
+    for part in (cc, cuda_inc, hip_inc, os.path.realpath(amdhip), *_translator_defines()):
         h.update(part.encode() + b"\0")
-    for header in ("driver_types.h", "cuda_runtime_api.h", "cuda.h"):
+    for header in ("driver_types.h", "cuda_runtime_api.h", "cuda.h", "cudaTypedefs.h"):
         h.update(Path(cuda_inc, header).read_bytes())
     return h.hexdigest()[:16]
 
@@ -87,17 +113,37 @@ def _build(work: Path, cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> Non
         if src.name.startswith(CUDA_SIDE):
             includes = ["-I", cuda_inc]
         else:
-            includes = ["-D__HIP_PLATFORM_AMD__", "-I", hip_inc]
+            includes = ["-D__HIP_PLATFORM_AMD__", "-I", hip_inc, *_translator_defines()]
         objects.append(_compile(cc, src, work, includes))
+    driver, implemented = driver_symbols(), _defined_functions(objects)
     stubs = work / "unsupported.c"
-    stubs.write_text(_unsupported_source(_defined_functions(objects), driver_symbols()))
+    stubs.write_text(_unsupported_source(implemented, driver))
     objects.append(_compile(cc, stubs, work, []))
+    procs = work / "procs.c"
+    procs.write_text(_proc_table_source(_proc_entries(cc, cuda_inc, set(driver), implemented)))
+    objects.append(_compile(cc, procs, work, []))
     (work / "exports.map").write_text(EXPORTS)
     out = work / "out"
     out.mkdir()
+    # -Bsymbolic-functions: loaded as libcuda.so.1 into a program that links NVIDIA's runtime in,
+    # the library's calls to its own cuda* functions must not reach the program's copies.
     _run([cc, "-shared", "-o", str(out / LIBRARY), *map(str, objects), f"-Wl,-soname,{SONAME}",
-          f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", amdhip, "-lpthread", "-ldl"])
-    os.symlink(LIBRARY, out / DRIVER_LINK)
+          f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", "-Wl,-Bsymbolic-functions", amdhip, "-lpthread", "-ldl"])
+    for name in (DRIVER_LINK, *NVIDIA_NAMES):
+        os.symlink(LIBRARY, out / name)
+    _build_stub(work, out / STUB_DIR, cc, driver)
+
+
+def _build_stub(work: Path, folder: Path, cc: str, driver: list[str]) -> None:
+    """stubs/libcuda.so (soname libcuda.so.1): every driver function, each failing with
+    CUDA_ERROR_STUB_LIBRARY, to link against only; at run time the program loads libcuda.so.1,
+    which is libcassrt."""
+    source = work / "stub.c"
+    source.write_text("".join(f"int {name}(void) {{ return 34; /* CUDA_ERROR_STUB_LIBRARY */ }}\n"
+                              for name in driver))
+    folder.mkdir()
+    _run([cc, *C_FLAGS, "-shared", "-o", str(folder / DRIVER_LINK), str(source),
+          f"-Wl,-soname,{STUB_SONAME}"])
 
 
 def _compile(cc: str, src: Path, work: Path, includes: list[str]) -> Path:
@@ -143,6 +189,76 @@ def driver_symbols() -> list[str]:
             raise CassError(f"building libcassrt failed: preprocessing cuda.h\n{proc.stderr.strip()}")
         names.update(re.findall(r"\bCUresult\s+(cu\w+)\s*\(", proc.stdout))
     return sorted(names)
+
+
+# cudaTypedefs.h names each ABI of a driver function PFN_<name>_v<CUDA version it appeared in>
+# (with _ptds/_ptsz for its per-thread default stream form), with its parameters.
+_PFN = re.compile(r"\bPFN_(cu\w+?)_v(\d+)(_pt(?:ds|sz))?\)\s*\(([^;]*)\)\s*;")
+
+
+@dataclass(frozen=True)
+class Proc:
+    """What cuGetProcAddress answers for one name. A request for CUDA version V gets `symbol`
+    when V >= current_from (every ABI from that version on has today's parameters), the
+    stub of an older ABI when first <= V < current_from, and VERSION_NOT_SUFFICIENT below."""
+    name: str
+    first: int
+    current_from: int
+    symbol: str
+    per_thread: str     # the per-thread-stream form, "" when there is none
+
+
+def _proc_entries(cc: str, cuda_inc: str, exported: set[str], implemented: set[str]) -> list[Proc]:
+    """The table, sorted by name. The symbols are what cuda.h's macros make of the name, without
+    and with CUDA_API_PER_THREAD_DEFAULT_STREAM; names whose symbol the library does not export
+    are left out (SYMBOL_NOT_FOUND). A per-thread form that is not implemented is answered with
+    the legacy-stream one: it synchronises with more work than the per-thread stream would,
+    which is one of the orders CUDA allows."""
+    abis: dict[str, dict[int, str]] = {}
+    for name, version, per_thread, params in _PFN.findall(Path(cuda_inc, "cudaTypedefs.h").read_text()):
+        if not per_thread:
+            abis.setdefault(name, {})[int(version)] = " ".join(params.split())
+    names = sorted(abis)
+    probe = "#include <cuda.h>\n" + "".join(f'"{n}" {n}\n' for n in names)
+    expanded = []
+    for defines in ([], ["-DCUDA_API_PER_THREAD_DEFAULT_STREAM"]):
+        proc = subprocess.run([cc, "-E", "-P", *defines, "-I", cuda_inc, "-x", "c", "-"],
+                              input=probe, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CassError(f"building libcassrt failed: preprocessing cuda.h\n{proc.stderr.strip()}")
+        expanded.append(dict(re.findall(r'^"(cu\w+)"\s+(\w+)\s*$', proc.stdout, re.M)))
+    entries = []
+    for name in names:
+        symbol, per_thread = expanded[0].get(name, ""), expanded[1].get(name, "")
+        if symbol not in exported:
+            continue
+        versions = sorted(abis[name])
+        current_from = versions[-1]
+        for v in reversed(versions):
+            if abis[name][v] != abis[name][versions[-1]]:
+                break
+            current_from = v
+        per_thread = per_thread if per_thread != symbol and per_thread in implemented else ""
+        entries.append(Proc(name, versions[0], current_from, symbol, per_thread))
+    return entries
+
+
+def _proc_table_source(entries: list[Proc]) -> str:
+    symbols = sorted({s for e in entries for s in (e.symbol, e.per_thread) if s})
+    lines = ['#include "cassrt.h"', ""] + [f"int {s}(void);" for s in symbols] + [""]
+    for e in entries:
+        if e.first < e.current_from:
+            lines += [f"static int old_{e.name}(void)", "{",
+                      f'    cassrt_note_once("{e.name} of a CUDA version before {e.current_from} '
+                      f'(an older ABI than cuda.h\'s) is not supported");',
+                      "    return 801; /* CUDA_ERROR_NOT_SUPPORTED */", "}"]
+    lines += ["", "const struct cassrt_proc cassrt_procs[] = {"]
+    for e in entries:
+        pt = f"(void *){e.per_thread}" if e.per_thread else "0"
+        old = f"(void *)old_{e.name}" if e.first < e.current_from else "0"
+        lines.append(f'    {{"{e.name}", {e.first}, {e.current_from}, (void *){e.symbol}, {pt}, {old}}},')
+    lines += ["};", f"const size_t cassrt_proc_count = {len(entries)};"]
+    return "\n".join(lines) + "\n"
 
 
 def _unsupported_source(implemented: set[str], driver: list[str]) -> str:

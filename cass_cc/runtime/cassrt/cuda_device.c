@@ -126,7 +126,80 @@ int cassrt_device_attribute(int *value, int attr, int device)
     case cudaDevAttrGpuOverlap:
     case cudaDevAttrGlobalL1CacheSupported:
     case cudaDevAttrLocalL1CacheSupported: *value = 1; break;
-    /* Features with no AMD counterpart behind this runtime: absent, as on a GPU without them. */
+    /* The other texture and surface shapes have the limits of the plain ones; layers: CUDA's
+     * 2048, which AMD's image descriptors hold too. */
+    case cudaDevAttrMaxTexture1DLayeredWidth:
+    case cudaDevAttrMaxTexture1DMipmappedWidth:
+    case cudaDevAttrMaxTexture1DLinearWidth:
+    case cudaDevAttrMaxSurface1DWidth:
+    case cudaDevAttrMaxSurface1DLayeredWidth: *value = d.max_texture_1d; break;
+    case cudaDevAttrMaxTexture2DLayeredWidth:
+    case cudaDevAttrMaxTexture2DGatherWidth:
+    case cudaDevAttrMaxTexture2DLinearWidth:
+    case cudaDevAttrMaxTexture2DMipmappedWidth:
+    case cudaDevAttrMaxSurface2DWidth:
+    case cudaDevAttrMaxSurface2DLayeredWidth: *value = d.max_texture_2d[0]; break;
+    case cudaDevAttrMaxTexture2DLayeredHeight:
+    case cudaDevAttrMaxTexture2DGatherHeight:
+    case cudaDevAttrMaxTexture2DLinearHeight:
+    case cudaDevAttrMaxTexture2DMipmappedHeight:
+    case cudaDevAttrMaxSurface2DHeight:
+    case cudaDevAttrMaxSurface2DLayeredHeight: *value = d.max_texture_2d[1]; break;
+    case cudaDevAttrMaxTextureCubemapWidth:     /* a cube's faces are square */
+    case cudaDevAttrMaxTextureCubemapLayeredWidth:
+    case cudaDevAttrMaxSurfaceCubemapWidth:
+    case cudaDevAttrMaxSurfaceCubemapLayeredWidth:
+        *value = d.max_texture_2d[0] < d.max_texture_2d[1] ? d.max_texture_2d[0] : d.max_texture_2d[1];
+        break;
+    case cudaDevAttrMaxTexture2DLinearPitch: *value = (int)(d.mem_pitch > 0x7fffffff ? 0x7fffffff : d.mem_pitch); break;
+    case cudaDevAttrMaxTexture3DWidthAlt:
+    case cudaDevAttrMaxSurface3DWidth: *value = d.max_texture_3d[0]; break;
+    case cudaDevAttrMaxTexture3DHeightAlt:
+    case cudaDevAttrMaxSurface3DHeight: *value = d.max_texture_3d[1]; break;
+    case cudaDevAttrMaxTexture3DDepthAlt:
+    case cudaDevAttrMaxSurface3DDepth: *value = d.max_texture_3d[2]; break;
+    case cudaDevAttrMaxTexture2DLayeredLayers:
+    case cudaDevAttrMaxTexture1DLayeredLayers:
+    case cudaDevAttrMaxTextureCubemapLayeredLayers:
+    case cudaDevAttrMaxSurface1DLayeredLayers:
+    case cudaDevAttrMaxSurface2DLayeredLayers:
+    case cudaDevAttrMaxSurfaceCubemapLayeredLayers: *value = 2048; break;
+    case cudaDevAttrSurfaceAlignment: *value = (int)d.texture_alignment; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: *value = 32; break;  /* RDNA3: FP64 at 1/32 */
+    case cudaDevAttrMemSyncDomainCount: *value = 1; break;                 /* one domain: no isolation */
+    case cudaDevAttrNumaId:
+    case cudaDevAttrHostNumaId: *value = -1; break;                        /* not a NUMA node */
+    /* Features with no AMD counterpart behind this runtime: absent, as on a GPU without them;
+     * the reserved ones are 0 on CUDA's GPUs too. */
+    case cudaDevAttrReserved92:
+    case cudaDevAttrReserved93:
+    case cudaDevAttrReserved94:
+    case cudaDevAttrReserved96:
+    case cudaDevAttrReserved122:
+    case cudaDevAttrReserved123:
+    case cudaDevAttrReserved124:
+    case cudaDevAttrReserved127:
+    case cudaDevAttrReserved128:
+    case cudaDevAttrReserved129:
+    case cudaDevAttrReserved132:
+    case cudaDevAttrReserved141:
+    case cudaDevAttrReserved145:
+    case cudaDevAttrCanFlushRemoteWrites:
+    case cudaDevAttrHostRegisterReadOnlySupported:
+    case cudaDevAttrTimelineSemaphoreInteropSupported:
+    case cudaDevAttrGPUDirectRDMAFlushWritesOptions:
+    case cudaDevAttrGPUDirectRDMAWritesOrdering:
+    case cudaDevAttrDeferredMappingCudaArraySupported:
+    case cudaDevAttrNumaConfig:
+    case cudaDevAttrMpsEnabled:
+    case cudaDevAttrD3D12CigSupported:
+    case cudaDevAttrVulkanCigSupported:
+    case cudaDevAttrGpuPciDeviceId:
+    case cudaDevAttrGpuPciSubsystemId:
+    case cudaDevAttrHostNumaMemoryPoolsSupported:
+    case cudaDevAttrHostNumaMultinodeIpcSupported:
+    case cudaDevAttrHostMemoryPoolsSupported:
+    case cudaDevAttrOnlyPartialHostNativeAtomicSupported:
     case cudaDevAttrComputePreemptionSupported:
     case cudaDevAttrCanUseHostPointerForRegisteredMem:
     case cudaDevAttrHostNativeAtomicSupported:

@@ -86,6 +86,16 @@ static int heap_ready(void)
     return cudaSuccess;
 }
 
+int cassrt_device_heap(uint64_t heap[2])
+{
+    pthread_mutex_lock(&heap_lock);
+    int e = heap_ready();
+    heap[0] = (uint64_t)(uintptr_t)heap_base;
+    heap[1] = heap_size;
+    pthread_mutex_unlock(&heap_lock);
+    return e;
+}
+
 /* Gives the image of `kernel` the heap, once; images without the variable need nothing. */
 static int bind_heap(struct cassrt_kernel *kernel)
 {

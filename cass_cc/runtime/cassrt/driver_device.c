@@ -6,6 +6,7 @@
  * primary context of its current device is current, as after CUDA's runtime has initialised, so
  * driver calls work before, after and without cuInit.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,31 @@ CUresult CUDAAPI cuDeviceGetName(char *name, int len, CUdevice dev)
         name[len - 1] = '\0';
     }
     return e;
+}
+
+/* A UUID that names the device for as long as it sits in its PCI slot: HIP 5.2 reports none,
+ * so it is made from the device's name and PCI address ("cass" and a digest of both). */
+CUresult CUDAAPI cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+    struct cassrt_device_info d;
+    if (!uuid)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUresult e = result(cassrt_device_info(dev, &d));
+    if (e != CUDA_SUCCESS)
+        return e;
+    unsigned long long h = 1469598103934665603ull;  /* FNV-1a */
+    char what[320];
+    snprintf(what, sizeof what, "%s %d:%d:%d", d.name, d.pci_domain_id, d.pci_bus_id, d.pci_device_id);
+    for (const char *c = what; *c; c++)
+        h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    memcpy(uuid->bytes, "cass", 4);
+    for (int i = 0; i < 8; i++)
+        uuid->bytes[4 + i] = (char)(h >> (8 * i));
+    uuid->bytes[12] = (char)d.pci_domain_id;
+    uuid->bytes[13] = (char)d.pci_bus_id;
+    uuid->bytes[14] = (char)d.pci_device_id;
+    uuid->bytes[15] = (char)dev;
+    return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuDeviceTotalMem(size_t *bytes, CUdevice dev)

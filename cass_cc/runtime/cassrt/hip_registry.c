@@ -31,6 +31,7 @@ struct fatbin_wrapper { int magic, version; const unsigned char *data; void *unu
 
 struct image {
     const unsigned char *data;
+    void *translated;    /* the AMD code object of NVIDIA device code (a -cudart shared program) */
     int loaded;          /* 0: not yet; 1: tried (error says how it went) */
     hipError_t error;
     int nmodules;
@@ -105,6 +106,7 @@ void cassrt_unregister_image(void **handle)
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < img->nmodules; i++)
         (void)hipModuleUnload(img->modules[i]);
+    free(img->translated);
     free(img);
 }
 
@@ -199,14 +201,6 @@ static hipError_t load_bundle(struct image *img)
         cassrt_note_once("a fatbin registration carries no device code (bad fatbin wrapper)");
         return hipErrorInvalidImage;
     }
-    if (memcmp(img->data, BUNDLE_MAGIC, strlen(BUNDLE_MAGIC)) != 0) {
-        uint32_t magic;
-        memcpy(&magic, img->data, sizeof magic);
-        cassrt_note_once(magic == NVIDIA_FATBIN_MAGIC
-                             ? "this program holds NVIDIA device code only: build it with cass-nvcc"
-                             : "unknown device code format in a fatbin registration");
-        return hipErrorNoBinaryForGpu;
-    }
     int device = 0;
     hipDeviceProp_t props;
     hipError_t e = hipGetDevice(&device);
@@ -214,6 +208,25 @@ static hipError_t load_bundle(struct image *img)
         e = hipGetDeviceProperties(&props, device);
     if (e != hipSuccess)
         return e;
+    if (memcmp(img->data, BUNDLE_MAGIC, strlen(BUNDLE_MAGIC)) != 0) {
+        uint32_t magic;
+        memcpy(&magic, img->data, sizeof magic);
+        if (magic != NVIDIA_FATBIN_MAGIC) {
+            cassrt_note_once("unknown device code format in a fatbin registration");
+            return hipErrorNoBinaryForGpu;
+        }
+        /* A program built by plain nvcc with the shared runtime: its fatbin is translated now,
+         * as the driver library translates what reaches it. */
+        char arch[64];
+        size_t size;
+        snprintf(arch, sizeof arch, "%.*s", (int)processor_length(props.gcnArchName), props.gcnArchName);
+        if (cassrt_translate_image(img->data, 0, arch, &img->translated, &size) != 0)
+            return hipErrorNoBinaryForGpu;
+        e = hipModuleLoadData(&img->modules[0], img->translated);
+        if (e == hipSuccess)
+            img->nmodules = 1;
+        return e;
+    }
     const unsigned char *p = img->data + strlen(BUNDLE_MAGIC);
     uint64_t n = read_u64(p);
     p += 8;
