@@ -37,7 +37,9 @@ VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", 
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
-it). With an AMD GPU (/dev/kfd and ROCm's libamdhip64) the program runs on it unchanged;
+it), or a program that plain nvcc built for NVIDIA GPUs: cass-run then puts libcassrt first on
+the library path as libcuda.so.1 and libcudart.so.12/13, and the NVIDIA device code the program
+loads is translated to AMD code (once; the image cache in CASS_CACHE_DIR serves later runs). With an AMD GPU (/dev/kfd and ROCm's libamdhip64) the program runs on it unchanged;
 without one it runs on cass-cc's RDNA3 emulator: cass-run puts an emulated libamdhip64 first on
 the library path, and every kernel executes on the CPU.
 
@@ -294,6 +296,38 @@ def emulator_environment(stats_file: str | None, program: str | None = None) -> 
     return env
 
 
+NVIDIA_LIBRARIES = ("libcuda.so", "libcudart.so")   # prefixes of what nvcc's programs load
+NVIDIA_FATBIN_MAGIC = b"\x50\xed\x55\xba"
+
+
+def built_by_nvidia(path: str) -> bool:
+    """Whether the program runs NVIDIA's CUDA libraries: it needs libcuda or libcudart, or it
+    carries NVIDIA device code (a `.nv_fatbin` that cass-nvcc did not replace), which the CUDA
+    runtime linked into it (nvcc's default) hands to libcuda.so.1."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    try:
+        with open(path, "rb") as f:
+            elf = ELFFile(f)
+            dynamic = elf.get_section_by_name(".dynamic")
+            needed = [t.needed for t in dynamic.iter_tags() if t.entry.d_tag == "DT_NEEDED"] if dynamic else []
+            if any(n.startswith(NVIDIA_LIBRARIES) for n in needed):
+                return True
+            fatbin = elf.get_section_by_name(".nv_fatbin")
+            return fatbin is not None and fatbin["sh_type"] != "SHT_NOBITS" and fatbin.data()[:4] == NVIDIA_FATBIN_MAGIC
+    except ELFError:
+        return False
+
+
+def nvidia_environment(env: dict[str, str]) -> None:
+    """libcassrt first on the library path under the names of NVIDIA's libcuda.so.1 and
+    libcudart.so.12/13: the program's CUDA calls reach HIP, and its NVIDIA device code is
+    translated when it is loaded."""
+    from .cassrt import library_dir
+    env["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [str(library_dir())] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
+
+
 def exit_status(returncode: int) -> int:
     """A shell's view of the child's end: its exit code, or 128+N for signal N."""
     return 128 - returncode if returncode < 0 else returncode
@@ -339,12 +373,18 @@ def main(argv: list[str] | None = None) -> int:
         path = resolve_program(args.program)
         if args.emu_stats:
             check_writable(args.emu_stats)
+        nvidia = built_by_nvidia(path)
         if not choose_emulation(args):
-            return run_program(path, args.args, None)
+            env = dict(os.environ) if nvidia else None
+            if env is not None:
+                nvidia_environment(env)
+            return run_program(path, args.args, env)
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
             env = emulator_environment(lines_file, path)
+            if nvidia:
+                nvidia_environment(env)
             emulator_options(env, args)
             if args.check:
                 rtol, atol = check_tolerances(args)
