@@ -108,6 +108,6 @@ def test_driver_api_shares_the_runtimes_device_memory_and_arrays(tmp_path):
         f"memory ok range 1 {64 * 4}",
         "array 40 x 3 format 9 channels 2",          # CU_AD_FORMAT_SIGNED_INT16 = 0x09
         "stream ok time 1",
-        "CUDA_ERROR_NOT_SUPPORTED again 1; invalid argument",
+        "CUDA_ERROR_FILE_NOT_FOUND again 1; invalid argument",   # modules load now (issue 11)
     ]
-    assert run.stderr.count("cuModuleLoad is not supported") == 1, run.stderr
+    assert "not supported" not in run.stderr, run.stderr
