@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from cass_cc.runtime import cassrt
+from cass_cc.runtime.cassrt.build import STUB_DIR
+
 ROOT = Path(__file__).resolve().parents[2]
 PREBUILT = ROOT / "tests" / "programs" / "prebuilt"
 spec = importlib.util.spec_from_file_location("prebuilt", PREBUILT / "prebuilt.py")
@@ -23,11 +26,11 @@ def cass_run(argv: list[str]) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def values(tmp_path_factory) -> dict[str, str]:
+def values() -> dict[str, str]:
     """Placeholders for a build on this machine: no NVIDIA driver, so driver-API programs link
-    against the stub libcuda.so.1, as a program built on an NVIDIA machine links the driver's."""
-    stub = tmp_path_factory.mktemp("stub")
-    prebuilt.stub_libcuda(stub)
+    against cass-cc's stub libcuda.so.1, as a program built on an NVIDIA machine links the
+    driver's; at run time they load libcassrt under that name."""
+    stub = cassrt.library_dir() / STUB_DIR
     return {**prebuilt.default_values(), "libcuda_dir": str(stub), "cubin_arch": "sm_80"}
 
 

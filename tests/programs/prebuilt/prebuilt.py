@@ -20,7 +20,7 @@ Every string of build.json and run.json may hold placeholders, replaced as text:
   {cuda_include}   the folder holding cuda.h
   {cuda_lib}       the folder holding libcudart (unused by these programs so far)
   {libcuda_dir}    a folder with a libcuda.so to link against: the driver's, the toolkit's
-                   lib64/stubs, or stub/libcuda_stub.c built by `prebuilt.py stub-libcuda DIR`.
+                   lib64/stubs, or cass-cc's own (the stubs/ folder beside libcassrt).
                    All three carry the soname libcuda.so.1, which the program then loads at run time.
   {nvrtc_include}  the folder holding nvrtc.h
   {nvrtc_lib}      the folder holding libnvrtc.so.13 (linked as -l:libnvrtc.so.13, since the
@@ -37,7 +37,6 @@ Command line (what record_on_device.sh uses; a harness may import build/run_argv
   python3 prebuilt.py values [key=value ...]            placeholder values found on this machine
   python3 prebuilt.py build NAME OUT [key=value ...]    run NAME's build.json into folder OUT
   python3 prebuilt.py run NAME OUT [key=value ...]      run NAME's run.json (exit status passed on)
-  python3 prebuilt.py stub-libcuda DIR                  build DIR/libcuda.so from stub/libcuda_stub.c
 """
 
 from __future__ import annotations
@@ -122,16 +121,6 @@ def default_values() -> dict[str, str]:
     return v
 
 
-def stub_libcuda(directory: str | os.PathLike, cc: str = "gcc") -> Path:
-    """Build the link-time stand-in libcuda.so (soname libcuda.so.1) into directory."""
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    target = directory / "libcuda.so"
-    subprocess.run([cc, "-shared", "-fPIC", "-O0", "-Wl,-soname,libcuda.so.1", "-o", str(target),
-                    str(HERE / "stub" / "libcuda_stub.c")], check=True)
-    return target
-
-
 def build(name: str, out: str | os.PathLike, values: dict[str, str], echo: bool = True) -> None:
     Path(out).mkdir(parents=True, exist_ok=True)
     for argv in build_commands(name, out, values):
@@ -161,9 +150,6 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "values":
         print(json.dumps(_values(rest), indent=1))
-        return 0
-    if command == "stub-libcuda" and len(rest) == 1:
-        print(stub_libcuda(rest[0]))
         return 0
     if command in ("build", "run") and len(rest) >= 2 and rest[0] in programs():
         name, out, values = rest[0], rest[1], _values(rest[2:])

@@ -67,19 +67,15 @@ cat "$OUT/machine.txt" >>"$LOG"
 logged nvidia-smi
 logged ls -l "$CUDA_HOME/lib64/stubs" "$CUDA_HOME/lib64/" 
 
-# A libcuda.so to link against: the toolkit's stub, else the driver's, else cass-cc's stand-in.
+# A libcuda.so to link against: the toolkit's stub, else the driver's.
 LIBCUDA_DIR=""
 if [ -f "$CUDA_HOME/lib64/stubs/libcuda.so" ]; then
     LIBCUDA_DIR=$CUDA_HOME/lib64/stubs
 else
     real=$(ldconfig -p 2>/dev/null | grep -m1 'libcuda.so.1 ' | sed 's/.*=> //')
-    if [ -n "$real" ]; then
-        LIBCUDA_DIR=$WORK/libcuda
-        mkdir -p "$LIBCUDA_DIR" && ln -sf "$real" "$LIBCUDA_DIR/libcuda.so"
-    else
-        LIBCUDA_DIR=$WORK/libcuda
-        logged "$PY" $PREBUILT/prebuilt.py stub-libcuda "$LIBCUDA_DIR"
-    fi
+    [ -n "$real" ] || { echo "record_on_device.sh: no libcuda.so (toolkit stub or driver)" >&2; exit 1; }
+    LIBCUDA_DIR=$WORK/libcuda
+    mkdir -p "$LIBCUDA_DIR" && ln -sf "$real" "$LIBCUDA_DIR/libcuda.so"
 fi
 # NVRTC: the toolkit's, else an nvidia-cuda-nvrtc wheel of this Python (prebuilt.py values).
 value() { "$PY" $PREBUILT/prebuilt.py values | "$PY" -c "import json, sys; print(json.load(sys.stdin)['$1'])"; }
