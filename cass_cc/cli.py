@@ -12,6 +12,7 @@ from . import __version__, command
 # `cass-cc doctor` works even when a heavy dependency of another subcommand is missing.
 SUBCOMMANDS = {
     "doctor": "cass_cc.doctor:doctor",
+    "env": "cass_cc.runtime.environment:env_command",
     "toolchain-file": "cass_cc.driver.cmake:toolchain_file",
     "extract": "cass_cc.translate:extract",
     "translate": "cass_cc.translate:translate",
@@ -48,7 +49,8 @@ def cli() -> None:
     """cass-cc: CUDA programs for AMD GPUs.
 
     The compiler itself is cass-nvcc (a drop-in nvcc) and programs run with cass-run; this tool
-    checks the installation, translates and inspects binaries, and runs the benchmark.
+    checks the installation, translates and inspects binaries, prints the environment for
+    running CUDA programs without cass-run, and runs the benchmark.
     """
 
 

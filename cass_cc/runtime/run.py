@@ -20,16 +20,13 @@ import subprocess
 import sys
 import tempfile
 
-from .. import toolchain
 from ..errors import CassError
 from ..fsutil import atomic_write_text
-from . import check_summary, shim
+from . import check_summary
+from .environment import STATS_FILE_ENV, cuda_environment, emulator_environment, real_gpu_available
 
 PROG = "cass-run"
 EM_X86_64 = 62
-SYSPATH_ENV = "CASS_EMUHIP_SYSPATH"
-PYTHONHOME_ENV = "CASS_EMUHIP_PYTHONHOME"
-STATS_FILE_ENV = "CASS_EMU_STATS_FILE"
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
 ORDER_FREE_ENV, TOLERATE_ENV = "CASS_CHECK_ORDER_FREE", "CASS_CHECK_TOLERATE"
@@ -37,11 +34,15 @@ VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", 
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
-it), or a program that plain nvcc built for NVIDIA GPUs: cass-run then puts libcassrt first on
-the library path as libcuda.so.1 and libcudart.so.12/13, and the NVIDIA device code the program
-loads is translated to AMD code (once; the image cache in CASS_CACHE_DIR serves later runs). With an AMD GPU (/dev/kfd and ROCm's libamdhip64) the program runs on it unchanged;
-without one it runs on cass-cc's RDNA3 emulator: cass-run puts an emulated libamdhip64 first on
-the library path, and every kernel executes on the CPU.
+it), or a program built for NVIDIA GPUs by plain nvcc (or g++ -lcuda, NVRTC, or a Python
+interpreter using cuda-python: `cass-run python main.py`). For every program cass-run puts
+libcassrt first on the library path under NVIDIA's library names (libcuda.so.1,
+libcudart.so.12/13): the program's CUDA calls reach HIP, and the NVIDIA device code it loads is
+translated to AMD code (once; the image cache in CASS_CACHE_DIR serves later runs). With an AMD
+GPU (/dev/kfd and ROCm's libamdhip64) the program runs on it unchanged; without one it runs on
+cass-cc's RDNA3 emulator: cass-run puts an emulated libamdhip64 first on the library path, and
+every kernel executes on the CPU. `cass-cc env` prints these variables for running without
+cass-run.
 
 The exit status is the program's own. A kernel that faults on the emulator (an access outside
 every allocation's pages, a hang, the --emu-budget exceeded, an unimplemented instruction) stops
@@ -75,8 +76,11 @@ environment:
   CASS_EMU_MAX_INSTRUCTIONS  what --emu-budget sets (unset: no budget)
   CASS_EMU_HANG_INSTRUCTIONS instructions each wave runs without progress before a hang (1048576)
   CASS_EMU_STRICT=1          what --strict sets
-  CASS_CACHE_DIR             where the emulated runtime is built (default ~/.cache/cass-cc)
+  CASS_CACHE_DIR             where the emulated runtime, libcassrt and the image cache live
+                             (default ~/.cache/cass-cc)
   CASS_EMBED_REFERENCE=1     (for cass-nvcc) embed the reference that --check needs
+  CASS_IMAGE_STATS_FILE      libcassrt appends a JSON line for each NVIDIA image a program loads
+                             (kind, bytes, cached, result, seconds); `cass-cc bench --prebuilt`
 
 exit status (--check): 3 when a launch differed (or ran unchecked with --check-require-reference)
 
@@ -228,16 +232,6 @@ def check_writable(path: str) -> None:
         raise CassError(f"cannot write --emu-stats file '{path}': it is a folder")
 
 
-def real_gpu_available() -> bool:
-    if not os.path.exists("/dev/kfd"):
-        return False
-    try:
-        toolchain.libamdhip64()
-    except CassError:
-        return False
-    return True
-
-
 def choose_emulation(args: argparse.Namespace) -> bool:
     if args.hip:
         if not real_gpu_available():
@@ -246,86 +240,6 @@ def choose_emulation(args: argparse.Namespace) -> bool:
         return False
     return (args.emulate or bool(args.emu_stats) or args.emu_budget is not None or args.strict
             or args.check or not real_gpu_available())
-
-
-def check_emulator_imports() -> None:
-    """The program's embedded Python imports what this one does; fail here, once, clearly,
-    rather than in every HIP call of the program."""
-    try:
-        import cass_cc.emu  # noqa: F401
-        import cass_cc.runtime.emulated.api  # noqa: F401
-    except ImportError as e:
-        raise CassError(f"the emulator cannot be imported by {sys.executable}: {e} "
-                        "(install cass-cc with its dependencies: pip install -e .)") from None
-
-
-def has_dt_rpath(path: str) -> bool:
-    """Whether the program has an old-style DT_RPATH, which the loader searches before
-    LD_LIBRARY_PATH (DT_RUNPATH, what hipcc writes, comes after it)."""
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-    try:
-        with open(path, "rb") as f:
-            dynamic = ELFFile(f).get_section_by_name(".dynamic")
-            return dynamic is not None and any(t.entry.d_tag == "DT_RPATH" for t in dynamic.iter_tags())
-    except ELFError:
-        return False
-
-
-def emulator_environment(stats_file: str | None, program: str | None = None) -> dict[str, str]:
-    """The program's environment with the emulated libamdhip64 first on the library path and
-    what its embedded Python needs to import cass_cc and numpy."""
-    check_emulator_imports()
-    env = dict(os.environ)
-    runtime_dir = str(shim.build())
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(
-        [runtime_dir] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
-    if program and has_dt_rpath(program):
-        # A DT_RPATH naming ROCm's folder would win over LD_LIBRARY_PATH; a preloaded library
-        # with the soname libamdhip64.so.5 satisfies the program's NEEDED entry instead.
-        preload = os.path.join(runtime_dir, shim.SONAMES[0])
-        env["LD_PRELOAD"] = " ".join([preload] + env.get("LD_PRELOAD", "").split())
-    paths = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
-    package_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env[SYSPATH_ENV] = os.pathsep.join(dict.fromkeys([package_root] + paths))
-    env[PYTHONHOME_ENV] = sys.base_prefix
-    if stats_file:
-        env[STATS_FILE_ENV] = stats_file
-    else:
-        env.pop(STATS_FILE_ENV, None)
-    return env
-
-
-NVIDIA_LIBRARIES = ("libcuda.so", "libcudart.so")   # prefixes of what nvcc's programs load
-NVIDIA_FATBIN_MAGIC = b"\x50\xed\x55\xba"
-
-
-def built_by_nvidia(path: str) -> bool:
-    """Whether the program runs NVIDIA's CUDA libraries: it needs libcuda or libcudart, or it
-    carries NVIDIA device code (a `.nv_fatbin` that cass-nvcc did not replace), which the CUDA
-    runtime linked into it (nvcc's default) hands to libcuda.so.1."""
-    from elftools.common.exceptions import ELFError
-    from elftools.elf.elffile import ELFFile
-    try:
-        with open(path, "rb") as f:
-            elf = ELFFile(f)
-            dynamic = elf.get_section_by_name(".dynamic")
-            needed = [t.needed for t in dynamic.iter_tags() if t.entry.d_tag == "DT_NEEDED"] if dynamic else []
-            if any(n.startswith(NVIDIA_LIBRARIES) for n in needed):
-                return True
-            fatbin = elf.get_section_by_name(".nv_fatbin")
-            return fatbin is not None and fatbin["sh_type"] != "SHT_NOBITS" and fatbin.data()[:4] == NVIDIA_FATBIN_MAGIC
-    except ELFError:
-        return False
-
-
-def nvidia_environment(env: dict[str, str]) -> None:
-    """libcassrt first on the library path under the names of NVIDIA's libcuda.so.1 and
-    libcudart.so.12/13: the program's CUDA calls reach HIP, and its NVIDIA device code is
-    translated when it is loaded."""
-    from .cassrt import library_dir
-    env["LD_LIBRARY_PATH"] = os.pathsep.join(
-        [str(library_dir())] + [p for p in env.get("LD_LIBRARY_PATH", "").split(os.pathsep) if p])
 
 
 def exit_status(returncode: int) -> int:
@@ -373,18 +287,19 @@ def main(argv: list[str] | None = None) -> int:
         path = resolve_program(args.program)
         if args.emu_stats:
             check_writable(args.emu_stats)
-        nvidia = built_by_nvidia(path)
+        env = dict(os.environ)
         if not choose_emulation(args):
-            env = dict(os.environ) if nvidia else None
-            if env is not None:
-                nvidia_environment(env)
+            cuda_environment(env, path)
             return run_program(path, args.args, env)
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
-            env = emulator_environment(lines_file, path)
-            if nvidia:
-                nvidia_environment(env)
+            emulator_environment(env, path)
+            cuda_environment(env, path)
+            if lines_file:
+                env[STATS_FILE_ENV] = lines_file
+            else:
+                env.pop(STATS_FILE_ENV, None)
             emulator_options(env, args)
             if args.check:
                 rtol, atol = check_tolerances(args)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import os
 import shutil
 import stat
+import subprocess
 
 import pytest
 
-from cass_cc.runtime import run
+from cass_cc.runtime import environment, run
 from tests.conftest import run_tool
 
 
@@ -58,7 +59,7 @@ def test_foreign_architecture_is_refused(tmp_path):
 
 
 def test_hip_without_a_gpu_is_a_clear_error():
-    if run.real_gpu_available():
+    if environment.real_gpu_available():
         pytest.skip("this machine has an AMD GPU")
     proc = run_tool("cass-run", "--hip", "/bin/true")
     assert proc.returncode == 1
@@ -82,12 +83,13 @@ def test_signal_becomes_128_plus_n():
 
 
 def test_emulator_environment_puts_the_runtime_first(tmp_path):
-    env = run.emulator_environment(None)
+    env = {"LD_LIBRARY_PATH": "/elsewhere"}
+    environment.emulator_environment(env)
     first = env["LD_LIBRARY_PATH"].split(os.pathsep)[0]
     assert os.path.isfile(os.path.join(first, "libamdhip64.so.5"))
     assert os.path.islink(os.path.join(first, "libamdhip64.so.6"))
     assert stat.S_ISREG(os.stat(os.path.join(first, "libamdhip64.so.6")).st_mode)
-    paths = env[run.SYSPATH_ENV].split(os.pathsep)
+    paths = env[environment.SYSPATH_ENV].split(os.pathsep)
     assert any(os.path.isdir(os.path.join(p, "cass_cc")) for p in paths)
     assert any(os.path.isdir(os.path.join(p, "numpy")) for p in paths)
 
@@ -123,3 +125,33 @@ def test_unusable_cache_is_a_clear_error(tmp_path):
     assert proc.returncode == 1
     assert "cannot build the emulated HIP runtime in the cache" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_cass_cc_env_prints_exports_for_eval(tmp_path):
+    """`cass-cc env`: export lines for eval, the CUDA libraries and (no AMD GPU here) the emulated
+    runtime first on LD_LIBRARY_PATH, what was there kept after them."""
+    if environment.real_gpu_available():
+        pytest.skip("this machine has an AMD GPU")
+    env = {**os.environ, "LD_LIBRARY_PATH": "/kept/a:/kept/b"}
+    proc = run_tool("cass-cc", "env", env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert all(line.startswith("export ") for line in lines)
+    shown = subprocess.run(["bash", "-c", proc.stdout + 'printf "%s\\n" "$LD_LIBRARY_PATH" "$CASS_EMUHIP_SYSPATH"'],
+                           capture_output=True, text=True, check=True).stdout.splitlines()
+    folders = shown[0].split(":")
+    assert folders[-2:] == ["/kept/a", "/kept/b"]
+    assert any(os.path.exists(os.path.join(f, "libcuda.so.1")) and os.path.exists(os.path.join(f, "libcudart.so.13"))
+               for f in folders[:2])
+    assert any(os.path.exists(os.path.join(f, "libamdhip64.so.5")) for f in folders[:2])
+    assert shown[1]
+
+
+def test_cass_cc_env_help_and_hip_without_a_gpu():
+    proc = run_tool("cass-cc", "env", "--help")
+    assert proc.returncode == 0
+    for word in ("eval", "LD_LIBRARY_PATH", "libcuda.so.1", "--emulate", "--hip", "CASS_EMUHIP_SYSPATH"):
+        assert word in proc.stdout
+    if not environment.real_gpu_available():
+        proc = run_tool("cass-cc", "env", "--hip")
+        assert proc.returncode == 1 and "--hip needs an AMD GPU" in proc.stderr

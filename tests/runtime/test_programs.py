@@ -12,7 +12,7 @@ import pytest
 
 from cass_cc import toolchain
 from cass_cc.errors import ToolMissing
-from cass_cc.runtime import run
+from cass_cc.runtime import environment
 from tests.conftest import run_tool
 
 from .conftest import HIP_PROGRAMS, OFFLOAD_ARCH, cass_run, hipcc
@@ -150,7 +150,7 @@ def test_dt_rpath_to_rocm_does_not_bypass_the_emulator(tmp_path):
     shutil.copy(os.path.realpath(real), rocm / "libamdhip64.so.5")
     hipcc(["-Wl,--disable-new-dtags", f"-Wl,-rpath,{rocm}", "-o", str(tmp_path / "prog"),
             str(HIP_PROGRAMS / "vector_add" / "main.hip")], tmp_path, OFFLOAD_ARCH)
-    assert run.has_dt_rpath(str(tmp_path / "prog"))
+    assert environment.has_dt_rpath(str(tmp_path / "prog"))
     proc = cass_run(tmp_path, "--emulate")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[-1] == "PASS"

@@ -2,11 +2,13 @@
 CUDA's headers (cuda_*.c: the runtime API, driver_*.c: the driver API) and HIP's headers (hip_*.c),
 linked against libamdhip64, into the cache as `cassrt-<hash>/libcassrt.so` (made in a private
 folder, then renamed into place). The folder also holds links to libcassrt.so under the names
-NVIDIA's libraries have: `libcuda.so` (what `-lcuda` finds on a cass-nvcc link line), and
-`libcuda.so.1`, `libcudart.so.12` and `libcudart.so.13` (what a program built by plain nvcc
-loads), so the driver API and the runtime API come from one library and share devices, memory,
-streams and arrays. `stubs/libcuda.so` is a library to link driver-API programs against where
-no NVIDIA driver is installed, as CUDA's own lib64/stubs is.
+NVIDIA's libraries have: `libcuda.so` (what `-lcuda` finds on a cass-nvcc link line), and in
+`nvidia/`, the folder cass-run puts first on the library path, `libcuda.so.1`, `libcudart.so.12`
+and `libcudart.so.13` (what a program built by plain nvcc loads), so the driver API and the
+runtime API come from one library and share devices, memory, streams and arrays. `nvidia/` holds
+nothing else: a program that cass-nvcc linked against libcassrt.so keeps the one it names.
+`stubs/libcuda.so` is a library to link driver-API programs against where no NVIDIA driver is
+installed, as CUDA's own lib64/stubs is.
 
 Device code that NVIDIA's tools made reaches the library at run time (cuModuleLoadData,
 cuLibraryLoadData, a -cudart shared program's fatbins); it is translated by this Python
@@ -34,9 +36,12 @@ SOURCE_DIR = Path(__file__).resolve().parent
 LIBRARY = "libcassrt.so"
 SONAME = LIBRARY
 DRIVER_LINK = "libcuda.so"      # what `-lcuda` finds in the folder on the link line
+NVIDIA_DIR = "nvidia"
 NVIDIA_NAMES = ("libcuda.so.1", "libcudart.so.12", "libcudart.so.13")   # what nvcc's programs load
 STUB_DIR, STUB_SONAME = "stubs", "libcuda.so.1"
-EXPORTS = "{ global: cuda*; __cuda*; cu[A-Z]*; local: *; };\n"
+# The version nodes NVIDIA's libcudart.so.N defines (one, named as the library); a -cudart shared
+# program asks for each runtime function at it (cudaMalloc@libcudart.so.13).
+VERSION_NODES = ("libcudart.so.12", "libcudart.so.13")
 CUDA_SIDE = ("cuda_", "driver_")   # sources compiled against CUDA's headers
 C_FLAGS = ["-std=gnu11", "-O2", "-fPIC", "-Wall", "-Wextra", "-Werror"]
 
@@ -55,7 +60,9 @@ HEAP_LAYOUT = SOURCE_DIR.parent / "cass_device_heap.h"     # the device heap's l
 
 
 def _sources() -> list[Path]:
-    return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".c", ".h", ".def", ".txt")) + [HEAP_LAYOUT]
+    """What the library is made of, and how (this file): its build key's inputs."""
+    return sorted(p for p in SOURCE_DIR.iterdir() if p.suffix in (".c", ".h", ".def", ".txt")) + \
+        [HEAP_LAYOUT, Path(__file__).resolve()]
 
 
 def _translator_defines() -> list[str]:
@@ -107,6 +114,12 @@ def library_path() -> Path:
     return library_dir() / LIBRARY
 
 
+def nvidia_library_dir() -> Path:
+    """The folder of libcassrt under NVIDIA's library names (NVIDIA_NAMES), building it on first
+    use: first on a program's library path, it stands in for NVIDIA's driver and runtime."""
+    return library_dir() / NVIDIA_DIR
+
+
 def _build(work: Path, cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> None:
     objects = []
     for src in sorted(SOURCE_DIR.glob("*.c")):
@@ -122,16 +135,42 @@ def _build(work: Path, cc: str, cuda_inc: str, hip_inc: str, amdhip: str) -> Non
     procs = work / "procs.c"
     procs.write_text(_proc_table_source(_proc_entries(cc, cuda_inc, set(driver), implemented)))
     objects.append(_compile(cc, procs, work, []))
-    (work / "exports.map").write_text(EXPORTS)
     out = work / "out"
     out.mkdir()
-    # -Bsymbolic-functions: loaded as libcuda.so.1 into a program that links NVIDIA's runtime in,
-    # the library's calls to its own cuda* functions must not reach the program's copies.
-    _run([cc, "-shared", "-o", str(out / LIBRARY), *map(str, objects), f"-Wl,-soname,{SONAME}",
-          f"-Wl,--version-script={work / 'exports.map'}", "-Wl,-z,defs", "-Wl,-Bsymbolic-functions", amdhip, "-lpthread", "-ldl"])
-    for name in (DRIVER_LINK, *NVIDIA_NAMES):
-        os.symlink(LIBRARY, out / name)
+    _link(work, out / LIBRARY, cc, objects, driver, amdhip)
+    os.symlink(LIBRARY, out / DRIVER_LINK)
+    (out / NVIDIA_DIR).mkdir()
+    for name in NVIDIA_NAMES:
+        os.symlink(os.path.join(os.pardir, LIBRARY), out / NVIDIA_DIR / name)
     _build_stub(work, out / STUB_DIR, cc, driver)
+
+
+def _link(work: Path, library: Path, cc: str, objects: list[Path], driver: list[str], amdhip: str) -> None:
+    """The shared library, exporting exactly the CUDA functions (the driver's and the runtime's)
+    and defining the version nodes of VERSION_NODES.
+
+    The exported functions carry no version: an unversioned definition in a library that has
+    version nodes answers a reference of any version, so one library serves a program that asks
+    for cudaMalloc@libcudart.so.12, one that asks for cudaMalloc@libcudart.so.13, and the unversioned
+    references of cass-nvcc's programs and of the driver API's (NVIDIA's libcuda.so.1 has no
+    versions). The loader checks that the library named in the program defines the version node
+    the program needs; without it, it warns ("no version information available"), or fails where
+    the library's own name is the program's. A version script cannot make unversioned exports
+    beside named nodes, so the objects are linked into one first, everything but the CUDA
+    functions is made local there, and the script only names the nodes (empty: no symbol is in them).
+
+    -Bsymbolic-functions: loaded as libcuda.so.1 into a program that links NVIDIA's runtime in,
+    the library's calls to its own cuda* functions must not reach the program's copies."""
+    merged = work / "cassrt.o"
+    _run([cc, "-r", "-nostdlib", "-o", str(merged), *map(str, objects)])
+    exports = work / "exports.txt"
+    exports.write_text("\n".join(sorted({*driver, *runtime_symbols()})) + "\n")
+    _run([toolchain.path("llvm-objcopy"), f"--keep-global-symbols={exports}", str(merged)])
+    versions = work / "versions.map"
+    versions.write_text("".join(f"{node} {{ }};\n" for node in VERSION_NODES))
+    _run([cc, "-shared", "-o", str(library), str(merged), f"-Wl,-soname,{SONAME}",
+          f"-Wl,--version-script={versions}", "-Wl,-z,defs", "-Wl,-Bsymbolic-functions", amdhip,
+          "-lpthread", "-ldl"])
 
 
 def _build_stub(work: Path, folder: Path, cc: str, driver: list[str]) -> None:

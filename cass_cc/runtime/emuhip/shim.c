@@ -5,7 +5,12 @@
  * __hipRegisterFatBinary in a static constructor, so start-up is guarded by pthread_once.
  * Afterwards the GIL is released and each call takes it with PyGILState_Ensure, so programs may
  * call HIP from any thread. Python is never finalised: atexit handlers of the program
- * (__hipUnregisterFatBinary) may still call in while the process exits.
+ * (__hipUnregisterFatBinary) may still call in while the process exits, so the runtime's own
+ * exit functions (Python's atexit) are run by the C library's exit instead.
+ *
+ * A program that is a Python interpreter (python calling the CUDA driver through ctypes or
+ * cuda-python) brings its own interpreter: the runtime runs in it, its atexit functions run when
+ * that interpreter is finalised, and a HIP call after that finds no runtime left.
  */
 #define _GNU_SOURCE
 #define PY_SSIZE_T_CLEAN
@@ -64,6 +69,17 @@ static void load_api_table(void) {
     if (!api_table || !PyDict_Check(api_table)) fail("cass_cc.runtime.emulated.api.API is not a dict");
 }
 
+/* The C library's exit: Python's atexit functions of the interpreter started here. */
+static void run_exit_functions(void) {
+    PyGILState_STATE g = PyGILState_Ensure();
+    PyObject *atexit = PyImport_ImportModule("atexit");
+    PyObject *ret = atexit ? PyObject_CallMethod(atexit, "_run_exitfuncs", NULL) : NULL;
+    if (!ret) PyErr_Print();
+    Py_XDECREF(ret);
+    Py_XDECREF(atexit);
+    PyGILState_Release(g);
+}
+
 static void start_python(void) {
     if (Py_IsInitialized()) { /* the program embeds Python itself */
         PyGILState_STATE g = PyGILState_Ensure();
@@ -82,11 +98,14 @@ static void start_python(void) {
     PyConfig_Clear(&config);
     if (PyStatus_Exception(st)) fail(st.err_msg ? st.err_msg : "Py_InitializeFromConfig failed");
     load_api_table();
+    atexit(run_exit_functions);
     PyEval_SaveThread(); /* release the GIL: calls take it per call */
 }
 
 unsigned long long cass_call(const char *name, const char *format, ...) {
     pthread_once(&python_once, start_python);
+    if (!Py_IsInitialized()) /* the program's own interpreter has been finalised */
+        return 4; /* hipErrorDeinitialized */
     PyGILState_STATE g = PyGILState_Ensure();
     unsigned long long result = 999; /* hipErrorUnknown */
     va_list ap;

@@ -3,6 +3,7 @@ that events read."""
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import json
 import os
@@ -41,7 +42,7 @@ class Device:
             from cass_cc.emu import Memory
             self._memory = Memory()
             self._memory.warn = _warn
-            _at_exit(self._padding_summary)
+            atexit.register(self._padding_summary)   # emuhip/shim.c runs these at exit
         return self._memory
 
     def _padding_summary(self) -> None:
@@ -134,19 +135,8 @@ def _warn(text: str) -> None:
     os.write(2, f"cass-run: {text}\n".encode(errors="replace"))
 
 
-def _at_exit(fn) -> None:
-    """Run fn when the process exits: the embedded Python is never finalised (emuhip/shim.c), so
-    Python's atexit would not run; the C library's does (not after a fault's _exit)."""
-    callback = _EXIT_FN(lambda _arg: fn())
-    _AT_EXIT.append(callback)         # alive as long as the process
-    _LIBC.__cxa_atexit(callback, None, None)    # what atexit() is in glibc (a static wrapper of it)
-
-
 _LIBC = ctypes.CDLL(None)
 _LIBC.fflush.argtypes = [ctypes.c_void_p]
-_EXIT_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
-_LIBC.__cxa_atexit.argtypes = [_EXIT_FN, ctypes.c_void_p, ctypes.c_void_p]
-_AT_EXIT: list = []
 
 DEVICE = Device()
 
