@@ -185,7 +185,9 @@ def fill_image_cache(file: str, offload_arch: str) -> bool:
               help="Write the code object here too (atomically: a reader sees all of it or nothing).")
 @click.option("--cass-offload-arch", "offload_arch", default=DEFAULT_OFFLOAD_ARCH, show_default=True,
               help="AMD target of the code object.")
-def translate_image_command(image: str, output: str | None, offload_arch: str) -> None:
+@click.option("--name", default=None, metavar="TEXT",
+              help="What messages call IMAGE (default: its path); libcassrt names the image a program loaded.")
+def translate_image_command(image: str, output: str | None, offload_arch: str, name: str | None) -> None:
     """Translate IMAGE, one NVIDIA device-code image as the CUDA driver receives it, whole into
     one AMD code object, and keep it in the image cache.
 
@@ -215,7 +217,7 @@ def translate_image_command(image: str, output: str | None, offload_arch: str) -
         data = Path(image).read_bytes()
     except OSError as e:
         raise CassError(f"cannot read '{image}': {e.strerror}") from None
-    path, code, _hit = translate_cached(data, offload_arch, image)
+    path, code, _hit = translate_cached(data, offload_arch, name or image)
     if output:
         atomic_write_bytes(output, code)
     else:

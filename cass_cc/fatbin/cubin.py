@@ -153,6 +153,7 @@ class Cubin:
             if self._elf["e_machine"] not in ("EM_CUDA", EM_CUDA):
                 raise CassError(f"{name}: not a CUDA cubin (ELF machine {self._elf['e_machine']})")
             self._sections = {s.name: s for s in self._elf.iter_sections()}
+            self._check_structure()
             self._symbols = self._read_symbols()
             self.arch, self.virtual_arch = _archs(self._elf["e_flags"], self.data[8])
             self.relocatable = self._elf["e_type"] == "ET_REL"
@@ -178,6 +179,17 @@ class Cubin:
         raise KeyError(name)
 
     # --- reading ---------------------------------------------------------------------------
+
+    def _check_structure(self) -> None:
+        """What every cubin ptxas writes has: section names in a string table, and a symbol
+        table. A cubin whose section headers were cut off or overwritten (zeros read as headers)
+        has neither, and would otherwise read as a cubin without kernels."""
+        names = self._elf["e_shstrndx"]
+        if not 0 < names < self._elf.num_sections() or self._elf.get_section(names)["sh_type"] != "SHT_STRTAB":
+            raise CassError(f"{self.name}: corrupt cubin: its section names are not in a string table "
+                            f"(section header {names} of {self._elf.num_sections()})")
+        if ".symtab" not in self._sections:
+            raise CassError(f"{self.name}: corrupt cubin: it has no symbol table (.symtab)")
 
     def _read_symbols(self) -> list[tuple[str, int, int, int, int, int]]:
         """(name, value, size, st_info, st_other, shndx) for every symbol, by index; st_other raw,

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 
 from .. import toolchain
-from ..errors import CassError
+from ..errors import ToolVerdict
 
 NVDISASM_FLAGS = ("-c",)
 _BANNER = re.compile(r"^//-+ .*-+[ \t]*$", re.M)
@@ -27,7 +27,8 @@ def nvdisasm_command(cubin_path: str) -> list[str]:
 
 
 def disassemble(cubin: bytes) -> dict[str, str]:
-    """{kernel (section) name: its disassembly}, for every `.text.<name>` section of `cubin`."""
+    """{kernel (section) name: its disassembly}, for every `.text.<name>` section of `cubin`;
+    ToolVerdict when nvdisasm rejects the cubin (a damaged one)."""
     return dict(_disassemble(hashlib.sha256(cubin).hexdigest(), cubin))
 
 
@@ -38,12 +39,20 @@ def _disassemble(_digest: str, cubin: bytes) -> tuple[tuple[str, str], ...]:
         path = os.path.join(tmp, "kernel.cubin")
         with open(path, "wb") as f:
             f.write(cubin)
-        proc = subprocess.run(nvdisasm_command(path), capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(nvdisasm_command(path), capture_output=True, timeout=600)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+    stderr = proc.stderr.decode(errors="replace").strip()
     if proc.returncode != 0:
-        raise CassError(f"nvdisasm failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}")
-    return tuple(split_sections(proc.stdout).items())
+        raise ToolVerdict(f"nvdisasm failed: {stderr.splitlines()[-1] if stderr else proc.returncode}")
+    try:
+        text = proc.stdout.decode()
+    except UnicodeDecodeError as e:
+        # nvdisasm copies names from the cubin's string tables as they are: bytes that are no
+        # text come from a damaged cubin.
+        raise ToolVerdict(f"nvdisasm printed bytes that are not text (byte {e.start} of its output): "
+                        "the cubin is damaged") from None
+    return tuple(split_sections(text).items())
 
 
 def split_sections(text: str) -> dict[str, str]:

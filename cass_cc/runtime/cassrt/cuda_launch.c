@@ -243,22 +243,20 @@ static cudaError_t launch(struct cassrt_kernel *k, dim3 grid, dim3 block, void *
     return (cudaError_t)cassrt_result(cassrt_launch(k, g, b, args, shared, stream));
 }
 
-/* A cooperative launch needs every block resident at once (grid-wide barriers spin on each
- * other): refuse a grid larger than the device holds, then launch as usual — the translated
- * kernel carries its own grid-sync workspace, and a grid that fits runs all together. */
+/* A cooperative launch needs every block resident at once: a grid larger than the device holds
+ * is refused (the check the driver's cooperative launches share), then it launches as usual —
+ * the translated kernel carries its own grid-sync workspace, and a grid that fits runs all
+ * together. */
 static cudaError_t launch_cooperative(struct cassrt_kernel *k, dim3 grid, dim3 block, void **args,
                                       size_t shared, cudaStream_t stream)
 {
-    int per_cu = 0, cus = 0, device = 0;
-    int e = cassrt_occupancy(k, (int)(block.x * block.y * block.z), shared, &per_cu);
+    struct cassrt_dim g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
+    void *function;
+    int e = cassrt_kernel_hip_function(k, &function);
     if (e == cudaSuccess)
-        e = cudaGetDevice(&device);
-    if (e == cudaSuccess)
-        e = cudaDeviceGetAttribute(&cus, cudaDevAttrMultiProcessorCount, device);
+        e = cassrt_cooperative_fits(function, g, b, shared);
     if (e != cudaSuccess)
         return (cudaError_t)cassrt_result(e);
-    if ((unsigned long long)grid.x * grid.y * grid.z > (unsigned long long)per_cu * (unsigned)cus)
-        return (cudaError_t)cassrt_result(cudaErrorCooperativeLaunchTooLarge);
     return launch(k, grid, block, args, shared, stream);
 }
 

@@ -29,13 +29,23 @@ struct CUfunc_st {
 struct CUmod_st {
     void *hip_module;
     void *code_object;     /* kept while the module lives: HIP may read it lazily */
+    char **kernel_names;   /* the code object's kernels, for the enumerations */
+    unsigned kernel_count;
     struct CUfunc_st *functions;
+    struct CUlib_st *library;   /* the library it is the module of, or NULL */
     pthread_mutex_t lock;
 };
 
 struct CUlib_st { struct CUmod_st *module; };
 
 static CUresult result(int hip_error) { return (CUresult)cassrt_driver_result(hip_error); }
+
+/* The driver's order of argument errors: a missing output or input value (a NULL pointer) is
+ * CUDA_ERROR_INVALID_VALUE, then a missing handle CUDA_ERROR_INVALID_HANDLE. */
+static CUresult arguments(int values_given, const void *handle)
+{
+    return !values_given ? CUDA_ERROR_INVALID_VALUE : !handle ? CUDA_ERROR_INVALID_HANDLE : CUDA_SUCCESS;
+}
 
 /* The processor of the current device ("gfx1100" of "gfx1100:xnack-"). */
 static CUresult current_arch(char *arch, size_t n)
@@ -64,7 +74,7 @@ static CUresult bind_heap(struct CUmod_st *mod)
     return e;
 }
 
-static CUresult load(CUmodule *module, const void *image, size_t file_size)
+static CUresult load(CUmodule *module, const void *image, size_t file_size, struct cassrt_image_log *log)
 {
     char arch[64];
     if (!module || !image)
@@ -76,12 +86,18 @@ static CUresult load(CUmodule *module, const void *image, size_t file_size)
     size_t size;
     if (!mod)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    e = (CUresult)cassrt_translate_image(image, file_size, arch, &mod->code_object, &size);
+    e = (CUresult)cassrt_translate_image(image, file_size, arch, &mod->code_object, &size, log);
+    if (e == CUDA_SUCCESS && cassrt_code_object_kernels(mod->code_object, size, &mod->kernel_names,
+                                                        &mod->kernel_count) != 0) {
+        cassrt_note_once("an AMD code object whose dynamic symbols cannot be read");
+        e = CUDA_ERROR_INVALID_IMAGE;
+    }
     if (e == CUDA_SUCCESS)
         e = result(cassrt_module_load(mod->code_object, &mod->hip_module));
     if (e == CUDA_SUCCESS && (e = bind_heap(mod)) != CUDA_SUCCESS)
         (void)cassrt_module_unload(mod->hip_module);
     if (e != CUDA_SUCCESS) {
+        cassrt_free_names(mod->kernel_names, mod->kernel_count);
         free(mod->code_object);
         free(mod);
         return e;
@@ -91,7 +107,7 @@ static CUresult load(CUmodule *module, const void *image, size_t file_size)
     return CUDA_SUCCESS;
 }
 
-static CUresult load_file(CUmodule *module, const char *path)
+static CUresult load_file(CUmodule *module, const char *path, struct cassrt_image_log *log)
 {
     if (!path)
         return CUDA_ERROR_INVALID_VALUE;
@@ -109,24 +125,91 @@ static CUresult load_file(CUmodule *module, const char *path)
         return st.st_size == 0 ? CUDA_ERROR_INVALID_IMAGE : CUDA_ERROR_FILE_NOT_FOUND;
     }
     data[got] = '\0';       /* PTX is text: it ends here */
-    CUresult e = load(module, data, got);
+    CUresult e = load(module, data, got, log);
     free(data);
     return e;
 }
 
-CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname) { return load_file(module, fname); }
+/* JIT options: the ones that report are answered from the translation's log (the error and
+ * information logs, their sizes, the wall time); the ones that tune NVIDIA's PTX compiler have
+ * nothing to tune in the translation, which is the same whatever they say. A program that passes
+ * no log reads the same messages on stderr. */
+struct jit_reports {
+    char *info, *error;
+    unsigned info_size, error_size;
+    int info_at, error_at, wall_time_at;   /* the options' indexes, -1 when absent */
+};
 
-CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image) { return load(module, image, 0); }
+static CUresult jit_reports(struct jit_reports *r, unsigned n, const CUjit_option *options, void **values)
+{
+    *r = (struct jit_reports){NULL, NULL, 0, 0, -1, -1, -1};
+    if (n && (!options || !values))
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned i = 0; i < n; i++) {
+        switch (options[i]) {
+        case CU_JIT_INFO_LOG_BUFFER: r->info = values[i]; break;
+        case CU_JIT_ERROR_LOG_BUFFER: r->error = values[i]; break;
+        case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: r->info_size = (unsigned)(uintptr_t)values[i]; r->info_at = (int)i; break;
+        case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: r->error_size = (unsigned)(uintptr_t)values[i]; r->error_at = (int)i; break;
+        case CU_JIT_WALL_TIME: r->wall_time_at = (int)i; break;
+        default: break;
+        }
+    }
+    return CUDA_SUCCESS;
+}
 
-/* JIT options tune or report on NVIDIA's PTX compiler; the translation has none to honour. */
+/* One log into the program's buffer (cut to its size, NUL included); the size option's value
+ * becomes the bytes written, without the NUL, as NVIDIA's driver answers. */
+static void give_log(const char *text, char *buffer, unsigned size, int at, void **values)
+{
+    size_t n = 0;
+    if (buffer && size) {
+        n = strnlen(text, size - 1);
+        memcpy(buffer, text, n);
+        buffer[n] = '\0';
+    }
+    if (at >= 0)
+        values[at] = (void *)(uintptr_t)n;
+}
+
+static void give_reports(const struct jit_reports *r, const struct cassrt_image_log *log, void **values)
+{
+    give_log(log->info, r->info, r->info_size, r->info_at, values);
+    give_log(log->error, r->error, r->error_size, r->error_at, values);
+    if (r->wall_time_at >= 0) {
+        float ms = (float)(log->seconds * 1000.0);
+        values[r->wall_time_at] = NULL;
+        memcpy(&values[r->wall_time_at], &ms, sizeof ms);
+    }
+}
+
+static CUresult load_with_options(CUmodule *module, const void *image, const char *path, unsigned n,
+                                  CUjit_option *options, void **values)
+{
+    struct jit_reports r;
+    CUresult e = jit_reports(&r, n, options, values);
+    if (e != CUDA_SUCCESS)
+        return e;
+    struct cassrt_image_log *log = calloc(1, sizeof *log);
+    if (!log)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    e = path ? load_file(module, path, log) : load(module, image, 0, log);
+    give_reports(&r, log, values);
+    free(log);
+    return e;
+}
+
+CUresult CUDAAPI cuModuleLoad(CUmodule *module, const char *fname) { return load_file(module, fname, NULL); }
+
+CUresult CUDAAPI cuModuleLoadData(CUmodule *module, const void *image) { return load(module, image, 0, NULL); }
+
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int numOptions,
                                     CUjit_option *options, void **optionValues)
 {
-    (void)numOptions, (void)options, (void)optionValues;
-    return load(module, image, 0);
+    return load_with_options(module, image, NULL, numOptions, options, optionValues);
 }
 
-CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return load(module, fatCubin, 0); }
+CUresult CUDAAPI cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) { return load(module, fatCubin, 0, NULL); }
 
 CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
 {
@@ -139,6 +222,7 @@ CUresult CUDAAPI cuModuleUnload(CUmodule hmod)
         free(f);
     }
     pthread_mutex_destroy(&hmod->lock);
+    cassrt_free_names(hmod->kernel_names, hmod->kernel_count);
     free(hmod->code_object);
     free(hmod);
     return e;
@@ -155,11 +239,9 @@ CUresult CUDAAPI cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 
 CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
-    if (!hfunc || !name)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!hmod)
-        return CUDA_ERROR_INVALID_HANDLE;
-    CUresult e = CUDA_SUCCESS;
+    CUresult e = arguments(hfunc && name, hmod);
+    if (e != CUDA_SUCCESS)
+        return e;
     pthread_mutex_lock(&hmod->lock);
     struct CUfunc_st *f = hmod->functions;
     while (f && strcmp(f->name, name) != 0)
@@ -185,15 +267,41 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const cha
     return e;
 }
 
+/* The module's kernels, in the code object's order; each handle made as cuModuleGetFunction makes it. */
+CUresult CUDAAPI cuModuleGetFunctionCount(unsigned int *count, CUmodule mod)
+{
+    CUresult e = arguments(count != NULL, mod);
+    if (e == CUDA_SUCCESS)
+        *count = mod->kernel_count;
+    return e;
+}
+
+CUresult CUDAAPI cuModuleEnumerateFunctions(CUfunction *functions, unsigned int numFunctions, CUmodule mod)
+{
+    CUresult e = arguments(functions != NULL, mod);
+    for (unsigned i = 0; e == CUDA_SUCCESS && i < numFunctions && i < mod->kernel_count; i++)
+        e = cuModuleGetFunction(&functions[i], mod, mod->kernel_names[i]);
+    return e;
+}
+
+/* Every function is loaded with its module (translation is eager). */
+CUresult CUDAAPI cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function)
+{
+    CUresult e = arguments(state != NULL, function);
+    if (e == CUDA_SUCCESS)
+        *state = CU_FUNCTION_LOADING_STATE_LOADED;
+    return e;
+}
+
+CUresult CUDAAPI cuFuncLoad(CUfunction function) { return function ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE; }
+
 CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
 {
     void *address;
     size_t size;
-    if (!name)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!hmod)
-        return CUDA_ERROR_INVALID_HANDLE;
-    CUresult e = result(cassrt_module_global(hmod->hip_module, name, &address, &size));
+    CUresult e = arguments(name != NULL, hmod);
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_module_global(hmod->hip_module, name, &address, &size));
     if (e != CUDA_SUCCESS)
         return e;
     if (dptr)
@@ -205,22 +313,18 @@ CUresult CUDAAPI cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hm
 
 CUresult CUDAAPI cuFuncGetModule(CUmodule *hmod, CUfunction hfunc)
 {
-    if (!hmod)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!hfunc)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *hmod = hfunc->module;
-    return CUDA_SUCCESS;
+    CUresult e = arguments(hmod != NULL, hfunc);
+    if (e == CUDA_SUCCESS)
+        *hmod = hfunc->module;
+    return e;
 }
 
 CUresult CUDAAPI cuFuncGetName(const char **name, CUfunction hfunc)
 {
-    if (!name)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!hfunc)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *name = hfunc->name;
-    return CUDA_SUCCESS;
+    CUresult e = arguments(name != NULL, hfunc);
+    if (e == CUDA_SUCCESS)
+        *name = hfunc->name;
+    return e;
 }
 
 /* --- libraries and kernels --------------------------------------------------------------- */
@@ -233,23 +337,24 @@ static CUresult library_of(CUlibrary *library, CUmodule mod)
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
     lib->module = mod;
+    mod->library = lib;
     *library = lib;
     return CUDA_SUCCESS;
 }
 
 /* Library options (CU_LIBRARY_BINARY_IS_PRESERVED: the runtime keeps the image alive) change
- * nothing here: the image is translated while loading and not read again. */
+ * nothing here: the image is translated while loading and not read again. JIT options as
+ * cuModuleLoadDataEx's. */
 CUresult CUDAAPI cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jitOptions,
                                    void **jitOptionsValues, unsigned int numJitOptions,
                                    CUlibraryOption *libraryOptions, void **libraryOptionValues,
                                    unsigned int numLibraryOptions)
 {
     CUmodule mod = NULL;
-    (void)jitOptions, (void)jitOptionsValues, (void)numJitOptions;
     (void)libraryOptions, (void)libraryOptionValues, (void)numLibraryOptions;
     if (!library)
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult e = load(&mod, code, 0);
+    CUresult e = load_with_options(&mod, code, NULL, numJitOptions, jitOptions, jitOptionsValues);
     return e == CUDA_SUCCESS ? library_of(library, mod) : e;
 }
 
@@ -259,11 +364,10 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *library, const char *fileName,
                                        unsigned int numLibraryOptions)
 {
     CUmodule mod = NULL;
-    (void)jitOptions, (void)jitOptionsValues, (void)numJitOptions;
     (void)libraryOptions, (void)libraryOptionValues, (void)numLibraryOptions;
-    if (!library)
+    if (!library || !fileName)
         return CUDA_ERROR_INVALID_VALUE;
-    CUresult e = load_file(&mod, fileName);
+    CUresult e = load_with_options(&mod, NULL, fileName, numJitOptions, jitOptions, jitOptionsValues);
     return e == CUDA_SUCCESS ? library_of(library, mod) : e;
 }
 
@@ -278,12 +382,22 @@ CUresult CUDAAPI cuLibraryUnload(CUlibrary library)
 
 CUresult CUDAAPI cuLibraryGetModule(CUmodule *pMod, CUlibrary library)
 {
-    if (!pMod)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!library)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *pMod = library->module;
-    return CUDA_SUCCESS;
+    CUresult e = arguments(pMod != NULL, library);
+    if (e == CUDA_SUCCESS)
+        *pMod = library->module;
+    return e;
+}
+
+CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
+{
+    CUresult e = arguments(count != NULL, lib);
+    return e == CUDA_SUCCESS ? cuModuleGetFunctionCount(count, lib->module) : e;
+}
+
+CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int numKernels, CUlibrary lib)
+{
+    CUresult e = arguments(kernels != NULL, lib);
+    return e == CUDA_SUCCESS ? cuModuleEnumerateFunctions((CUfunction *)kernels, numKernels, lib->module) : e;
 }
 
 CUresult CUDAAPI cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
@@ -309,19 +423,21 @@ CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr *dptr, size_t *bytes, CUlibrary
 
 CUresult CUDAAPI cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
-    if (!pFunc)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!kernel)
-        return CUDA_ERROR_INVALID_HANDLE;
-    *pFunc = (CUfunction)kernel;
-    return CUDA_SUCCESS;
+    CUresult e = arguments(pFunc != NULL, kernel);
+    if (e == CUDA_SUCCESS)
+        *pFunc = (CUfunction)kernel;
+    return e;
 }
 
+/* A kernel comes from a library; a function of a module loaded on its own is no kernel. */
 CUresult CUDAAPI cuKernelGetLibrary(CUlibrary *pLib, CUkernel kernel)
 {
-    (void)pLib, (void)kernel;
-    cassrt_note_once("cuKernelGetLibrary is not supported");
-    return CUDA_ERROR_NOT_SUPPORTED;
+    CUresult e = arguments(pLib != NULL, kernel);
+    if (e == CUDA_SUCCESS && !((CUfunction)kernel)->module->library)
+        e = CUDA_ERROR_INVALID_HANDLE;
+    if (e == CUDA_SUCCESS)
+        *pLib = ((CUfunction)kernel)->module->library;
+    return e;
 }
 
 CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc) { return cuFuncGetName(name, (CUfunction)hfunc); }
@@ -330,10 +446,9 @@ CUresult CUDAAPI cuKernelGetName(const char **name, CUkernel hfunc) { return cuF
 
 CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
 {
-    if (!pi)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!hfunc)
-        return CUDA_ERROR_INVALID_HANDLE;
+    CUresult e = arguments(pi != NULL, hfunc);
+    if (e != CUDA_SUCCESS)
+        return e;
     if (attrib <= CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
         return result(cassrt_function_attribute(hfunc->hip_function, (int)attrib, pi));
     switch (attrib) {
@@ -399,11 +514,10 @@ CUresult CUDAAPI cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CU
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, CUfunction func, int blockSize,
                                                              size_t dynamicSMemSize)
 {
-    if (!numBlocks)
-        return CUDA_ERROR_INVALID_VALUE;
-    if (!func)
-        return CUDA_ERROR_INVALID_HANDLE;
-    return result(cassrt_function_occupancy(func->hip_function, blockSize, dynamicSMemSize, numBlocks));
+    CUresult e = arguments(numBlocks != NULL, func);
+    return e == CUDA_SUCCESS ? result(cassrt_function_occupancy(func->hip_function, blockSize, dynamicSMemSize,
+                                                                numBlocks))
+                             : e;
 }
 
 CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, CUfunction func,
@@ -412,6 +526,62 @@ CUresult CUDAAPI cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBl
 {
     (void)flags;    /* CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE: there is no cache override to disable */
     return cuOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize, dynamicSMemSize);
+}
+
+/* The block size with the most threads resident per multiprocessor, trying every multiple of the
+ * warp size from the largest the device and the function allow (the limit itself first when it
+ * is no multiple) down, as CUDA's own search does; dynamic shared memory per block is the
+ * callback's answer for the size tried, or the fixed amount without one. minGridSize is the
+ * grid that fills the device at that size. */
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSizeWithFlags(int *minGridSize, int *blockSize, CUfunction func,
+                                                           CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                           size_t dynamicSMemSize, int blockSizeLimit,
+                                                           unsigned int flags)
+{
+    int device = 0, per_sm = 0, warp = 0, device_limit = 0, sms = 0, function_limit = 0;
+    CUresult e = arguments(minGridSize && blockSize, func);
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_cudaGetDevice(&device));
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_device_attribute(&per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_device_attribute(&warp, cudaDevAttrWarpSize, device));
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_device_attribute(&device_limit, cudaDevAttrMaxThreadsPerBlock, device));
+    if (e == CUDA_SUCCESS)
+        e = result(cassrt_device_attribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    if (e == CUDA_SUCCESS)
+        e = cuFuncGetAttribute(&function_limit, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, func);
+    if (e != CUDA_SUCCESS)
+        return e;
+    int limit = blockSizeLimit > 0 && blockSizeLimit < device_limit ? blockSizeLimit : device_limit;
+    limit = function_limit < limit ? function_limit : limit;
+    int best_size = 0, best_blocks = 0, best_threads = 0;
+    for (int aligned = (limit + warp - 1) / warp * warp; aligned > 0; aligned -= warp) {
+        int size = aligned < limit ? aligned : limit, blocks = 0;
+        size_t shared = blockSizeToDynamicSMemSize ? blockSizeToDynamicSMemSize(size) : dynamicSMemSize;
+        e = cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, func, size, shared, flags);
+        if (e != CUDA_SUCCESS)
+            return e;
+        if (size * blocks > best_threads) {
+            best_size = size;
+            best_blocks = blocks;
+            best_threads = size * blocks;
+        }
+        if (best_threads == per_sm)
+            break;
+    }
+    *minGridSize = best_blocks * sms;
+    *blockSize = best_size;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize, CUfunction func,
+                                                  CUoccupancyB2DSize blockSizeToDynamicSMemSize,
+                                                  size_t dynamicSMemSize, int blockSizeLimit)
+{
+    return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
+                                                     dynamicSMemSize, blockSizeLimit, CU_OCCUPANCY_DEFAULT);
 }
 
 /* --- launches ------------------------------------------------------------------------------- */
@@ -426,19 +596,10 @@ static CUresult launch(CUfunction f, struct cassrt_dim grid, struct cassrt_dim b
     return result(cassrt_function_launch(f->hip_function, grid, block, shared, stream, params, extra));
 }
 
-/* Every block of a cooperative grid must be resident at once (grid-wide barriers wait on each
- * other), so a grid larger than the device holds is refused, as CUDA does. */
+/* A cooperative grid must fit on the device at once (hip_module.c, shared with the runtime's). */
 static CUresult check_cooperative(CUfunction f, struct cassrt_dim grid, struct cassrt_dim block, unsigned shared)
 {
-    int per_cu = 0, cus = 0, device = 0;
-    CUresult e = cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_cu, f, (int)(block.x * block.y * block.z), shared);
-    if (e == CUDA_SUCCESS)
-        e = result(cassrt_cudaGetDevice(&device));
-    if (e == CUDA_SUCCESS)
-        e = result(cassrt_device_attribute(&cus, cudaDevAttrMultiProcessorCount, device));
-    if (e == CUDA_SUCCESS && (unsigned long long)grid.x * grid.y * grid.z > (unsigned long long)per_cu * (unsigned)cus)
-        e = CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE;
-    return e;
+    return f ? result(cassrt_cooperative_fits(f->hip_function, grid, block, shared)) : CUDA_ERROR_INVALID_HANDLE;
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
@@ -464,7 +625,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, 
                                            void **kernelParams)
 {
     struct cassrt_dim grid = {gridDimX, gridDimY, gridDimZ}, block = {blockDimX, blockDimY, blockDimZ};
-    CUresult e = f ? check_cooperative(f, grid, block, sharedMemBytes) : CUDA_ERROR_INVALID_HANDLE;
+    CUresult e = check_cooperative(f, grid, block, sharedMemBytes);
     return e == CUDA_SUCCESS ? launch(f, grid, block, sharedMemBytes, hStream, kernelParams, NULL) : e;
 }
 
@@ -502,7 +663,7 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
         }
     }
     if (cooperative) {
-        CUresult e = f ? check_cooperative(f, grid, block, config->sharedMemBytes) : CUDA_ERROR_INVALID_HANDLE;
+        CUresult e = check_cooperative(f, grid, block, config->sharedMemBytes);
         if (e != CUDA_SUCCESS)
             return e;
     }

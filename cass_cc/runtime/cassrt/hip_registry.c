@@ -220,7 +220,7 @@ static hipError_t load_bundle(struct image *img)
         char arch[64];
         size_t size;
         snprintf(arch, sizeof arch, "%.*s", (int)processor_length(props.gcnArchName), props.gcnArchName);
-        if (cassrt_translate_image(img->data, 0, arch, &img->translated, &size) != 0)
+        if (cassrt_translate_image(img->data, 0, arch, &img->translated, &size, NULL) != 0)
             return hipErrorNoBinaryForGpu;
         e = hipModuleLoadData(&img->modules[0], img->translated);
         if (e == hipSuccess)

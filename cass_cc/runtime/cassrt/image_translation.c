@@ -7,6 +7,9 @@
  * <cache root>/images/<key>.hsaco. A hit costs a hash and a file read; a miss runs the translator
  * (`cass-cc translate-image`, in the Python installation the library was built by), which fills
  * the cache or says on stderr why it cannot. An AMD code object is used as it is.
+ *
+ * What goes wrong is said on stderr and kept in a log for the program's JIT log buffers
+ * (driver_module.c); CASS_IMAGE_STATS_FILE gets one line per image, for `cass-cc bench`.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cassrt.h"
@@ -121,8 +125,21 @@ static uint16_t u16(const unsigned char *p) { uint16_t v; memcpy(&v, p, 2); retu
 static uint32_t u32(const unsigned char *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 static uint64_t u64(const unsigned char *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
-static void note(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static void note(const char *format, ...)
+/* Text added to the end of a log array, cut at its size. */
+static void append(char *buffer, size_t size, const char *text, size_t n)
+{
+    size_t used = strnlen(buffer, size);
+    if (used + 1 >= size)
+        return;
+    if (n > size - used - 1)
+        n = size - used - 1;
+    memcpy(buffer + used, text, n);
+    buffer[used + n] = '\0';
+}
+
+/* Why an image cannot be loaded: on stderr (once per text) and in the log (each time). */
+static void report(struct cassrt_image_log *log, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void report(struct cassrt_image_log *log, const char *format, ...)
 {
     char text[8192];
     va_list args;
@@ -130,6 +147,11 @@ static void note(const char *format, ...)
     vsnprintf(text, sizeof text, format, args);
     va_end(args);
     cassrt_note_once(text);
+    if (log) {
+        append(log->error, sizeof log->error, "libcassrt: ", 11);
+        append(log->error, sizeof log->error, text, strlen(text));
+        append(log->error, sizeof log->error, "\n", 1);
+    }
 }
 
 /* An ELF image's extent: its headers and every section's contents. With `file_size` (a file
@@ -168,10 +190,11 @@ static int elf_extent(const unsigned char *p, size_t file_size, size_t *size)
 }
 
 enum kind { FATBIN, CUBIN, PTX, AMD_CODE_OBJECT };
+static const char *const KIND_NAMES[] = {"fatbin", "cubin", "PTX", "AMD code object"};
 
 /* The image's start, kind and size; INVALID_IMAGE (with a note) for anything else. */
 static int classify(const void *image, size_t file_size, const unsigned char **start, enum kind *kind,
-                    size_t *size)
+                    size_t *size, struct cassrt_image_log *log)
 {
     const unsigned char *p = image;
     if (!p)
@@ -180,7 +203,7 @@ static int classify(const void *image, size_t file_size, const unsigned char **s
         const unsigned char *data;
         memcpy(&data, p + 8, sizeof data);
         if (!data) {
-            cassrt_note_once("a fatbin wrapper without a fatbin");
+            report(log, "a fatbin wrapper without a fatbin");
             return INVALID_IMAGE;
         }
         p = data;
@@ -189,7 +212,7 @@ static int classify(const void *image, size_t file_size, const unsigned char **s
     if ((!file_size || file_size >= 16) && u32(p) == FATBIN_MAGIC) {
         uint64_t total = u16(p + 6) + u64(p + 8);
         if (u16(p + 6) < 16 || (file_size && total > file_size) || total > (1ull << 34)) {
-            cassrt_note_once("a fatbin whose header gives a size it does not have (truncated or corrupt)");
+            report(log, "a fatbin whose header gives a size it does not have (truncated or corrupt)");
             return INVALID_IMAGE;
         }
         *kind = FATBIN;
@@ -199,12 +222,12 @@ static int classify(const void *image, size_t file_size, const unsigned char **s
     if ((!file_size || file_size >= 20) && memcmp(p, "\177ELF", 4) == 0) {
         uint16_t machine = u16(p + 18);
         if (machine != EM_CUDA && machine != EM_AMDGPU) {
-            cassrt_note_once("an ELF image that is neither a cubin nor an AMD code object");
+            report(log, "an ELF image that is neither a cubin nor an AMD code object");
             return INVALID_IMAGE;
         }
         if (elf_extent(p, file_size, size) != SUCCESS) {
-            cassrt_note_once(machine == EM_CUDA ? "a cubin whose headers point past its end (truncated or corrupt)"
-                                                : "an AMD code object whose headers point past its end");
+            report(log, "%s", machine == EM_CUDA ? "a cubin whose headers point past its end (truncated or corrupt)"
+                                                 : "an AMD code object whose headers point past its end");
             return INVALID_IMAGE;
         }
         *kind = machine == EM_CUDA ? CUBIN : AMD_CODE_OBJECT;
@@ -216,7 +239,7 @@ static int classify(const void *image, size_t file_size, const unsigned char **s
         *size = n;
         return SUCCESS;
     }
-    cassrt_note_once("an image that is not a fatbin, a cubin or PTX text (its first bytes match none of them)");
+    report(log, "an image that is not a fatbin, a cubin or PTX text (its first bytes match none of them)");
     return INVALID_IMAGE;
 }
 
@@ -305,88 +328,124 @@ static char **translator_environment(void)
     return env;
 }
 
-/* Runs `cass-cc translate-image FILE --cass-offload-arch ARCH`; its exit status, or -1 when it
- * could not run or was killed. Its stdout goes to /dev/null (the program's own output stays
- * clean); its stderr is the program's, so a refusal is read where the program's errors are. */
-static int run_translator(const char *image_file, const char *offload_arch)
+/* Runs `cass-cc translate-image FILE --cass-offload-arch ARCH --name NAME`; its exit status, or -1
+ * when it could not run or was killed. Its stdout goes to /dev/null (the program's own output stays
+ * clean); what it says on stderr is passed on to the program's stderr as it comes, so a refusal
+ * is read where the program's errors are, and kept in the log. */
+static int run_translator(const char *image_file, const char *name, const char *offload_arch,
+                          struct cassrt_image_log *log)
 {
     static const char start[] = "import sys; sys.path.insert(0, sys.argv.pop(1)); "
                                 "from cass_cc.cli import main; sys.exit(main(sys.argv[1:]))";
     char *argv[] = {(char *)CASS_PYTHON, "-c", (char *)start, (char *)CASS_PACKAGE_ROOT,
                     "translate-image", (char *)image_file, "--cass-offload-arch",
-                    (char *)offload_arch, NULL};
+                    (char *)offload_arch, "--name", (char *)name, NULL};
     posix_spawn_file_actions_t actions;
     char **env = translator_environment();
+    int err[2];
     pid_t pid;
     int status = -1;
-    if (!env || posix_spawn_file_actions_init(&actions) != 0) {
+    if (!env || pipe2(err, O_CLOEXEC) != 0) {
         free(env);
         return -1;
     }
+    if (posix_spawn_file_actions_init(&actions) != 0) {
+        free(env);
+        close(err[0]);
+        close(err[1]);
+        return -1;
+    }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
     int e = posix_spawn(&pid, CASS_PYTHON, &actions, NULL, argv, env);
     posix_spawn_file_actions_destroy(&actions);
     free(env);
+    close(err[1]);
     if (e != 0) {
-        note("cannot start the translator %s: %s", CASS_PYTHON, strerror(e));
+        close(err[0]);
+        report(log, "cannot start the translator %s: %s", CASS_PYTHON, strerror(e));
         return -1;
     }
+    char chunk[4096];
+    for (;;) {
+        ssize_t got = read(err[0], chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            break;
+        (void)write_all(2, (const unsigned char *)chunk, (size_t)got);
+        if (log)
+            append(log->error, sizeof log->error, chunk, (size_t)got);
+    }
+    close(err[0]);
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int translate_missing(const unsigned char *image, size_t size, enum kind kind,
-                             const char *dir, const char *cached, const char *offload_arch)
+static int translate_missing(const unsigned char *image, size_t size, enum kind kind, const char *dir,
+                             const char *cached, const char *offload_arch, struct cassrt_image_log *log)
 {
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s/.image-XXXXXX", dir);
     int fd = mkstemp(tmp);
     if (fd < 0) {
-        note("cannot write into the image cache %s: %s", dir, strerror(errno));
+        report(log, "cannot write into the image cache %s: %s", dir, strerror(errno));
         return NO_BINARY_FOR_GPU;
     }
+    char name[64];
+    snprintf(name, sizeof name, "the program's %s (%zu bytes)", KIND_NAMES[kind], size);
     int bad = write_all(fd, image, size);
     bad |= close(fd);
-    int status = bad ? -1 : run_translator(tmp, offload_arch);
+    int status = bad ? -1 : run_translator(tmp, name, offload_arch, log);
     unlink(tmp);
     if (bad) {
-        note("cannot write into the image cache %s", dir);
+        report(log, "cannot write into the image cache %s", dir);
         return NO_BINARY_FOR_GPU;
     }
     if (status == TRANSLATOR_EXIT_INVALID_IMAGE)
         return kind == PTX ? INVALID_PTX : INVALID_IMAGE;
     if (status != 0) {
-        cassrt_note_once("NVIDIA device code could not be translated (the translator's message is above)");
+        report(log, "NVIDIA device code could not be translated (the translator's message is above)");
         return NO_BINARY_FOR_GPU;
     }
     if (access(cached, R_OK) != 0) {
-        note("the translator did not write %s", cached);
+        report(log, "the translator did not write %s", cached);
         return NO_BINARY_FOR_GPU;
     }
     return SUCCESS;
 }
 
-int cassrt_translate_image(const void *image, size_t file_size, const char *offload_arch,
-                           void **code_object, size_t *size)
+static double now(void)
 {
-    const unsigned char *start;
-    enum kind kind;
-    size_t n;
-    int e = classify(image, file_size, &start, &kind, &n);
-    if (e != SUCCESS)
-        return e;
-    if (kind == AMD_CODE_OBJECT) {
-        if (!(*code_object = malloc(n)))
-            return OUT_OF_MEMORY;
-        memcpy(*code_object, start, n);
-        *size = n;
-        return SUCCESS;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* One JSON line per image in $CASS_IMAGE_STATS_FILE (appended whole: O_APPEND, one write). */
+static void record_stats(enum kind kind, size_t bytes, int cached, int result, double seconds)
+{
+    const char *path = getenv("CASS_IMAGE_STATS_FILE");
+    if (!path || !*path)
+        return;
+    char line[256];
+    int n = snprintf(line, sizeof line, "{\"kind\": \"%s\", \"bytes\": %zu, \"cached\": %s, \"result\": %d, "
+                     "\"seconds\": %.6f}\n", KIND_NAMES[kind], bytes, cached ? "true" : "false", result, seconds);
+    int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+        (void)write_all(fd, (const unsigned char *)line, (size_t)n);
+        close(fd);
     }
+}
+
+static int lookup_or_translate(const unsigned char *start, size_t n, enum kind kind, const char *offload_arch,
+                               void **code_object, size_t *size, int *cached, struct cassrt_image_log *log)
+{
     static const char prefix[] = "cass-image-v1";
     struct sha256 h;
-    char key[65], dir[4096], cached[4200];
+    char key[65], dir[4096], path[4200];
     sha256_init(&h);
     sha256_update(&h, prefix, sizeof prefix);  /* with its NUL */
     sha256_update(&h, CASS_TRANSLATOR_VERSION, sizeof CASS_TRANSLATOR_VERSION);
@@ -394,15 +453,53 @@ int cassrt_translate_image(const void *image, size_t file_size, const char *offl
     sha256_update(&h, start, n);
     sha256_hex(&h, key);
     if (images_dir(dir, sizeof dir) != 0 || make_dirs(dir) != 0) {
-        note("no image cache folder (set CASS_CACHE_DIR): %s", dir);
+        report(log, "no image cache folder (set CASS_CACHE_DIR): %s", dir);
         return NO_BINARY_FOR_GPU;
     }
-    snprintf(cached, sizeof cached, "%s/%s.hsaco", dir, key);
-    if (access(cached, R_OK) != 0 && (e = translate_missing(start, n, kind, dir, cached, offload_arch)) != SUCCESS)
+    snprintf(path, sizeof path, "%s/%s.hsaco", dir, key);
+    int e;
+    *cached = access(path, R_OK) == 0;
+    if (!*cached && (e = translate_missing(start, n, kind, dir, path, offload_arch, log)) != SUCCESS)
         return e;
-    if (read_file(cached, code_object, size) != 0) {
-        note("cannot read the translated image %s", cached);
+    if (read_file(path, code_object, size) != 0) {
+        report(log, "cannot read the translated image %s", path);
         return NO_BINARY_FOR_GPU;
     }
+    if (log)
+        snprintf(log->info, sizeof log->info, "libcassrt: %s image of %zu bytes %s for %.64s: %.800s\n",
+                 KIND_NAMES[kind], n, *cached ? "found in the image cache" : "translated by cass-cc",
+                 offload_arch, path);
     return SUCCESS;
+}
+
+int cassrt_translate_image(const void *image, size_t file_size, const char *offload_arch,
+                           void **code_object, size_t *size, struct cassrt_image_log *log)
+{
+    const unsigned char *start;
+    enum kind kind;
+    size_t n;
+    double began = now();
+    int cached = 1;
+    if (log) {
+        log->error[0] = log->info[0] = '\0';
+        log->seconds = 0;
+    }
+    int e = classify(image, file_size, &start, &kind, &n, log);
+    if (e != SUCCESS)
+        return e;
+    if (kind == AMD_CODE_OBJECT) {
+        if (!(*code_object = malloc(n)))
+            return OUT_OF_MEMORY;
+        memcpy(*code_object, start, n);
+        *size = n;
+        if (log)
+            snprintf(log->info, sizeof log->info, "libcassrt: an AMD code object of %zu bytes, loaded as it is\n", n);
+    } else {
+        e = lookup_or_translate(start, n, kind, offload_arch, code_object, size, &cached, log);
+    }
+    double seconds = now() - began;
+    if (log)
+        log->seconds = seconds;
+    record_stats(kind, n, cached, e, seconds);
+    return e;
 }
