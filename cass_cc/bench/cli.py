@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+from pathlib import Path
 
 import click
 
@@ -34,6 +35,11 @@ def _routes(value: str | None) -> list[str]:
 @click.option("--record", is_flag=True,
               help="With --suite and route nvcc on an NVIDIA GPU: write the suite's H200 reference.")
 @click.option("--warm", is_flag=True, help="With --suite: also time a rebuild on the same translation cache.")
+@click.option("--prebuilt", is_flag=True,
+              help="Instead: build each program with plain nvcc and time it under cass-run, its images "
+                   "translated at the first run and found in the image cache at the second, beside a "
+                   "cass-nvcc build of the same source (one program at a time; default out "
+                   "bench-results/prebuilt).")
 @click.option("--routes", default=None,
               help=f"cass-nvcc routes to build each program with (comma-separated; default {','.join(ROUTES)}).")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
@@ -46,7 +52,7 @@ def _routes(value: str | None) -> list[str]:
                                                      "(with --suite: default suite-results/<suite>).")
 @click.pass_context
 def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
-          routes: str | None, only: str | None, jobs: int, out_dir: str | None) -> None:
+          prebuilt: bool, routes: str | None, only: str | None, jobs: int, out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
     Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
@@ -59,6 +65,13 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
 
     With --suite MANIFEST.toml: the suite's programs instead (docs/third_party.md), through the
     routes auto, binary, source and nvcc; exits 3 when any result is WRONG.
+
+    With --prebuilt: what a program built by plain nvcc (-arch=sm_80) costs under cass-run. Per
+    program: what translating its images adds to its first run (first run less second) against
+    what translating adds to a cass-nvcc build of the same source (cold build less warm), and the
+    second run's start-up per module with the image cache warm (goal: under 50 ms), as libcassrt
+    reports it (CASS_IMAGE_STATS_FILE); each run must pass. Writes summary.json and summary.md;
+    last line 'N passed, M failed'.
     """
     if manifest is not None:
         from .suite import parse_routes, run_suite
@@ -67,13 +80,18 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     for flag, given in (("--sources", sources is not None), ("--record", record), ("--warm", warm)):
         if given:
             raise click.UsageError(f"{flag} goes with --suite")
-    routes = _routes(routes)
-    out_dir = out_dir or "bench-results"
     patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
     programs = discover(only=patterns)
     if not programs:
         raise CassError(f"no benchmark program matches '{only}' under {PROGRAMS_ROOT}" if only
                         else f"no benchmark programs under {PROGRAMS_ROOT}")
+    if prebuilt:
+        if routes is not None or jobs != 1:
+            raise click.UsageError("--prebuilt takes no --routes, and runs one program at a time (no --jobs)")
+        _bench_prebuilt(programs, out_dir or "bench-results/prebuilt")
+        return
+    routes = _routes(routes)
+    out_dir = out_dir or "bench-results"
     results = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         futures = [pool.submit(bench_program, p, routes) for p in programs]
@@ -85,3 +103,18 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     agg = write_all(results, routes, out_dir)
     click.echo(f"wrote {out_dir}/summary.json, summary.md, accuracy.png")
     click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
+
+
+def _bench_prebuilt(programs: list, out_dir: str) -> None:
+    from .prebuilt import run_prebuilt
+
+    def progress(items):
+        with click.progressbar(items, label=f"benchmarking {len(items)} prebuilt programs",
+                               file=click.get_text_stream("stderr"),
+                               item_show_func=lambda p: p.name if p else None) as bar:
+            yield from bar
+
+    summary = run_prebuilt(programs, out_dir, progress)
+    click.echo((Path(out_dir) / "summary.md").read_text(), nl=False)
+    click.echo(f"wrote {out_dir}/summary.json, summary.md")
+    click.echo(f"{summary['passed']} passed, {summary['failed']} failed")

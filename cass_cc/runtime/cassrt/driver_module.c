@@ -159,7 +159,8 @@ static CUresult jit_reports(struct jit_reports *r, unsigned n, const CUjit_optio
 }
 
 /* One log into the program's buffer (cut to its size, NUL included); the size option's value
- * becomes the bytes written, without the NUL, as NVIDIA's driver answers. */
+ * becomes the bytes of messages written, the NUL not counted (cuda.h: "amount of log buffer
+ * filled with messages"; not compared with NVIDIA's driver yet). */
 static void give_log(const char *text, char *buffer, unsigned size, int at, void **values)
 {
     size_t n = 0;
