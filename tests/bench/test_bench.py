@@ -81,3 +81,22 @@ def test_unknown_route_is_refused(tmp_path):
     done = run_tool("cass-cc", "bench", "--routes", "binary,magic", "--out", str(tmp_path / "o"))
     assert done.returncode == 2
     assert "magic" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_prebuilt_refuses_routes_and_jobs(tmp_path):
+    proc = run_tool("cass-cc", "bench", "--prebuilt", "--routes", "binary", "--out", str(tmp_path))
+    assert proc.returncode == 2 and "--prebuilt takes no --routes" in proc.stderr
+
+
+@pytest.mark.slow
+def test_prebuilt_translates_at_the_first_run_and_reads_the_cache_at_the_second(tmp_path):
+    """One plain nvcc build under cass-run: its image is translated at the first run, found in the
+    image cache at the second, beside a cass-nvcc build of the same source (no timing is judged)."""
+    proc = run_tool("cass-cc", "bench", "--prebuilt", "--only", "crypto/crc32_table", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[-1] == "1 passed, 0 failed"
+    result, = json.loads((tmp_path / "summary.json").read_text())["programs"]
+    assert result["passed"] and result["modules"] == 1
+    assert [i["cached"] for i in result["first"]["images"]] == [False]
+    assert [i["cached"] for i in result["second"]["images"]] == [True]
+    assert (tmp_path / "summary.md").read_text().rstrip().endswith("1 passed, 0 failed")
