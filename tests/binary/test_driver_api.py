@@ -1,6 +1,7 @@
 """The CUDA driver API for programs cass-nvcc builds: `-lcuda` links libcassrt's driver
 functions (cass_cc/runtime/cassrt/driver_*.c), which share devices, memory, streams and arrays
-with the runtime API, and name what they lack once, returning CUDA_ERROR_NOT_SUPPORTED."""
+with the runtime API, and name what they lack once, returning CUDA_ERROR_NOT_SUPPORTED.
+tests/programs/prebuilt/pitched_copies checks the driver's 2D and 3D copies and sets in depth."""
 
 from __future__ import annotations
 
@@ -68,6 +69,32 @@ int main()
     CHECK(cuArrayGetDescriptor(&ad, (CUarray)array));
     printf("array %zu x %zu format %d channels %u\n", ad.Width, ad.Height, (int)ad.Format, ad.NumChannels);
 
+    /* a CUarray is a cudaArray_t: a driver array filled by the runtime and read by cuMemcpy2D, the
+       runtime's array filled by cuMemcpy3D and read by the runtime */
+    CUarray darray;
+    CUDA_ARRAY_DESCRIPTOR dd = {8, 4, CU_AD_FORMAT_FLOAT, 1};
+    CHECK(cuArrayCreate(&darray, &dd));
+    float rows[4][8], part[2][3];
+    for (int i = 0; i < 32; i++) rows[i / 8][i % 8] = 0.5f * i;
+    cudaMemcpy2DToArray((cudaArray_t)darray, 0, 0, rows, sizeof rows[0], sizeof rows[0], 4, cudaMemcpyHostToDevice);
+    CUDA_MEMCPY2D c2 = {};
+    c2.srcMemoryType = CU_MEMORYTYPE_ARRAY, c2.srcArray = darray, c2.srcXInBytes = 4, c2.srcY = 1;
+    c2.dstMemoryType = CU_MEMORYTYPE_HOST, c2.dstHost = part, c2.dstPitch = sizeof part[0];
+    c2.WidthInBytes = sizeof part[0], c2.Height = 2;
+    CHECK(cuMemcpy2D(&c2));
+    short2 texels[3][40], texels_back[3][40];
+    for (int i = 0; i < 120; i++) texels[i / 40][i % 40] = make_short2(i, -i);
+    CUDA_MEMCPY3D c3 = {};
+    c3.srcMemoryType = CU_MEMORYTYPE_HOST, c3.srcHost = texels, c3.srcPitch = sizeof texels[0], c3.srcHeight = 3;
+    c3.dstMemoryType = CU_MEMORYTYPE_ARRAY, c3.dstArray = (CUarray)array;
+    c3.WidthInBytes = sizeof texels[0], c3.Height = 3, c3.Depth = 1;
+    CHECK(cuMemcpy3D(&c3));
+    cudaMemcpy2DFromArray(texels_back, sizeof texels[0], array, 0, 0, sizeof texels[0], 3, cudaMemcpyDeviceToHost);
+    int shared = part[0][0] == rows[1][1] && part[1][2] == rows[2][3] &&
+                 memcmp(texels, texels_back, sizeof texels) == 0 && cudaGetLastError() == cudaSuccess;
+    CHECK(cuArrayDestroy(darray));
+    printf("arrays shared %s\n", shared ? "ok" : "WRONG");
+
     CUstream s;
     CUevent a, b;
     float ms = -1;
@@ -107,6 +134,7 @@ def test_driver_api_shares_the_runtimes_device_memory_and_arrays(tmp_path):
         "context current 1 device 0 popped 1",
         f"memory ok range 1 {64 * 4}",
         "array 40 x 3 format 9 channels 2",          # CU_AD_FORMAT_SIGNED_INT16 = 0x09
+        "arrays shared ok",
         "stream ok time 1",
         "CUDA_ERROR_FILE_NOT_FOUND again 1; invalid argument",   # modules load now (issue 11)
     ]

@@ -70,6 +70,17 @@ int cassrt_memcpy_3d(void *dst, size_t dst_pitch, size_t dst_xsize, size_t dst_y
 int cassrt_memset_3d(void *ptr, size_t pitch, size_t xsize, size_t ysize, int value, const size_t extent[3],
                      void *stream, int async);
 
+/* --- CUDA arrays (cuda_texture.c), shared by the runtime's functions and the driver's: a CUarray
+ * is a cudaArray_t. The channel format crosses as its bits per channel (x, y, z, w) and its
+ * cudaChannelFormatKind; flags are cudaArray* flags. Neither function records a last error (the
+ * runtime's callers do, the driver's do not). */
+int cassrt_array_create(void **array, const int bits[4], int kind, const size_t extent[3], unsigned flags);
+int cassrt_array_destroy(void *array);
+/* An array's memory: packed rows of `pitch` bytes, `rows` of them per slice, `slices` slices (1D
+ * and 2D arrays: 1), elements of `element` bytes. */
+struct cassrt_array_memory { char *base; size_t pitch, rows, slices, element; };
+int cassrt_array_memory(const void *array, struct cassrt_array_memory *memory);
+
 /* --- pointers (hip_device.c) -------------------------------------------------------------- */
 enum cassrt_memory_type { CASSRT_UNREGISTERED, CASSRT_HOST, CASSRT_DEVICE, CASSRT_MANAGED };
 struct cassrt_pointer_info { enum cassrt_memory_type type; int device; void *device_pointer, *host_pointer; };

@@ -99,9 +99,6 @@ cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct 
     return (cudaError_t)e;
 }
 
-/* cuda_texture.c: a cudaArray's base, row pitch in bytes, rows per slice and element size. */
-int cassrt_array_memory(const void *array, void **ptr, size_t *pitch, size_t *rows, size_t *element);
-
 /* One side of a 3D copy as pitched memory: an array's packed rows, or the pitched pointer. */
 static int copy_side(cudaArray_const_t array, struct cudaPitchedPtr given, struct cudaPitchedPtr *side,
                      size_t *element)
@@ -109,9 +106,14 @@ static int copy_side(cudaArray_const_t array, struct cudaPitchedPtr given, struc
     *side = given;
     if (!array)
         return cudaSuccess;
-    size_t rows;
-    int e = cassrt_array_memory(array, &side->ptr, &side->pitch, &rows, element);
-    side->xsize = side->pitch, side->ysize = rows;
+    struct cassrt_array_memory m;
+    int e = cassrt_array_memory(array, &m);
+    if (e == cudaSuccess) {
+        side->ptr = m.base;
+        side->pitch = side->xsize = m.pitch;
+        side->ysize = m.rows;
+        *element = m.element;
+    }
     return e;
 }
 

@@ -20,6 +20,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
+#include "passthrough_cuda.h"
 
 /* Levels of a mipmapped array: 16 cover extents up to 32768 (CUDA's 2D limit is 65536: 17). */
 #define CASS_MAX_LEVELS 16
@@ -112,24 +113,25 @@ static size_t element_size(const struct cudaChannelFormatDesc *d)
     return format_of(d, &channels, &bits) ? (size_t)channels * bits / 8 : 0;
 }
 
-/* depth counts layers when layered (then height 0 makes a 1D layered array). */
+/* depth counts layers when layered (then height 0 makes a 1D layered array). Array makers return
+ * their error without recording it: the runtime's functions record it, the driver's do not. */
 static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                               size_t height, size_t depth, int layered)
 {
     if (!array || !desc || width == 0)
-        return fail(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     size_t elem = element_size(desc);
     if (!elem)
-        return fail(cudaErrorInvalidChannelDescriptor);
+        return cudaErrorInvalidChannelDescriptor;
     struct cudaArray *a = calloc(1, sizeof *a);
     if (!a)
-        return fail(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
     a->width = width, a->height = height ? height : 1, a->depth = depth ? depth : 1;
     a->pitch = width * elem;
     a->dims = depth && !layered ? 3 : height ? 2 : 1;
     a->layered = layered;
     a->desc = *desc;
-    cudaError_t e = cudaMalloc(&a->data, a->pitch * a->height * a->depth);
+    cudaError_t e = (cudaError_t)cassrt_cudaMalloc(&a->data, a->pitch * a->height * a->depth);
     if (e != cudaSuccess) {
         free(a);
         return e;
@@ -138,31 +140,44 @@ static cudaError_t make_array(cudaArray_t *array, const struct cudaChannelFormat
     return cudaSuccess;
 }
 
-cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
-                                      size_t height, unsigned int flags)
-{
-    (void)flags;            /* surface load/store and texture gather work on every array here */
-    return make_array(array, desc, width, height, 0, 0);
-}
-
-cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
-                                        struct cudaExtent extent, unsigned int flags)
+static cudaError_t make_3d_array(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                 struct cudaExtent extent, unsigned int flags)
 {
     if ((flags & cudaArrayCubemap) && (flags & cudaArrayLayered)) {
-        cassrt_note_once("cudaMalloc3DArray: layered cubemap arrays are not supported");
-        return fail(cudaErrorNotSupported);
+        cassrt_note_once("cudaMalloc3DArray, cuArray3DCreate: layered cubemap arrays are not supported");
+        return cudaErrorNotSupported;
     }
     if (flags & cudaArrayCubemap) {
         if (extent.width != extent.height || extent.depth != 6)
-            return fail(cudaErrorInvalidValue);     /* square faces, six of them */
+            return cudaErrorInvalidValue;     /* square faces, six of them */
         cudaError_t e = make_array(array, desc, extent.width, extent.height, extent.depth, 1);
         if (e == cudaSuccess)
             (*array)->cubemap = 1;
         return e;
     }
     if ((flags & cudaArrayLayered) && !extent.depth)
-        return fail(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     return make_array(array, desc, extent.width, extent.height, extent.depth, (flags & cudaArrayLayered) != 0);
+}
+
+cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                      size_t height, unsigned int flags)
+{
+    (void)flags;            /* surface load/store and texture gather work on every array here */
+    return fail(make_array(array, desc, width, height, 0, 0));
+}
+
+cudaError_t CUDARTAPI cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                        struct cudaExtent extent, unsigned int flags)
+{
+    return fail(make_3d_array(array, desc, extent, flags));
+}
+
+int cassrt_array_create(void **array, const int bits[4], int kind, const size_t extent[3], unsigned flags)
+{
+    struct cudaChannelFormatDesc desc = {bits[0], bits[1], bits[2], bits[3], (enum cudaChannelFormatKind)kind};
+    struct cudaExtent size = {extent[0], extent[1], extent[2]};
+    return make_3d_array((cudaArray_t *)array, &desc, size, flags);
 }
 
 static size_t halved(size_t n, unsigned int level)
@@ -246,14 +261,17 @@ cudaError_t CUDARTAPI cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray
     return e;
 }
 
-cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array)
+int cassrt_array_destroy(void *array)
 {
-    if (!array)
+    cudaArray_t a = array;
+    if (!a)
         return cudaSuccess;
-    cudaError_t e = cudaFree(array->data);
-    free(array);
+    int e = cassrt_cudaFree(a->data);
+    free(a);
     return e;
 }
+
+cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array) { return fail(cassrt_array_destroy(array)); }
 
 cudaError_t CUDARTAPI cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array)
 {
@@ -513,17 +531,17 @@ cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject)
     return cudaDestroyTextureObject(surfObject);
 }
 
-/* An array's memory as cudaMemcpy3D needs it (cuda_memory.c): base, row pitch in bytes, rows
- * per slice and element size (a copy's positions and extent count elements of the array).
- * Returns cudaErrorInvalidValue for a null array. */
-int cassrt_array_memory(const void *array, void **ptr, size_t *pitch, size_t *rows, size_t *element)
+/* An array's memory as the 3D copies need it (cudaMemcpy3D, cuMemcpy2D/3D); cudaErrorInvalidValue
+ * for a null array. */
+int cassrt_array_memory(const void *array, struct cassrt_array_memory *memory)
 {
     cudaArray_const_t a = array;
     if (!a)
         return cudaErrorInvalidValue;
-    *ptr = a->data;
-    *pitch = a->pitch;
-    *rows = a->height;
-    *element = element_size(&a->desc);
+    memory->base = a->data;
+    memory->pitch = a->pitch;
+    memory->rows = a->height;
+    memory->slices = a->depth;
+    memory->element = element_size(&a->desc);
     return cudaSuccess;
 }

@@ -1,7 +1,8 @@
-/* The driver API's memory functions: allocations, copies, sets and address ranges, made by the
- * same HIP calls as the runtime's (passthrough.def) or by their own (driver.def). A CUdeviceptr is
- * the device address as an integer; a CUarray is the runtime's cudaArray (cuda_texture.c), so
- * arrays made by either API serve both. */
+/* The driver API's memory functions: allocations, linear copies and sets, address ranges and
+ * arrays, made by the same HIP calls as the runtime's (passthrough.def) or by their own
+ * (driver.def); driver_pitched.c has the 2D and 3D copies and sets. A CUdeviceptr is the device
+ * address as an integer; a CUarray is the runtime's cudaArray (cuda_texture.c), so arrays made by
+ * either API serve both. */
 #include <stdint.h>
 
 #include <cuda.h>
@@ -106,6 +107,70 @@ CUresult CUDAAPI cuMemsetD8(CUdeviceptr dst, unsigned char value, size_t n)
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t n, CUstream stream)
 {
     return result(cassrt_cudaMemsetAsync(pointer(dst), value, n, (cudaStream_t)stream));
+}
+
+/* --- arrays: a CUarray is the runtime's cudaArray (cuda_texture.c) */
+
+_Static_assert(CUDA_ARRAY3D_LAYERED == cudaArrayLayered && CUDA_ARRAY3D_SURFACE_LDST == cudaArraySurfaceLoadStore &&
+                   CUDA_ARRAY3D_CUBEMAP == cudaArrayCubemap && CUDA_ARRAY3D_TEXTURE_GATHER == cudaArrayTextureGather,
+               "the driver's array flags are the runtime's");
+#define ARRAY_FLAGS                                                                                \
+    (CUDA_ARRAY3D_LAYERED | CUDA_ARRAY3D_SURFACE_LDST | CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_TEXTURE_GATHER)
+
+/* The runtime's channel format of a CU_AD_FORMAT_* with `channels` channels: bits per channel
+ * (x, y, z, w) and cudaChannelFormatKind. */
+static CUresult channel_format(CUarray_format format, unsigned int channels, int bits[4], int *kind)
+{
+    int size;
+    switch (format) {
+    case CU_AD_FORMAT_UNSIGNED_INT8: size = 8, *kind = cudaChannelFormatKindUnsigned; break;
+    case CU_AD_FORMAT_UNSIGNED_INT16: size = 16, *kind = cudaChannelFormatKindUnsigned; break;
+    case CU_AD_FORMAT_UNSIGNED_INT32: size = 32, *kind = cudaChannelFormatKindUnsigned; break;
+    case CU_AD_FORMAT_SIGNED_INT8: size = 8, *kind = cudaChannelFormatKindSigned; break;
+    case CU_AD_FORMAT_SIGNED_INT16: size = 16, *kind = cudaChannelFormatKindSigned; break;
+    case CU_AD_FORMAT_SIGNED_INT32: size = 32, *kind = cudaChannelFormatKindSigned; break;
+    case CU_AD_FORMAT_HALF: size = 16, *kind = cudaChannelFormatKindFloat; break;
+    case CU_AD_FORMAT_FLOAT: size = 32, *kind = cudaChannelFormatKindFloat; break;
+    default:
+        cassrt_note_once("cuArrayCreate: only the 8, 16 and 32-bit integer, half and float array formats are "
+                         "supported");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    if (channels != 1 && channels != 2 && channels != 4)
+        return CUDA_ERROR_INVALID_VALUE;
+    for (unsigned int i = 0; i < 4; i++)
+        bits[i] = i < channels ? size : 0;
+    return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray)
+{
+    if (!pHandle || !pAllocateArray)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (pAllocateArray->Flags & ~ARRAY_FLAGS) {
+        cassrt_note_once("cuArray3DCreate: only the layered, surface, cubemap and texture gather flags are supported");
+        return CUDA_ERROR_NOT_SUPPORTED;
+    }
+    int bits[4], kind;
+    CUresult e = channel_format(pAllocateArray->Format, pAllocateArray->NumChannels, bits, &kind);
+    if (e != CUDA_SUCCESS)
+        return e;
+    const size_t extent[3] = {pAllocateArray->Width, pAllocateArray->Height, pAllocateArray->Depth};
+    return result(cassrt_array_create((void **)pHandle, bits, kind, extent, pAllocateArray->Flags));
+}
+
+CUresult CUDAAPI cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray)
+{
+    if (!pAllocateArray)
+        return CUDA_ERROR_INVALID_VALUE;
+    CUDA_ARRAY3D_DESCRIPTOR d = {pAllocateArray->Width, pAllocateArray->Height, 0, pAllocateArray->Format,
+                                 pAllocateArray->NumChannels, 0};
+    return cuArray3DCreate(pHandle, &d);
+}
+
+CUresult CUDAAPI cuArrayDestroy(CUarray hArray)
+{
+    return hArray ? result(cassrt_array_destroy(hArray)) : CUDA_ERROR_INVALID_HANDLE;
 }
 
 /* The driver's array format for a runtime channel description: CU_AD_FORMAT_* by kind and bits. */
