@@ -1,4 +1,5 @@
-"""Single precision: FADD, FMUL, FFMA (with .FTZ, .SAT and .RZ/.RM/.RP via rounding.py), FMNMX,
+"""Single precision: FADD, FMUL (also scaled: .D2/.D4/.D8, .M2/.M4/.M8), FFMA (with .FTZ, .SAT and
+.RZ/.RM/.RP via rounding.py), FMNMX,
 FSETP, FSET, FSEL, FCHK and MUFU (AMDGPU's hardware approximations of matching precision; TANH,
 which AMDGPU lacks, as an expansion of the same accuracy)."""
 
@@ -12,6 +13,10 @@ from .rounding import MODES, flush32, mode_of, round_to_f32, two_sum
 ORDERED = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
 UNORDERED = {"EQU": "==", "NEU": "!=", "LTU": "<", "LEU": "<=", "GTU": ">", "GEU": ">="}
 ARITH = {"FTZ", "SAT"} | set(MODES)
+# FMUL's result scales: ptxas folds `(a * b) * 0.5f` (or 0.25f, 0.125f, 4.0f, 8.0f) into one FMUL.D2
+# (.D4, ...). PTX rounds the product, then multiplies by the power of two (exact but for results in
+# the denormal range or past the largest float, where it rounds again): two IEEE multiplies.
+SCALES = {"D2": 0.5, "D4": 0.25, "D8": 0.125, "M2": 2.0, "M4": 4.0, "M8": 8.0}
 
 
 def fcompare(ctx: Lifter, ins, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
@@ -70,14 +75,22 @@ def fadd(ctx: Lifter, ins) -> None:
 
 @handles("FMUL")
 def fmul(ctx: Lifter, ins) -> None:
-    ctx.check(ins, ARITH)
+    ctx.check(ins, ARITH | set(SCALES))
     d, a, bb = ctx.operands(ins, 3)
     x, y = _in(ctx, ins, a), _in(ctx, ins, bb)
     mode = mode_of(ins)
+    scales = [SCALES[m] for m in ins.modifiers if m in SCALES]
+    if scales and mode != "RN":         # ptxas keeps such products apart (FMUL.RZ, then FMUL)
+        raise unsupported(ins, f"a scaled product rounded .{mode}")
+    if len(scales) > 1:
+        raise unsupported(ins, "two result scales")
     if mode == "RN":
         v = ctx.b.fmul(x, y)
     else:                               # an f32 product is exact in double
         v = round_to_f32(ctx, ctx.b.fmul(ctx.b.fpext(x, F64), ctx.b.fpext(y, F64)), ir.Constant(F64, 0.0), mode)
+    if scales:
+        product = flush32(ctx, v) if "FTZ" in ins.modifiers else v
+        v = ctx.b.fmul(product, ir.Constant(F32, scales[0]))
     _out(ctx, ins, d, v)
 
 
