@@ -341,4 +341,4 @@ def test_assert_in_a_device_function_of_another_file(build_root):
     assert proc.returncode == 0, proc.stderr
     run = cass_run(out / "prog")
     assert "checked.cu:3: int checked(int): block: [0,0,0], thread: [5,0,0] Assertion `x < 5` failed." in run.stdout
-    assert run.returncode != 0
+    assert "status 710" in run.stdout and run.returncode == 0     # cudaErrorAssert, as on a GPU

@@ -1,6 +1,7 @@
 """Calls through c[0x4]: the callee of a CALL.ABS is the symbol relocated into the word its register
 was loaded from. A failed assert() (__assertfail) prints CUDA's message, with the file, function
-and condition texts read from the cubin, and traps; printf in the same kernel still works."""
+and condition texts read from the cubin, then sets the code object's assert flag and ends its wave
+(libcassrt reports cudaErrorAssert); printf in the same kernel still works."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ __global__ void checked(const int *in, int *out)
 """
 
 
-def test_assert_prints_cuda_message_and_traps(tmp_path):
+def test_assert_prints_cuda_message_and_raises_the_flag(tmp_path):
     from cass_cc.pipeline import run_pipeline
     from cass_cc.passes import FRONT_END, units_from_file
     import cass_cc.passes.lift as lift
@@ -35,7 +36,9 @@ def test_assert_prints_cuda_message_and_traps(tmp_path):
     unit = run_pipeline(unit, [lift])
     assert unit.status == "ok", unit.reasons
     text = unit.llvm_ir
-    assert "llvm.trap" in text
+    assert "llvm.trap" not in text and "llvm.amdgcn.endpgm" in text
+    assert "@__cass_assert_raised = common " in text
+    assert "store i32 1, ptr addrspace(1) @__cass_assert_raised" in text
     assert ("/a.cu:%u: void checked(const int *, int *): block: [%u,%u,%u], thread: [%u,%u,%u] "
             "Assertion `v >= 0 && \\22inputs are counts\\22` failed.\\0A") in text
     assert "first %d" in text or "__ockl_printf_begin" in text

@@ -9,7 +9,11 @@ lift pass links in; the emulator serves their hostcalls). vprintf's result (R4) 
 arguments, as CUDA documents printf's.
 
 A failed assert() calls `__assertfail(message, file, line, function, charSize)` the same way (R4:R5,
-R6:R7, R8, R10:R11, R12:R13): it prints CUDA's message through the same protocol and traps. The
+R6:R7, R8, R10:R11, R12:R13): it prints CUDA's message through the same protocol, sets the code
+object's ASSERT_FLAG and ends its wave. CUDA reports the assert to the host as cudaErrorAssert at
+the next synchronization, and the context is unusable after it (every call fails), so what the
+kernel's other threads still do is never seen; libcassrt reads the flag when it waits for the
+device and returns that error from then on. A trap would end the whole process on ROCm. The
 callee of a CALL.ABS is the symbol relocated into the c[0x4] word its register was loaded from;
 any other callee is refused by name."""
 
@@ -19,12 +23,13 @@ import re
 
 from llvmlite import ir
 
-from .core import FLAT, I32, I64, ConstRef, Imm, Lifter, Reg, unsupported
+from .core import FLAT, I32, I64, ConstRef, Imm, Lifter, Reg, opaque, unsupported
 from .opcodes import MOVE_OPCODES, TERMINATORS, is_immediate_move
 
 SPEC = re.compile(r"%(?P<flags>[-+ #0]*)(?P<width>\*|\d+)?(?:\.(?P<prec>\*|\d+))?"
                   r"(?P<length>hh|h|ll|l|j|z|t|L)?(?P<conv>[diouxXfFeEgGaAcsp%])")
 OCKL = ("__ockl_printf_begin", "__ockl_printf_append_args", "__ockl_printf_append_string_n")
+ASSERT_FLAG = "__cass_assert_raised"    # an i32, 1 once an assert failed; cassrt.h names it too
 
 
 def arguments(fmt: str) -> list[tuple[int, bool]]:
@@ -186,7 +191,7 @@ def _static_string(ctx: Lifter, ins, index: int) -> str | None:
 
 
 def assert_fail(ctx: Lifter, ins) -> None:
-    """CUDA's assertion message, then a trap (the launch fails, as cudaErrorAssert does). The
+    """CUDA's assertion message, then the code object's ASSERT_FLAG set and the wave ended. The
     message, file and function texts are read from the cubin when their relocations say which
     strings they are (then they are part of the format), else printed from their addresses."""
     b = ctx.b
@@ -218,7 +223,14 @@ def assert_fail(ctx: Lifter, ins) -> None:
         g.global_constant = True
         g.linkage = "private"
     _print(ctx, b.addrspacecast(g, FLAT), len(data), words)
-    b.call(ctx.intrinsic("llvm.trap", ir.VoidType(), [], ("noreturn", "nounwind")), [])
+    flag = ctx.module.globals.get(ASSERT_FLAG)
+    if flag is None:
+        flag = ir.GlobalVariable(ctx.module, I32, ASSERT_FLAG, addrspace=1)
+        flag.linkage = "common"          # every kernel's module that asserts has it; the link keeps one
+        flag.initializer = ir.Constant(I32, 0)
+        flag.align = 4
+    b.store(ir.Constant(I32, 1), opaque(flag, 1), align=4)
+    b.call(ctx.intrinsic("llvm.amdgcn.endpgm", ir.VoidType(), [], ("noreturn", "nounwind")), [])
 
 
 def _print(ctx: Lifter, fmt_ptr: ir.Value, fmt_size: int, words: list) -> None:

@@ -33,6 +33,12 @@ struct cassrt_device_info {
 /* Launch geometry as CUDA's dim3 holds it. */
 struct cassrt_dim { unsigned x, y, z; };
 
+/* A translated code object whose kernels call assert() defines this i32 (passes/lift/printf.py's
+ * ASSERT_FLAG); a failed assert sets it to 1 and ends its wave. libcassrt reads it whenever it has
+ * waited for the device (hip_registry.c: cassrt_waited) and reports cudaErrorAssert, as CUDA does
+ * at the next synchronization, from then on (cuda_errors.c: the context is unusable, as CUDA's). */
+#define CASSRT_ASSERT_FLAG "__cass_assert_raised"
+
 /* --- registration (hip_registry.c) -------------------------------------------------------- */
 void **cassrt_register_image(const void *fatbin_wrapper);
 void cassrt_unregister_image(void **handle);

@@ -31,12 +31,19 @@ static const struct cassrt_error *find_error(int code)
 }
 
 static __thread cudaError_t last_error = cudaSuccess;
+/* A failed device assert leaves CUDA's context unusable: every later call returns the error. */
+static cudaError_t sticky_error = cudaSuccess;
 
 /* HIP's codes have CUDA's values (hip_errors.c checks the ones HIP shares); a HIP code CUDA
  * lacks becomes cudaErrorUnknown. */
 int cassrt_result(int hip_error)
 {
     cudaError_t e = find_error(hip_error) ? (cudaError_t)hip_error : cudaErrorUnknown;
+    if (e == cudaErrorAssert)
+        __atomic_store_n(&sticky_error, e, __ATOMIC_RELAXED);
+    cudaError_t sticky = __atomic_load_n(&sticky_error, __ATOMIC_RELAXED);
+    if (sticky != cudaSuccess)
+        e = sticky;
     if (e != cudaSuccess)
         last_error = e;
     return e;
@@ -62,7 +69,7 @@ void cassrt_note_once(const char *what)
 cudaError_t CUDARTAPI cudaGetLastError(void)
 {
     cudaError_t e = last_error;
-    last_error = cudaSuccess;
+    last_error = __atomic_load_n(&sticky_error, __ATOMIC_RELAXED);
     return e;
 }
 

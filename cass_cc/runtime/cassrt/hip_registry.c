@@ -36,6 +36,9 @@ struct image {
     hipError_t error;
     int nmodules;
     hipModule_t modules[MAX_MODULES];
+    int nflags;          /* the modules' CASSRT_ASSERT_FLAG variables */
+    void *assert_flags[MAX_MODULES];
+    struct image *next_asserting;
 };
 
 struct cassrt_kernel {
@@ -58,6 +61,7 @@ struct var {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct cassrt_kernel *kernels;
 static struct var *vars;
+static struct image *asserting; /* loaded images with assert flags */
 
 hipStream_t cassrt_hip_stream(void *cuda_stream)
 {
@@ -103,6 +107,11 @@ void cassrt_unregister_image(void **handle)
         } else
             v = &dead->next;
     }
+    for (struct image **a = &asserting; *a; a = &(*a)->next_asserting)
+        if (*a == img) {
+            *a = img->next_asserting;
+            break;
+        }
     pthread_mutex_unlock(&lock);
     for (int i = 0; i < img->nmodules; i++)
         (void)hipModuleUnload(img->modules[i]);
@@ -263,15 +272,48 @@ static hipError_t load_bundle(struct image *img)
     return hipSuccess;
 }
 
+/* Remembers the assert flags of a loaded image's modules (lock held). */
+static void find_assert_flags(struct image *img)
+{
+    for (int i = 0; i < img->nmodules; i++) {
+        hipDeviceptr_t dptr;
+        size_t bytes = 0;
+        if (hipModuleGetGlobal(&dptr, &bytes, img->modules[i], CASSRT_ASSERT_FLAG) == hipSuccess && bytes == 4)
+            img->assert_flags[img->nflags++] = (void *)dptr;
+    }
+    if (img->nflags) {
+        img->next_asserting = asserting;
+        asserting = img;
+    }
+}
+
 static hipError_t load_image(struct image *img)
 {
     pthread_mutex_lock(&lock);
     if (!img->loaded) {
         img->error = load_bundle(img);
         img->loaded = 1;
+        if (img->error == hipSuccess)
+            find_assert_flags(img);
     }
     pthread_mutex_unlock(&lock);
     return img->error;
+}
+
+hipError_t cassrt_waited(hipError_t e)
+{
+    if (e != hipSuccess)
+        return e;
+    pthread_mutex_lock(&lock);
+    for (struct image *img = asserting; img && e == hipSuccess; img = img->next_asserting)
+        for (int i = 0; i < img->nflags && e == hipSuccess; i++) {
+            int32_t raised = 0;
+            e = hipMemcpy(&raised, img->assert_flags[i], sizeof raised, hipMemcpyDeviceToHost);
+            if (e == hipSuccess && raised)
+                e = hipErrorAssert;
+        }
+    pthread_mutex_unlock(&lock);
+    return e;
 }
 
 hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *fn)
