@@ -42,3 +42,12 @@ def test_assert_prints_cuda_message_and_raises_the_flag(tmp_path):
     assert ("/a.cu:%u: void checked(const int *, int *): block: [%u,%u,%u], thread: [%u,%u,%u] "
             "Assertion `v >= 0 && \\22inputs are counts\\22` failed.\\0A") in text
     assert "first %d" in text or "__ockl_printf_begin" in text
+
+
+def test_libcassrt_reads_the_flag_the_lifter_sets():
+    """cassrt.h's CASSRT_ASSERT_FLAG is the variable printf.py's assert lowering defines."""
+    import re
+    from pathlib import Path
+    from cass_cc.passes.lift.printf import ASSERT_FLAG
+    header = Path(__file__).resolve().parents[2] / "cass_cc" / "runtime" / "cassrt" / "cassrt.h"
+    assert re.search(r'#define CASSRT_ASSERT_FLAG "(\w+)"', header.read_text()).group(1) == ASSERT_FLAG
