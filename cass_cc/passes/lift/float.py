@@ -88,7 +88,8 @@ def fmul(ctx: Lifter, ins) -> None:
     b = ctx.b
     if scales:                          # exact in double: 48 product bits, far from its range limits
         exact = b.fmul(b.fmul(b.fpext(x, F64), b.fpext(y, F64)), ir.Constant(F64, scales[0]))
-        v = b.fptrunc(exact, F32)
+        v = b.fptrunc(exact, F32)       # a NaN comes out as the H200's canonical 0x7fffffff
+        v = b.select(b.fcmp_unordered("uno", v, v), b.bitcast(ir.Constant(I32, 0x7FFFFFFF), F32), v)
     elif mode == "RN":
         v = b.fmul(x, y)
     else:                               # an f32 product is exact in double
