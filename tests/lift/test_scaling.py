@@ -175,3 +175,21 @@ def test_subroutines_kept_as_calls_compute_the_same(tmp_path, monkeypatch):
         want = ((a / b) * np.float32(0.5) + np.float32(1)) + np.sqrt(np.abs(a)) / (b + np.float32(3))
     assert np.array_equal(got.view(np.uint32), want.astype(np.float32).view(np.uint32)), \
         [(i, got[i], want[i]) for i in range(n) if got.view(np.uint32)[i] != want.astype(np.float32).view(np.uint32)[i]][:5]
+
+
+def test_subroutine_interface_is_what_callers_use(units):
+    """The division slow path clobbers scratch registers and predicates (P1, P2) that no caller
+    reads again: its function neither takes nor returns them. Passed through, they were chains of
+    phis from call to call that LLVM's SGPR-copy fixing took quadratic time on."""
+    import re
+
+    from cass_cc.passes import lift
+    unit = units[LARGE]
+    raw = lift.lift_module(unit)
+    signature = re.search(r"define internal (.*) @\"?__cass_subroutine_\w+\"?\((.*)\)", raw)
+    assert signature, "the slow path should be a function"
+    returned, params = signature.groups()
+    assert "i1" not in returned and " i1 " not in params, signature.group(0)
+    optimized = lift.optimize(raw, unit.offload_arch)
+    calls = sum(1 for i in unit.instructions if i.opcode == "CALL")
+    assert optimized.count("= phi i1 ") < calls / 4, (optimized.count("= phi i1 "), calls)

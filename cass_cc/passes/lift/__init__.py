@@ -119,6 +119,8 @@ def _lift_module(unit: KernelUnit) -> str:
         if not block.is_terminated:     # the CFG analysis and the lifted branches disagree
             raise InternalError("lift", unit.demangled or unit.name,
                                 f"a branch to 0x{address:x}, which was not lifted (the CFG analysis missed it)")
+    if functions is not None:
+        subroutines.trim_interfaces(fn, ctx.regs, functions)
     return module_text(module, facts)
 
 

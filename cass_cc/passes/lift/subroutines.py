@@ -22,9 +22,11 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir
 
+from . import slot_liveness
 from .cfg import Cfg, is_subroutine_call, label_address
 from .core import PRIVATE, VOID, Lifter, Reg
 from .opcodes import KERNEL_ONLY     # a subroutine holding one keeps the inline copies
+from .slot_liveness import Key
 # Call sites times body instructions past which a subroutine stays a call (noinline): inlining it
 # everywhere would multiply the code LLVM optimises and compiles (the division slow path, ~120
 # instructions, is called at every division of generated code, and runs only for operands that
@@ -32,6 +34,14 @@ from .opcodes import KERNEL_ONLY     # a subroutine holding one keeps the inline
 INLINE_BUDGET = 20000
 RETURN_KEY = "subroutine_return"    # ctx.state: the block a RET of the function being lifted goes to
 TABLE_KEY = "subroutines"           # ctx.state: {start address: Subroutine}
+
+
+@dataclass
+class CallSite:
+    call: ir.instructions.CallInstr
+    loads: dict[Key, ir.instructions.LoadInstr]                 # the arguments, one per param
+    stores: dict[Key, tuple[ir.Instruction, ir.Instruction]]    # result -> (extractvalue, store)
+    slots: dict[Key, ir.Value]                                  # the caller's slot of each result
 
 
 @dataclass
@@ -43,6 +53,10 @@ class Subroutine:
     fn: ir.Function | None = None
     params: list[tuple[str, int]] = field(default_factory=list)     # register slots passed in
     results: list[tuple[str, int]] = field(default_factory=list)    # register slots returned
+    slots: dict[int, Key] = field(default_factory=dict)     # id(its own alloca) -> register
+    inits: dict[Key, ir.Instruction] = field(default_factory=dict)  # each slot's store of its param
+    done: ir.Block | None = None                            # the return block
+    sites: list[CallSite] = field(default_factory=list)
 
 
 def plan(instructions: list, cfg: Cfg) -> dict[int, Subroutine] | None:
@@ -111,6 +125,7 @@ def lift_function(ctx: Lifter, sub: Subroutine, lift_span) -> None:
     """Lift the subroutine's code into its own function; `lift_span(ctx, start, end)` lifts code."""
     fn = ir.Function(ctx.module, ir.FunctionType(VOID, []), name=f"__cass_subroutine_{sub.start:x}")
     fn.linkage = "internal"
+    sub.fn = fn
     # warp votes, shuffles and barriers inside: LLVM must not move a call of it across control
     # flow (that changes which lanes take part), as for the convergent intrinsics themselves
     fn.attributes.add("convergent")
@@ -145,20 +160,15 @@ def lift_function(ctx: Lifter, sub: Subroutine, lift_span) -> None:
         fn.return_value = ir.values.ReturnValue(fn, ret)
         for k, a in zip(keys, args):    # the registers start as the caller's
             ctx.slot_inits[k].operands[0] = a
-        b = ir.IRBuilder(done)
-        if sub.results:
-            value = ir.Constant(ret, ir.Undefined)
-            for n, k in enumerate(sub.results):
-                value = b.insert_value(value, b.load(ctx.regs[k], typ=ctx.regs[k].allocated_type), n)
-            b.ret(value)
-        else:
-            b.ret_void()
+        sub.slots = {id(ctx.regs[k]): k for k in keys}
+        sub.inits = {k: ctx.slot_inits[k] for k in keys}
+        sub.done = done
+        _build_return(sub, ctx.regs)
         if not ctx.b.block.is_terminated:
             ctx.b.unreachable()
         for address, block in ctx.blocks.items():
             if not block.is_terminated:
                 raise ctx.refuse(f"internal: branch to 0x{address[1]:x} of subroutine 0x{sub.start:x}, which was not lifted")
-        sub.fn = fn
     finally:
         ctx.leave_function(saved)
 
@@ -185,13 +195,17 @@ def call(ctx: Lifter, ins) -> None:
         go = ctx.new_block("call")
         b.cbranch(cond, go, after)
         b.position_at_end(go)
-    args = [frame(ctx)]
+    loads = {}
     for k in sub.params:
         slot = ctx.slot(*k)
-        args.append(b.load(slot, typ=slot.allocated_type))
-    result = b.call(sub.fn, args)
+        loads[k] = b.load(slot, typ=slot.allocated_type)
+    result = b.call(sub.fn, [frame(ctx), *loads.values()])
+    stores, slots = {}, {}
     for n, k in enumerate(sub.results):
-        b.store(b.extract_value(result, n), ctx.slot(*k))
+        slots[k] = ctx.slot(*k)
+        value = b.extract_value(result, n)
+        stores[k] = (value, b.store(value, slots[k]))
+    sub.sites.append(CallSite(result, loads, stores, slots))
     b.branch(after)
 
 
@@ -215,3 +229,97 @@ def handler(ctx: Lifter, ins):
     if ins.opcode == "RET" and RETURN_KEY in ctx.state:
         return ret
     return None
+
+
+def _build_return(sub: Subroutine, regs: dict[Key, ir.Value]) -> None:
+    """The return block: the result registers as one struct (or void)."""
+    sub.done.instructions.clear()
+    sub.done.terminator = None
+    b = ir.IRBuilder(sub.done)
+    if not sub.results:
+        b.ret_void()
+        return
+    ret = sub.fn.ftype.return_type
+    value = ir.Constant(ret, ir.Undefined)
+    for n, k in enumerate(sub.results):
+        value = b.insert_value(value, b.load(regs[k], typ=regs[k].allocated_type), n)
+    b.ret(value)
+
+
+def trim_interfaces(kernel: ir.Function, kernel_regs: dict[Key, ir.Value],
+                    functions: dict[int, Subroutine]) -> None:
+    """Pass each subroutine only the registers it reads before writing them, and return only the
+    results some caller reads afterwards (register liveness over the lifted kernel and its
+    subroutines, to a fixed point: a callee's needs make its callers' registers live). Every
+    register the body touches was passed and returned so far; ptxas's slow paths clobber scratch
+    registers and predicates that no caller reads again."""
+    by_fn = {id(s.fn): s for s in functions.values()}
+    site_of = {id(site.call): site for s in functions.values() for site in s.sites}
+    skip = {id(i) for s in functions.values() for site in s.sites
+            for i in (*site.loads.values(), *(x for pair in site.stores.values() for x in pair))}
+    for s in functions.values():
+        skip |= {id(i) for i in s.done.instructions}
+    kernel_slots = {id(v): k for k, v in kernel_regs.items()}
+    bodies = [(kernel, kernel_slots, None)] + [(s.fn, s.slots, s) for s in functions.values()]
+    fixed = set()                           # registers whose slots escape: always passed
+    for fn, slots, s in bodies:
+        fixed |= slot_liveness.escaped(fn, slots)
+    params = {id(s.fn): set(s.params) & fixed for s in functions.values()}
+    results = {id(s.fn): set(s.results) & fixed for s in functions.values()}
+    for s in functions.values():            # a slot init stores the param: not a definition here
+        skip |= {id(i) for i in s.inits.values()}
+
+    def at_call(call: ir.instructions.CallInstr, live: set[Key]) -> set[Key]:
+        callee = by_fn.get(id(call.callee))
+        if callee is None or id(call) not in site_of:
+            return live
+        return (live - set(callee.results)) | params[id(callee.fn)]
+
+    flows = [(slot_liveness.SlotFlow(fn, slots, skip), fn, s) for fn, slots, s in bodies]
+    while True:
+        new_params = {k: set(v) for k, v in params.items()}
+        new_results = {k: set(v) for k, v in results.items()}
+        for flow, fn, s in flows:
+            exit_uses = {id(s.done): results[id(fn)]} if s is not None else {}
+            liveness = flow.solve(at_call, exit_uses)
+            if s is not None:
+                new_params[id(fn)] |= liveness.entry & set(s.params)
+            for call_id, live in liveness.after_call.items():
+                site = site_of.get(call_id)
+                if site is not None:
+                    new_results[id(site.call.callee)] |= live & set(site.stores)
+        if new_params == params and new_results == results:
+            break
+        params, results = new_params, new_results
+    for s in functions.values():
+        _narrow(s, params[id(s.fn)], results[id(s.fn)])
+
+
+def _narrow(sub: Subroutine, keep_params: set[Key], keep_results: set[Key]) -> None:
+    """Rebuild the function's signature, its return block and its call sites for the registers
+    that are kept; dropped params start as undef, dropped results keep the caller's value (dead
+    there by construction)."""
+    fn = sub.fn
+    regs = {k: init.operands[1] for k, init in sub.inits.items()}
+    args = dict(zip(sub.params, fn.args[1:]))
+    for k in sub.params:
+        if k not in keep_params:
+            sub.inits[k].operands[0] = ir.Constant(regs[k].allocated_type, ir.Undefined)
+    sub.params = [k for k in sub.params if k in keep_params]
+    sub.results = [k for k in sub.results if k in keep_results]
+    ret = ir.LiteralStructType([regs[k].allocated_type for k in sub.results]) if sub.results else VOID
+    fn.ftype = ir.FunctionType(ret, [PRIVATE, *(regs[k].allocated_type for k in sub.params)])
+    fn.type = fn.ftype.as_pointer()
+    fn.args = (fn.args[0], *(args[k] for k in sub.params))
+    fn.return_value = ir.values.ReturnValue(fn, ret)
+    _build_return(sub, regs)
+    for site in sub.sites:
+        block = site.call.parent
+        b = ir.IRBuilder(block)
+        b.position_before(site.call)
+        call = b.call(fn, [site.call.args[0], *(site.loads[k] for k in sub.params)])
+        for k in sub.results:
+            b.store(b.extract_value(call, sub.results.index(k)), site.slots[k])
+        gone = {id(site.call)} | {id(x) for pair in site.stores.values() for x in pair} | \
+               {id(load) for k, load in site.loads.items() if k not in keep_params}
+        block.instructions[:] = [i for i in block.instructions if id(i) not in gone]
