@@ -66,10 +66,13 @@ void cassrt_note_once(const char *what)
     fprintf(stderr, "libcassrt: %s\n", what);
 }
 
+/* Reading the last error clears it, a sticky one too (measured on an H200: after a failed assert,
+ * two cudaGetLastError calls in a row return cudaErrorAssert, then cudaSuccess); the context stays
+ * unusable, so the next call that reaches it sets it again. */
 cudaError_t CUDARTAPI cudaGetLastError(void)
 {
     cudaError_t e = last_error;
-    last_error = __atomic_load_n(&sticky_error, __ATOMIC_RELAXED);
+    last_error = cudaSuccess;
     return e;
 }
 
