@@ -52,7 +52,7 @@ def link_command(inputs: list[str], output: str, settings: Settings, shared: boo
     implicit_link_args."""
     cmd = [host.host_compiler(settings, "c++")]
     cmd += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
-    cmd += ["-o", output]
+    cmd += settings.host_link_options + ["-o", output]
     cmd += [i for i in inputs if not _is_cudart(i)]
     cmd += [f"-L{d}" for d in settings.library_dirs]
     cmd += [f"-l{lib}" for lib in settings.libraries if lib not in CUDART_LIBRARIES]

@@ -55,6 +55,9 @@ class Settings:
     nvcc_front_end: list[str] = field(default_factory=list)
     host_options: list[str] = field(default_factory=list)   # -Xcompiler and forwarded unknowns
     linker_options: list[str] = field(default_factory=list)  # -Xlinker and forwarded unknowns
+    # -Xcompiler options go to the host compiler when nvcc links too (-fopenmp, -pthread,
+    # -fsanitize=...: they choose libraries); forwarded unknowns follow -forward-unknown-to-host-linker
+    host_link_options: list[str] = field(default_factory=list)
     link_flags: list[str] = field(default_factory=list)      # forwarded unknowns, as written
     archive_options: list[str] = field(default_factory=list)
     libraries: list[str] = field(default_factory=list)
@@ -268,6 +271,7 @@ def settings_from(args: Arguments) -> Settings:
         nvcc_front_end=_nvcc_front_end(args),
         host_options=_split_host(args.list("compiler-options")) + host_unknown,
         linker_options=_split_host(args.list("linker-options")),
+        host_link_options=_split_host(args.list("compiler-options")),
         archive_options=_split_host(args.list("archive-options")),
         libraries=args.list("library"),
         library_dirs=args.list("library-path"),

@@ -100,6 +100,7 @@ def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
         argv += ["-fgpu-rdc", "--hip-link", "-Xoffload-linker", "--allow-multiple-definition",
                  "-Wno-unused-command-line-argument", "-Wl,-z,noexecstack"]
     argv += (["-shared"] if action.shared else []) + (["-pg"] if settings.profile else [])
+    argv += settings.host_link_options
     argv += ["-o", tmp, *action.inputs, *implicit_link_args()]
     argv += ["-L" + d for d in settings.library_dirs]
     argv += ["-l" + lib for lib in map(link_library, settings.libraries) if lib]

@@ -181,6 +181,39 @@ def test_shared_library(tmp_path):
     assert_amd_program(tmp_path / "libfill.so", ["_Z4fillPi"])
 
 
+OPENMP_PROGRAM = r"""
+#include <cstdio>
+#include <omp.h>
+__global__ void iota(int *a) { a[threadIdx.x] = threadIdx.x; }
+int main()
+{
+    int *d, h[64];
+    cudaMalloc(&d, sizeof h);
+    iota<<<1, 64>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    long sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+    for (int i = 0; i < 64; i++)
+        sum += h[i];
+    std::printf("sum %ld, %s\n", sum, omp_get_max_threads() > 0 ? "openmp" : "no threads");
+    return 0;
+}
+"""
+
+
+def test_host_compiler_options_reach_the_link(tmp_path):
+    """nvcc gives -Xcompiler options to the host compiler when it links too: -fopenmp there is
+    what brings libgomp in (a program with OpenMP host loops, built and linked in one command and
+    in two)."""
+    (tmp_path / "omp.cu").write_text(OPENMP_PROGRAM)
+    cass_nvcc("-O2", "-Xcompiler", "-fopenmp", "omp.cu", "-o", "omp", cwd=tmp_path)
+    cass_nvcc("-O2", "-Xcompiler=-fopenmp", "-c", "omp.cu", "-o", "omp.o", cwd=tmp_path)
+    cass_nvcc("-Xcompiler", "-fopenmp", "omp.o", "-o", "omp2", cwd=tmp_path)
+    for program in ("omp", "omp2"):
+        proc = run(["cass-run", f"./{program}"], cwd=tmp_path)
+        assert proc.returncode == 0 and proc.stdout == "sum 2016, openmp\n", (proc.stdout, proc.stderr[-2000:])
+
+
 def test_latin1_source_compiles_unchanged(tmp_path):
     """hipify's copy keeps the bytes of a Latin-1 source (nvcc, on the default route, reads the
     file itself): the source route, named."""
