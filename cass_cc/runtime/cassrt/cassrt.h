@@ -28,6 +28,7 @@ struct cassrt_device_info {
     int integrated, cooperative_launch, ecc_enabled, managed_memory, concurrent_managed_access;
     int pageable_memory_access, direct_managed_mem_access_from_host, max_texture_1d;
     int max_texture_2d[2], max_texture_3d[3];
+    int memory_pools_supported;     /* stream-ordered allocation (cudaMallocAsync, pools) */
 };
 
 /* Launch geometry as CUDA's dim3 holds it. */

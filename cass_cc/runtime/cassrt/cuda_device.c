@@ -112,6 +112,7 @@ int cassrt_device_attribute(int *value, int attr, int device)
     case cudaDevAttrPageableMemoryAccess: *value = d.pageable_memory_access; break;
     case cudaDevAttrDirectManagedMemAccessFromHost: *value = d.direct_managed_mem_access_from_host; break;
     case cudaDevAttrCooperativeLaunch: *value = d.cooperative_launch; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = d.memory_pools_supported; break;
     case cudaDevAttrIsMultiGpuBoard: *value = d.is_multi_gpu_board; break;
     case cudaDevAttrUnifiedAddressing:
     case cudaDevAttrHostRegisterSupported:
@@ -214,8 +215,7 @@ int cassrt_device_attribute(int *value, int attr, int device)
     case cudaDevAttrMemoryPoolSupportedHandleTypes:
     case cudaDevAttrKernelExecTimeout:
     case cudaDevAttrTccDriver:
-    case cudaDevAttrClusterLaunch:
-    case cudaDevAttrMemoryPoolsSupported: *value = 0; break;
+    case cudaDevAttrClusterLaunch: *value = 0; break;
     default:
         cassrt_note_once("cudaDeviceGetAttribute: an attribute without an AMD counterpart was asked for");
         return cudaErrorNotSupported;

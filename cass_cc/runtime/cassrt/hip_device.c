@@ -50,6 +50,8 @@ int cassrt_device_info(int device, struct cassrt_device_info *d)
     d->max_texture_1d = p.maxTexture1D;
     memcpy(d->max_texture_2d, p.maxTexture2D, sizeof d->max_texture_2d);
     memcpy(d->max_texture_3d, p.maxTexture3D, sizeof d->max_texture_3d);
+    if (hipDeviceGetAttribute(&d->memory_pools_supported, hipDeviceAttributeMemoryPoolsSupported, device) != hipSuccess)
+        d->memory_pools_supported = 0;
     return hipSuccess;
 }
 

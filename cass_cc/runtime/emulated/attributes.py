@@ -77,6 +77,7 @@ BY_NAME = {
     "GcnArch": PROPS.gcnArch, "IsLargeBar": PROPS.isLargeBar,
     "AsicRevision": PROPS.asicRevision, "ImageSupport": 0,
     "PhysicalMultiProcessorCount": PROPS.multiProcessorCount, "FineGrainSupport": 1,
+    "MemoryPoolsSupported": 1,     # hipMallocAsync, hipFreeAsync and the pools are served here
 }
 VALUES: dict[int, int] = {}
 for _base, _names in ((0, CUDA_COMPATIBLE), (10000, AMD_SPECIFIC)):
