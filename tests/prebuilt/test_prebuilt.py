@@ -143,13 +143,13 @@ def test_pitched_copies(values: dict[str, str], tmp_path: Path) -> None:
 # to succeed, as the 2D copies' do on the H200.
 ARRAY_COPIES_CHECKSUMS = {
     "legacy stream": (
-        "filled: a 1cccfb52ca4b5514, b 430b9fb5d6c4885e, c 5e70711fbdc67a68, d 62d8bfadab781eda",
-        "copies: a b6e8c1044d3d7bd4, b 62f13ae765c0f9f8, c 57c23433d09fae52, d 795895132258fca3, "
+        "filled: a 1cccfb52ca4b5514, b 430b9fb5d6c4885e, c 5e70711fbdc67a68, d 197dba4a39f802ed",
+        "copies: a b6e8c1044d3d7bd4, b 62f13ae765c0f9f8, c 57c23433d09fae52, d 7fdd0c344ed8e804, "
         "host f1ce7ff492316385 9f81241efe51528b",
         "inside elements: a 2d3046586b8b2039, host 0ef9c49ce50c6fcc"),
     "per-thread stream": (
-        "filled: a 8c5ba912ee15faee, b 02bf127d0e71ef77, c bfaf607c91037dec, d 42be9b7cc6f6c5aa",
-        "copies: a b6f169f82572e823, b 7cddd5e73c6dbf66, c b104f4eeda33f349, d 3f5f51bf5f65cf9d, "
+        "filled: a 8c5ba912ee15faee, b 02bf127d0e71ef77, c bfaf607c91037dec, d 11a6e70282966158",
+        "copies: a b6f169f82572e823, b 7cddd5e73c6dbf66, c b104f4eeda33f349, d 8a4df404f7674d6b, "
         "host 3e5a8f5ba6c288a2 12e72ae9791f0ba8",
         "inside elements: a ae65111ef4f4d701, host 71fb4dbe4b0e45b3"),
 }
@@ -161,8 +161,9 @@ ARRAY_COPIES_REFUSED = (
 
 
 def array_copies_lines() -> list[str]:
-    names = ["HtoA", "AtoH", "AtoD", "DtoA", "AtoA", "HtoAAsync", "AtoHAsync"]
-    lines = [f"cuGetProcAddress cuMemcpy{n}, per-thread default stream: found" for n in names]
+    names = ["cuMemcpyHtoA", "cuMemcpyAtoH", "cuMemcpyAtoD", "cuMemcpyDtoA", "cuMemcpyAtoA", "cuMemcpyHtoAAsync",
+             "cuMemcpyAtoHAsync", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemsetD32"]
+    lines = [f"cuGetProcAddress {n}, per-thread default stream: found" for n in names]
     for stream, (filled, copies, inside) in ARRAY_COPIES_CHECKSUMS.items():
         lines += [f"{stream}: {filled}", f"{stream}: {copies}",
                   f"{stream}: 1D copy into an array at a byte inside an element: CUDA_SUCCESS",
@@ -174,8 +175,9 @@ def array_copies_lines() -> list[str]:
 
 def test_array_copies(values: dict[str, str], tmp_path: Path) -> None:
     """The driver's 1D array copies (cuMemcpyHtoA, AtoH, AtoD, DtoA, AtoA, HtoAAsync, AtoHAsync)
-    at byte offsets, linked and in the per-thread-stream forms cuGetProcAddress hands out, and the
-    copies past an array's end they refuse (tests/programs/prebuilt/array_copies)."""
+    at byte offsets, linked and in the per-thread-stream forms cuGetProcAddress hands out (with
+    cuMemcpyHtoD/DtoH and cuMemsetD32 for device memory), and the copies past an array's end they
+    refuse (tests/programs/prebuilt/array_copies)."""
     prebuilt.build("array_copies", tmp_path, values, echo=False)
     proc = cass_run(prebuilt.run_argv("array_copies", tmp_path, values))
     assert proc.returncode == 0, proc.stdout + proc.stderr

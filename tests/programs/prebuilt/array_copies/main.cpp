@@ -5,7 +5,8 @@
 // CUDA_ERROR_INVALID_VALUE and change nothing). It does everything twice: with the functions it
 // links (the legacy default stream; the async ones on a created stream) and with the per-thread
 // default stream forms that cuGetProcAddress hands out for CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
-// (the async ones on stream 0, which is then the thread's own stream).
+// (the async ones on stream 0, which is then the thread's own stream). The linear copies and the
+// set that fill and read device memory come the same two ways.
 //
 // usage: array_copies
 //
@@ -69,6 +70,9 @@ struct Copies {
     decltype(&cuMemcpyAtoA) atoa;
     decltype(&cuMemcpyHtoAAsync) htoa_async;
     decltype(&cuMemcpyAtoHAsync) atoh_async;
+    decltype(&cuMemcpyHtoD) htod;
+    decltype(&cuMemcpyDtoH) dtoh;
+    decltype(&cuMemsetD32) memset_d32;
     CUstream stream;    // the async copies' stream
     CUstream waited;    // what that stream is: the one to synchronise with
 };
@@ -77,8 +81,8 @@ struct Copies {
 Copies per_thread_copies()
 {
     // stream 0 given to the per-thread forms is the thread's own stream
-    Copies c = {"per-thread stream", nullptr, nullptr, nullptr, nullptr, nullptr,
-                nullptr, nullptr, nullptr, CU_STREAM_PER_THREAD};
+    Copies c = {"per-thread stream", nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, nullptr, nullptr, nullptr, nullptr, CU_STREAM_PER_THREAD};
     const struct { const char *name; void **fn; } wanted[] = {
         {"cuMemcpyHtoA", reinterpret_cast<void **>(&c.htoa)},
         {"cuMemcpyAtoH", reinterpret_cast<void **>(&c.atoh)},
@@ -87,6 +91,9 @@ Copies per_thread_copies()
         {"cuMemcpyAtoA", reinterpret_cast<void **>(&c.atoa)},
         {"cuMemcpyHtoAAsync", reinterpret_cast<void **>(&c.htoa_async)},
         {"cuMemcpyAtoHAsync", reinterpret_cast<void **>(&c.atoh_async)},
+        {"cuMemcpyHtoD", reinterpret_cast<void **>(&c.htod)},
+        {"cuMemcpyDtoH", reinterpret_cast<void **>(&c.dtoh)},
+        {"cuMemsetD32", reinterpret_cast<void **>(&c.memset_d32)},
     };
     for (const auto &w : wanted) {
         CUdriverProcAddressQueryResult status;
@@ -158,8 +165,13 @@ void round_of_copies(const Copies &c, State &s, uint8_t *pinned, uint32_t seed)
     CHECK(c.htoa(s.c, 0, data.data() + 50, s.mc.size()));
     std::memcpy(s.mc.data(), data.data() + 50, s.mc.size());
     for (size_t i = 0; i < data.size(); ++i) data[i] = pattern(i, seed + 1);
-    CHECK(cuMemcpyHtoD(s.d, data.data(), data.size()));
+    CHECK(c.htod(s.d, data.data(), data.size()));
     s.md = data;
+    CHECK(c.memset_d32(s.d + 64, 0xa1b2c3d4u, 8));
+    for (size_t i = 0; i < 32; ++i) s.md[64 + i] = static_cast<uint8_t>(0xa1b2c3d4u >> (8 * (i % 4)));
+    Bytes head(100);
+    CHECK(c.dtoh(head.data(), s.d + 20, head.size()));
+    expect_bytes(head.data(), &s.md[20], head.size(), "device memory read back");
     verify(s);
     std::printf("%s: filled: a %016llx, b %016llx, c %016llx, d %016llx\n", c.label, checksum(s.ma),
                 checksum(s.mb), checksum(s.mc), checksum(s.md));
@@ -269,7 +281,8 @@ int main()
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
     Copies legacy = {"legacy stream", &cuMemcpyHtoA, &cuMemcpyAtoH, &cuMemcpyAtoD, &cuMemcpyDtoA, &cuMemcpyAtoA,
-                     &cuMemcpyHtoAAsync, &cuMemcpyAtoHAsync, stream, stream};
+                     &cuMemcpyHtoAAsync, &cuMemcpyAtoHAsync, &cuMemcpyHtoD, &cuMemcpyDtoH, &cuMemsetD32,
+                     stream, stream};
     Copies per_thread = per_thread_copies();
     bool good = true;
     round_of_copies(legacy, s, pinned, 1);
