@@ -213,6 +213,18 @@ CUresult CUDAAPI cuCtxGetDevice(CUdevice *device)
     return CUDA_SUCCESS;
 }
 
+/* Every context has today's API (3020: the _v2 calls, 64-bit device pointers); NULL asks about
+ * the current one. NVIDIA's runtime asks before a peer copy. */
+CUresult CUDAAPI cuCtxGetApiVersion(CUcontext ctx, unsigned int *version)
+{
+    if (!version)
+        return CUDA_ERROR_INVALID_VALUE;
+    if (!ctx && !current())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    *version = 3020;
+    return CUDA_SUCCESS;
+}
+
 CUresult CUDAAPI cuCtxSynchronize(void)
 {
     return current() ? result(cassrt_cudaDeviceSynchronize()) : CUDA_ERROR_INVALID_CONTEXT;
