@@ -185,6 +185,31 @@ def test_array_copies(values: dict[str, str], tmp_path: Path) -> None:
     assert "not supported" not in proc.stderr, proc.stderr
 
 
+# What per_thread_streams prints when every result equals its host model (the checksums are of the
+# models; its H200 reference is still to be recorded). "flags 1" is CU_STREAM_NON_BLOCKING, the
+# flag the stream was created with; 0 is the default stream's priority on NVIDIA's and HIP's ranges.
+PER_THREAD_STREAMS_LINES = """\
+thread 0: pipeline 907c6c0911d52208, managed b9e4af2d540188d3, host functions 2, as modelled
+thread 1: pipeline 881193e8a63a34ff, managed c2baefff33d83b73, host functions 2, as modelled
+driver: created stream flags 1, default stream priority 0
+driver: copies dab4f273ef07f9cf, as modelled
+PASS
+""".splitlines()
+
+
+def test_per_thread_streams(values: dict[str, str], tmp_path: Path) -> None:
+    """A program built by plain nvcc with --default-stream per-thread: NVIDIA's static runtime
+    takes the _ptsz/_ptds forms of the stream, event, copy, set, allocation, launch, host-function
+    and callback calls from cuGetProcAddress, two threads each on their own default stream, and
+    the program calls the driver's per-thread forms directly too
+    (tests/programs/prebuilt/per_thread_streams)."""
+    prebuilt.build("per_thread_streams", tmp_path, values, echo=False)
+    proc = cass_run(prebuilt.run_argv("per_thread_streams", tmp_path, values))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == PER_THREAD_STREAMS_LINES
+    assert "not supported" not in proc.stderr, proc.stderr
+
+
 def test_runtime_of_cuda_12(tmp_path: Path) -> None:
     """A -cudart shared program of CUDA 12 asks for each runtime function at version
     libcudart.so.12 of libcudart.so.12 (here: linked against a stand-in libcudart.so.12 with that
