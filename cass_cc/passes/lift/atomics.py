@@ -5,7 +5,17 @@ udec_wrap are exactly atomicInc/atomicDec. Packed ADD.F16x2/.BF16x2 (atomicAdd o
 __nv_bfloat162) is a compare-and-swap loop over the 32-bit word, each half rounded to nearest.
 .F32x2/.F32x4 (sm_90 atomicAdd on float2/float4) add each element atomically. A generic ATOM's
 predicate result says "done" (nvcc branches to a shared/local slow path when it is false): flat
-atomics reach every window on AMD GPUs, so it is always true here."""
+atomics reach every window on AMD GPUs, so it is always true here.
+
+Native atomics: LLVM's AMDGPU backend turns an atomicrmw into a compare-and-swap loop unless it
+may assume the location is not in fine-grained memory (PCIe carries only add, swap and CAS to
+host memory). Block- and device-scope atomics carry `!amdgpu.no.fine.grained.memory` and
+`!amdgpu.no.remote.memory`, as clang's HIP front end puts on every atomic by default, so they
+become global_/flat_/ds_atomic_{add,sub,min,max,and,or,xor,inc,dec,add_f32,...}: device memory
+comes from hipMalloc (coarse-grained), and hipcc's build of the same source makes the same
+assumption for managed and host-mapped memory. System-scope atomics (`.SYS`: atomicAdd_system and
+the like) are what CUDA code aims at memory shared with the host or a peer, so they stay plain and
+the backend keeps its loop where fine-grained memory needs one."""
 
 from __future__ import annotations
 
@@ -38,7 +48,20 @@ class ScopedRMW(ir.instructions.Instruction):
     def descr(self, buf):
         ptr, val = self.operands
         buf.append(f"atomicrmw {self.operation} {ptr.type} {ptr.get_reference()}, {val.type} "
-                   f"{val.get_reference()} {_scope_text(self.scope)}monotonic\n")
+                   f"{val.get_reference()} {_scope_text(self.scope)}monotonic"
+                   f"{self._stringify_metadata(leading_comma=True)}\n")
+
+
+def insert_rmw(ctx: Lifter, op: str, ptr: ir.Value, val: ir.Value, scope: str | None) -> ScopedRMW:
+    """An atomicrmw at `scope` in the current block, native on coarse-grained memory below system
+    scope (see the module's docstring)."""
+    rmw = ScopedRMW(ctx.b.block, op, ptr, val, scope)
+    if scope is not None:
+        empty = ctx.module.add_metadata([])
+        rmw.set_metadata("amdgpu.no.fine.grained.memory", empty)
+        rmw.set_metadata("amdgpu.no.remote.memory", empty)
+    ctx.b._insert(rmw)
+    return rmw
 
 
 class ScopedCmpXchg(ir.instructions.Instruction):
@@ -121,8 +144,7 @@ def _vector_add(ctx: Lifter, ins, dest, ptr: ir.Value, values, count: int, scope
     olds = []
     for i, word in enumerate(ctx.get_regs(values, count)):
         element = b.gep(ptr, [ir.Constant(I64, 4 * i)], source_etype=ir.IntType(8))
-        rmw = ScopedRMW(b.block, "fadd", element, b.bitcast(word, F32), scope)
-        b._insert(rmw)
+        rmw = insert_rmw(ctx, "fadd", element, b.bitcast(word, F32), scope)
         olds.append(b.bitcast(rmw, I32))
     if dest is not None and not (isinstance(dest, Reg) and dest.index is None):
         ctx.set_regs(dest, olds)
@@ -137,8 +159,7 @@ def atomic(ctx: Lifter, ins) -> None:
     if "POPC" in mods and "INC" in mods:     # ATOMS.POPC.INC: each active thread adds 1
         ctx.check(ins, IGNORED | {"POPC", "INC", "32"})
         dest, mem = ctx.operands(ins, 2)
-        rmw = ScopedRMW(b.block, "add", pointer(ctx, ins, mem, space), ir.Constant(I32, 1), scope)
-        b._insert(rmw)
+        rmw = insert_rmw(ctx, "add", pointer(ctx, ins, mem, space), ir.Constant(I32, 1), scope)
         _result(ctx, dest, rmw)
         return
     op = [m for m in mods if m in OPS or m in ("CAS", "CAST")]
@@ -193,6 +214,5 @@ def atomic(ctx: Lifter, ins) -> None:
         llvm_op = "u" + llvm_op
     if op in ("INC", "DEC") and ty != I32:
         raise unsupported(ins, "64-bit INC/DEC")
-    rmw = ScopedRMW(b.block, llvm_op, ptr, _value(ctx, values[0], ty), scope)
-    b._insert(rmw)
+    rmw = insert_rmw(ctx, llvm_op, ptr, _value(ctx, values[0], ty), scope)
     _result(ctx, dest, rmw)

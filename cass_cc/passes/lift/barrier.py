@@ -253,7 +253,7 @@ def _bar_red(ctx: Lifter, ins, p) -> None:
     """BAR.RED 0 for the whole block: barrier, every thread writes the identity, barrier, each
     thread's atomic, barrier, read (launch.reduction_word). The first barrier keeps the previous
     reduction's readers ahead of the new identity."""
-    from .atomics import ScopedRMW
+    from .atomics import insert_rmw
     from .launch import reduction_word
     op = [m for m in ins.modifiers if m in REDUCTIONS]
     if len(op) != 1:
@@ -264,7 +264,7 @@ def _bar_red(ctx: Lifter, ins, p) -> None:
     barrier(ctx)
     b.store(ir.Constant(I32, identity), word)
     barrier(ctx)
-    b._insert(ScopedRMW(b.block, operation, word, b.zext(ctx.pred(p), I32), "workgroup"))
+    insert_rmw(ctx, operation, word, b.zext(ctx.pred(p), I32), "workgroup")
     barrier(ctx)
     b.store(b.load(word, typ=I32), ctx.slot("BRED", 0))
 
