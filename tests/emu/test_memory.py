@@ -108,6 +108,58 @@ def test_global_atomics_return_old_values_in_lane_order():
     assert out[32:].tolist() == [0] + [3] * 31
 
 
+def test_flat_atomics_the_lifter_emits_in_both_apertures():
+    """The native atomics CUDA's atomicDec/Min/Max/And/Or/Xor and float atomicAdd lift to, through
+    flat pointers into global memory and into LDS (a generic pointer to __shared__), with and
+    without a result; denormal sums are kept, as the gfx11 instruction keeps them."""
+    dev = _dev("""
+  v_mov_b32 v2, 0
+  ds_store_b32 v2, v2                          ; LDS cell 0 = 0
+  v_mov_b32 v20, 0
+  s_barrier
+  v_lshrrev_b32 v3, 2, v1                      ; lane
+  v_mov_b32 v4, s4
+  v_mov_b32 v5, s5                             ; flat pointer to cells
+  s_mov_b64 s[10:11], src_shared_base
+  v_mov_b32 v6, 0
+  v_mov_b32 v7, s11                            ; flat pointer to LDS cell 0
+  v_mov_b32 v8, 9
+  flat_atomic_dec_u32 v9, v[4:5], v8 glc       ; from 3: 3 2 1 0 9 8 ...
+  flat_atomic_dec_u32 v[6:7], v8               ; LDS: 0 9 8 ... wraps the same way
+  flat_atomic_min_u32 v[4:5], v3 offset:4
+  flat_atomic_max_u32 v[4:5], v3 offset:8
+  v_lshlrev_b32 v10, v3, 1
+  flat_atomic_and_b32 v[4:5], v10 offset:12    ; clears every lane's bit
+  flat_atomic_or_b32 v[4:5], v10 offset:16
+  flat_atomic_xor_b32 v11, v[4:5], v10 offset:20 glc
+  v_mov_b32 v12, 0x00000001                    ; the smallest denormal
+  flat_atomic_add_f32 v[4:5], v12 offset:24
+  s_barrier
+  ds_load_b32 v13, v20
+  s_waitcnt lgkmcnt(0)
+  global_store_b32 v1, v9, s[6:7]
+  global_store_b32 v1, v11, s[6:7] offset:128
+  global_store_b32 v1, v13, s[6:7] offset:256
+""", lds=64)
+    cells = dev.upload(np.array([3, 0xFFFFFFFF, 0, 0xFFFFFFFF, 0, 0, 0], np.uint32))
+    pout = dev.zeros(96, np.uint32)
+    dev.run("k", 1, 32, cells, pout)
+    c = dev.download(cells, 7, np.uint32)
+    olds = dev.download(pout, 96, np.uint32).reshape(3, 32)
+    decs = [3]
+    for _ in range(32):
+        decs.append(9 if decs[-1] == 0 or decs[-1] > 9 else decs[-1] - 1)
+    assert olds[0].tolist() == decs[:32] and c[0] == decs[32]
+    lds = 0
+    for _ in range(32):
+        lds = 9 if lds == 0 or lds > 9 else lds - 1
+    assert olds[2].tolist() == [lds] * 32
+    assert c[1:6].tolist() == [0, 31, 0, 0xFFFFFFFF, 0xFFFFFFFF]
+    xors = np.bitwise_xor.accumulate(np.uint32(1) << np.arange(32, dtype=np.uint32))
+    assert olds[1].tolist() == [0] + xors[:31].tolist()
+    assert c[6] == 32                            # 32 smallest denormals, none flushed
+
+
 def test_flat_reaches_global_and_lds_through_the_aperture():
     dev = _dev("""
   v_lshrrev_b32 v2, 2, v1
