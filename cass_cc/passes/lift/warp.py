@@ -1,7 +1,8 @@
 """Warp operations on a wave32 (CUDA's 32-lane warp): SHFL -> ds_bpermute with PTX's in-range
-rule, VOTE/VOTEU -> ballot, MATCH and REDUX -> uniform loops of lane reads (readlane): MATCH
-over the distinct values (one ballot each), REDUX over the active lanes. Loops, not 32 unrolled
-reads: a kernel of tile reductions has hundreds of these.
+rule, VOTE/VOTEU -> ballot, REDUX -> a DPP butterfly in whole-wave mode (wave.reduce), MATCH ->
+a uniform loop of lane reads (readlane) over the distinct values, one ballot each. Loops, not 32
+unrolled reads: a kernel of tile reductions has hundreds of these. A REDUX of a WARPSYNC.EXCLUSIVE
+group (below) is a loop over the active lanes too, each lane counting only its group's.
 
 WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
@@ -24,7 +25,7 @@ from . import control
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .launch import lane_id
 from .opcodes import REGION_ENDS, is_warp_branch
-from .wave import active_mask, ballot, readlane
+from .wave import active_mask, ballot, readlane, reduce as wave_reduce
 
 WARP = 32
 
@@ -255,20 +256,24 @@ def redux(ctx: Lifter, ins) -> None:
     identity = {"SUM": 0, "AND": -1, "OR": 0, "XOR": 0,
                 "MIN": 0x7FFFFFFF if signed else -1, "MAX": -0x80000000 if signed else 0}[op]
     value = ctx.u32(a)
-    group = group_mask(ctx, ins) if in_region(ctx, ins) else None   # after WARPSYNC.EXCLUSIVE
+
+    def combine(x, v):
+        if op == "SUM":
+            return b.add(x, v)
+        if op in ("AND", "OR", "XOR"):
+            return {"AND": b.and_, "OR": b.or_, "XOR": b.xor}[op](x, v)
+        cmp = (b.icmp_signed if signed else b.icmp_unsigned)("<" if op == "MIN" else ">", v, x)
+        return b.select(cmp, v, x)
+
+    if not in_region(ctx, ins):
+        ctx.set32(d, wave_reduce(ctx, value, combine, identity))
+        return
+    group = group_mask(ctx, ins)        # after WARPSYNC.EXCLUSIVE: the lanes of this lane's group
 
     def body(lane, rest, carried):
-        x, v = carried[0], readlane(ctx, value, lane)
-        if op == "SUM":
-            r = b.add(x, v)
-        elif op in ("AND", "OR", "XOR"):
-            r = {"AND": b.and_, "OR": b.or_, "XOR": b.xor}[op](x, v)
-        else:
-            cmp = (b.icmp_signed if signed else b.icmp_unsigned)("<" if op == "MIN" else ">", v, x)
-            r = b.select(cmp, v, x)
-        if group is not None:
-            member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
-            r = b.select(member, r, x)
+        x = carried[0]
+        member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
+        r = b.select(member, combine(x, readlane(ctx, value, lane)), x)
         return b.and_(rest, b.sub(rest, ir.Constant(I32, 1))), [r]
 
     (total,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, identity)], body)
