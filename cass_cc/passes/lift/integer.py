@@ -102,16 +102,21 @@ def iadd3(ctx: Lifter, ins) -> None:
         raise unsupported(ins, "operand count")
     if "X" in ins.modifiers and any(isinstance(s, (Reg, ConstRef)) and s.negate for s in sources):
         raise unsupported(ins, "negated operand in IADD3.X")
-    terms, ones = _carry_terms(ctx, ins, sources)
-    total = ir.Constant(I64, ones)
-    for t in terms:
-        total = b.add(total, b.zext(t, I64))
-    if "X" in ins.modifiers:
-        total = _add_carries(ctx, total, carry_in, I64)
-    elif carry_in:
+    if carry_in and "X" not in ins.modifiers:
         raise unsupported(ins, "carry in without .X")
-    lo, count = ctx.split64(total)
-    ctx.set32(dests[0], lo)
+    terms, ones = _carry_terms(ctx, ins, sources)
+    terms += [b.zext(ctx.pred(p), I32) for p in carry_in] + [ir.Constant(I32, ones)]
+    # a chain of 32-bit adds with overflow, each carrying at most one: the carries are the high
+    # word of the exact sum, and LLVM makes a 64-bit add of the low/high IADD3 pair that ptxas
+    # writes into v_add_co_u32 + v_add_co_ci_u32 (a sum in i64 took a compare for each carry)
+    total, count = terms[0], ir.Constant(I32, 0)
+    for t in terms[1:]:
+        if isinstance(t, ir.Constant) and t.constant == 0:
+            continue
+        step = ctx.call("llvm.uadd.with.overflow.i32", ir.LiteralStructType([I32, I1]), [total, t])
+        total = b.extract_value(step, 0)
+        count = b.add(count, b.zext(b.extract_value(step, 1), I32))
+    ctx.set32(dests[0], total)
     for i, p in enumerate(dests[1:]):        # P0: at least one carry, P1: two
         ctx.setp(p, b.icmp_unsigned(">", count, ir.Constant(I32, i)))
 
