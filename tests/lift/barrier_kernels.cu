@@ -66,3 +66,19 @@ extern "C" __global__ void one_register(const int *in, int *out, int id, int cou
   else asm volatile("bar.sync %0, 64;" :: "r"(id) : "memory");
   out[blockIdx.x * 128 + t] = s[(t & 64) + 63 - (t & 63)];
 }
+
+// Named barriers whose count is the whole block (`bar.sync 3, blockDim.x`, a reduction on barrier
+// 4 likewise) in a kernel without bar.arrive: s_barrier, no software barrier spinning in LDS.
+extern "C" __global__ void whole_block(const int *in, int *out) {
+  __shared__ int s[256];
+  unsigned t = threadIdx.x, n = blockDim.x;
+  s[t] = in[blockIdx.x * n + t];
+  asm volatile("bar.sync 3, %0;" :: "r"(n) : "memory");
+  int v = s[(t + 1) % n];
+  asm volatile("bar.sync 3, %0;" :: "r"(n) : "memory");
+  s[t] = 2 * v;
+  int c;
+  asm volatile("{ .reg .pred p; setp.gt.s32 p, %1, 0; bar.red.popc.u32 %0, 4, %2, p; }"
+               : "=r"(c) : "r"(v), "r"(n) : "memory");
+  out[blockIdx.x * n + t] = s[(t + 2) % n] + 1000 * c;
+}

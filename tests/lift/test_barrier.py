@@ -105,3 +105,26 @@ def test_barriers_with_one_register_operand(lifted):
     dev.launch("one_register", 2, 128, "<QQii", dev.put(a), po, 2, 64)
     got = dev.get(po, np.zeros(256, np.int32)).tolist()
     assert got == [int(a[b * 128 + (t & 64) + 63 - (t & 63)]) for b in range(2) for t in range(128)]
+
+
+@pytest.mark.parametrize("block", [128, 96])
+def test_whole_block_counts_are_s_barrier(lifted, block):
+    """A count equal to the block (96: the last warp partly full, counted as 32 as NVIDIA does)
+    runs s_barrier: the emulator executes no software-barrier arrival (ds_add_rtn_u32 on its count)
+    and no spin (s_sleep); the reduction is BAR.RED 0's, one LDS add per lane between s_barriers."""
+    from cass_cc.emu import launch
+    import struct
+    dev = Device(lifted["whole_block"])
+    blocks = 2
+    a = (np.arange(blocks * block, dtype=np.int32) * 5 % 23) - 11
+    po = dev.put(np.zeros(blocks * block, np.int32))
+    stats = launch(dev.co, "whole_block", grid=(blocks, 1, 1), block=(block, 1, 1),
+                   kernarg=struct.pack("<QQ", dev.put(a), po), memory=dev.mem)
+    got = dev.get(po, np.zeros(blocks * block, np.int32)).reshape(blocks, block)
+    for blk in range(blocks):
+        x = a[blk * block:(blk + 1) * block]
+        v = np.roll(x, -1)
+        assert got[blk].tolist() == (2 * np.roll(v, -2) + 1000 * int((v > 0).sum())).tolist()
+    counts = stats.opcode_counts
+    assert counts.get("s_barrier", 0) > 0
+    assert not counts.get("s_sleep") and not counts.get("ds_add_rtn_u32"), counts

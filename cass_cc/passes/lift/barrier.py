@@ -4,7 +4,10 @@ LDS between s_barriers, and B2R.RESULT reads the result.
 
 Named barriers and barriers with thread counts (`BAR.SYNC 1, 64`, `BAR.SYNC R3, R4`, `BAR.ARV`,
 `BAR.RED.POPC 2, 0x80, P0`; producer/consumer warp specialisation) and sm_90's cluster barrier
-(UCGABAR_ARV/WAIT) cannot use s_barrier, which waits for every wave of the workgroup. They are a
+(UCGABAR_ARV/WAIT) cannot use s_barrier, which waits for every wave of the workgroup, unless the
+count is the whole block and the kernel has no BAR.ARV: then every wave must reach a barrier of
+that id before any goes on (one that waits at another barrier meanwhile would deadlock on NVIDIA),
+so s_barrier is exact, and a count checked at run time chooses it. Otherwise they are a
 software barrier in LDS that the lifter reserves: per barrier an arrival count, a generation and
 two reduction words (one per generation parity). As on NVIDIA, a warp (wave) arrives as a whole
 and counts as 32 threads; its first active lane does the atomics. The last arrival resets the
@@ -45,7 +48,8 @@ def barrier(ctx: Lifter) -> None:
 @handles("BAR", kind="effect")
 def bar(ctx: Lifter, ins) -> None:
     """BAR.SYNC 0 -> s_barrier; BAR.RED.{POPC,AND,OR} 0, P -> the block-wide reduction below; any
-    barrier id or thread count, and BAR.ARV -> the software barrier."""
+    barrier id or thread count, and BAR.ARV -> the software barrier; a count of the whole block in a
+    kernel without BAR.ARV -> s_barrier (see the module text)."""
     ctx.check(ins, {"SYNC", "DEFER_BLOCKING", "SYNCALL", "RED", "POPC", "AND", "OR", "ARV"})
     kinds = [m for m in ins.modifiers if m in ("SYNC", "SYNCALL", "RED", "ARV")]
     if len(kinds) != 1:
@@ -57,7 +61,7 @@ def bar(ctx: Lifter, ins) -> None:
     if kind == "RED":
         *where, p = ctx.operands(ins, 2, 3)
     else:
-        where = list(ctx.operands(ins, 1, 2))
+        where, p = list(ctx.operands(ins, 1, 2)), None
     whole_block = len(where) == 1 and isinstance(where[0], Imm) and ctx.imm_bits32(where[0]) == 0
     if whole_block and kind == "SYNC":
         barrier(ctx)
@@ -68,6 +72,26 @@ def bar(ctx: Lifter, ins) -> None:
     if kind == "ARV" and len(where) != 2:
         raise unsupported(ins, "arrive without a thread count")
     ident, expected = _id_and_count(ctx, where)
+    b = ctx.b
+    if kind != "ARV" and not _has_arrivals(ctx):
+        # a count of the whole block: every wave waits here, so s_barrier serves (see the module text)
+        whole, software, done = ctx.new_block("bar_whole"), ctx.new_block("bar_software"), ctx.new_block("bar_done")
+        b.cbranch(b.icmp_unsigned("==", expected, _block_threads(ctx)), whole, software)
+        b.position_at_end(whole)
+        if kind == "RED":
+            _bar_red(ctx, ins, p)
+        else:
+            barrier(ctx)
+        b.branch(done)
+        b.position_at_end(software)
+        _software(ctx, ins, kind, p, ident, expected)
+        b.branch(done)
+        b.position_at_end(done)
+        return
+    _software(ctx, ins, kind, p, ident, expected)
+
+
+def _software(ctx: Lifter, ins, kind: str, p, ident: ir.Value, expected: ir.Value) -> None:
     reduce = _reduction(ctx, ins, p) if kind == "RED" else None
     g = arrive(ctx, ident, expected, reduce)
     if kind == "ARV":
@@ -75,6 +99,14 @@ def bar(ctx: Lifter, ins) -> None:
     wait(ctx, ident, g)
     if reduce is not None:
         ctx.b.store(_result(ctx, ins, ident, g), ctx.slot("BRED", 0))
+
+
+def _has_arrivals(ctx: Lifter) -> bool:
+    """Whether the kernel has a BAR.ARV: its arrivals count in the software barrier only, so a
+    waiter must use that too, whatever its count."""
+    if "bar_arrivals" not in ctx.state:
+        ctx.state["bar_arrivals"] = any(i.opcode == "BAR" and "ARV" in i.modifiers for i in ctx.state["instructions"])
+    return ctx.state["bar_arrivals"]
 
 
 def _id_and_count(ctx: Lifter, where: list) -> tuple[ir.Value, ir.Value]:
