@@ -45,7 +45,6 @@ NVCC_DEVICE_OPTIONS = {
     "-fno-hip-fp32-correctly-rounded-divide-sqrt": ["-prec-div=false", "-prec-sqrt=false"],
     "-ffp-contract=off": ["-fmad=false"],
     "-ffp-contract=fast": ["-fmad=true"],
-    "-fgpu-default-stream=per-thread": ["-default-stream=per-thread"],
 }
 
 
@@ -73,6 +72,8 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
         cmd.append("-w")
     for flag in settings.device_flags:
         cmd += NVCC_DEVICE_OPTIONS.get(flag, [])
+    if settings.per_thread_default_stream:
+        cmd.append("-default-stream=per-thread")
     host = settings.warning_flags + settings.host_options
     if host:
         cmd.append("-Xcompiler=" + ",".join(host))

@@ -50,6 +50,9 @@ class Settings:
     no_warnings: bool = False
     warning_flags: list[str] = field(default_factory=list)
     device_flags: list[str] = field(default_factory=list)   # hipcc options from nvcc device options
+    # -default-stream per-thread: nvcc's host code calls the per-thread forms (cudaMemcpy_ptds ...),
+    # which libcassrt implements (binary route)
+    per_thread_default_stream: bool = False
     # nvcc front-end options the real nvcc needs to accept the source (binary route); clang's
     # HIP mode needs no flag for them
     nvcc_front_end: list[str] = field(default_factory=list)
@@ -164,10 +167,11 @@ def _warning_flags(args: Arguments) -> list[str]:
 
 
 # HIP 5.2's headers route per-thread-stream calls to *_spt functions that its runtime does not
-# all have (hipEventRecord_spt), so such programs would not link.
+# all have (hipEventRecord_spt), so the source route's programs would not link; the binary route's
+# host code is nvcc's, calling libcassrt's _ptds/_ptsz functions.
 PER_THREAD_STREAM_NOTE = ("-default-stream per-thread: the installed HIP runtime lacks a complete "
-                          "per-thread default stream; the legacy default stream is used (it "
-                          "synchronizes more; results are the same)")
+                          "per-thread default stream; the source route uses the legacy default "
+                          "stream (it synchronizes more; results are the same)")
 
 
 NO_RDC_REFERENCE_NOTE = ("--cass-embed-reference: relocatable device code (-rdc) gets no reference; "
@@ -175,7 +179,8 @@ NO_RDC_REFERENCE_NOTE = ("--cass-embed-reference: relocatable device code (-rdc)
 
 
 def _warnings(args: Arguments) -> list[str]:
-    notes = [PER_THREAD_STREAM_NOTE] if args.value("default-stream") == "per-thread" else []
+    per_thread = args.value("default-stream") == "per-thread"
+    notes = [PER_THREAD_STREAM_NOTE] if per_thread and args.value("cass-route", "auto") == "source" else []
     rdc = args.value("relocatable-device-code") == "true" or args.flag("device-c")
     if args.flag("cass-embed-reference") and rdc:
         notes.append(NO_RDC_REFERENCE_NOTE)
@@ -268,6 +273,7 @@ def settings_from(args: Arguments) -> Settings:
         no_warnings=args.flag("disable-warnings"),
         warning_flags=_warning_flags(args),
         device_flags=_device_flags(args),
+        per_thread_default_stream=args.value("default-stream") == "per-thread",
         nvcc_front_end=_nvcc_front_end(args),
         host_options=_split_host(args.list("compiler-options")) + host_unknown,
         linker_options=_split_host(args.list("linker-options")),

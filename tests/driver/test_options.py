@@ -11,6 +11,7 @@ import subprocess
 import pytest
 
 from cass_cc.driver import help as help_texts
+from cass_cc.driver.binary_compile import nvcc_command
 from cass_cc.driver import options as O
 from cass_cc.driver.parse import UsageError, parse
 from cass_cc.driver.settings import settings_from
@@ -154,7 +155,12 @@ def test_device_options_map_to_hip_options():
     assert s.opt_level == "0" and s.device_debug
     s = settings_from(parse(["--fmad=false", "-default-stream", "legacy", "x.cu"], env={}))
     assert s.device_flags == ["-ffp-contract=off", "-fgpu-default-stream=legacy"]
+    # The binary route's host code is nvcc's: it calls libcassrt's per-thread forms (_ptds/_ptsz).
     s = settings_from(parse(["-default-stream", "per-thread", "x.cu"], env={}))
+    assert s.device_flags == [] and s.per_thread_default_stream and not s.warnings
+    assert "-default-stream=per-thread" in nvcc_command("x.cu", "cu", "x.o", s)
+    # The source route's HIP 5.2 lacks most *_spt functions: the legacy stream, with a warning.
+    s = settings_from(parse(["-default-stream", "per-thread", "--cass-route=source", "x.cu"], env={}))
     assert s.device_flags == [] and s.warnings[0].startswith("-default-stream per-thread: ")
 
 

@@ -320,6 +320,13 @@ cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t *config, cons
     return launch(k, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
 }
 
+cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t *config, const void *func, void **args)
+{
+    cudaLaunchConfig_t on_thread = *config;
+    on_thread.stream = config->stream ? config->stream : cudaStreamPerThread;
+    return cudaLaunchKernelExC(&on_thread, func, args);
+}
+
 cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
 {
     return (cudaError_t)cassrt_result(cassrt_launch_host_func(stream, fn, userData));

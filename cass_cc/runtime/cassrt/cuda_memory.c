@@ -64,6 +64,15 @@ cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, str
     return cudaSuccess;
 }
 
+cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                unsigned int flags, cudaStream_t stream);
+
+cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                                unsigned int flags, cudaStream_t stream)
+{
+    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
+}
+
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
 {
     struct cassrt_pointer_info info;
@@ -339,4 +348,13 @@ cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPo
     if (!memPool)
         return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
     return cudaMallocAsync(ptr, size, stream);
+}
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                   cudaStream_t stream);
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **ptr, size_t size, cudaMemPool_t memPool,
+                                                   cudaStream_t stream)
+{
+    return cudaMallocFromPoolAsync(ptr, size, memPool, stream ? stream : cudaStreamPerThread);
 }

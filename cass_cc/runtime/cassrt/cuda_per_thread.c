@@ -142,3 +142,33 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 {
     return result(cassrt_cudaEventRecord(event, per_thread(stream)));
 }
+
+cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
+{
+    return result(cassrt_cudaEventRecordWithFlags(event, per_thread(stream), flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length, unsigned int flags)
+{
+    return result(cassrt_cudaStreamAttachMemAsync(per_thread(stream), devPtr, length, flags));
+}
+
+cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+    return result(cassrt_cudaStreamBeginCapture(per_thread(stream), mode));
+}
+
+cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
+{
+    return result(cassrt_cudaStreamEndCapture(per_thread(stream), pGraph));
+}
+
+cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus)
+{
+    return result(cassrt_cudaStreamIsCapturing(per_thread(stream), pCaptureStatus));
+}
+
+cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    return result(cassrt_cudaGraphLaunch(graphExec, per_thread(stream)));
+}

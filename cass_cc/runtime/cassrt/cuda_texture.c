@@ -298,59 +298,6 @@ cudaError_t CUDARTAPI cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struc
     return cudaSuccess;
 }
 
-/* Device address of byte column x of row y of an array; the copy must fit inside the array. */
-static char *array_at(cudaArray_const_t a, size_t x, size_t y, size_t width, size_t height)
-{
-    if (!a || x + width > a->pitch || y + height > a->height * a->depth)
-        return NULL;
-    return (char *)a->data + y * a->pitch + x;
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                          size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    char *to = array_at(dst, wOffset, hOffset, width, height);
-    if (!to)
-        return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(to, dst->pitch, src, spitch, width, height, kind);
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                               size_t spitch, size_t width, size_t height,
-                                               enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-    char *to = array_at(dst, wOffset, hOffset, width, height);
-    if (!to)
-        return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2DAsync(to, dst->pitch, src, spitch, width, height, kind, stream);
-}
-
-cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                            size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind)
-{
-    char *from = array_at(src, wOffset, hOffset, width, height);
-    if (!from)
-        return fail(cudaErrorInvalidValue);
-    return cudaMemcpy2D(dst, dpitch, from, src->pitch, width, height, kind);
-}
-
-/* The deprecated linear forms: `count` bytes from (wOffset, hOffset) on, row after row. */
-cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                        size_t count, enum cudaMemcpyKind kind)
-{
-    if (!dst || hOffset * dst->pitch + wOffset + count > dst->pitch * dst->height * dst->depth)
-        return fail(cudaErrorInvalidValue);
-    return cudaMemcpy((char *)dst->data + hOffset * dst->pitch + wOffset, src, count, kind);
-}
-
-cudaError_t CUDARTAPI cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
-                                          size_t count, enum cudaMemcpyKind kind)
-{
-    if (!src || hOffset * src->pitch + wOffset + count > src->pitch * src->height * src->depth)
-        return fail(cudaErrorInvalidValue);
-    return cudaMemcpy(dst, (char *)src->data + hOffset * src->pitch + wOffset, count, kind);
-}
-
 /* The resource part of a descriptor; returns cudaSuccess or why the resource is refused. */
 static cudaError_t describe_resource(struct cass_texture *t, const struct cudaResourceDesc *r)
 {
