@@ -63,6 +63,26 @@ int cassrt_launch_host_func(void *stream, void (*fn)(void *), void *data);
 int cassrt_stream_add_callback(void *stream, void (*callback)(void *stream, int status, void *data), void *data);
 int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynamic_shared, int *blocks);
 
+/* The device heap of malloc/free in kernels given to the image of `kernel` (cuda_launch.c). */
+int cassrt_bind_heap(struct cassrt_kernel *kernel);
+
+/* --- graphs built node by node (hip_graph.c): graphs and nodes are HIP's handles; CUDA's node
+ * parameters arrive as plain values. Kernel nodes name the kernel's HIP function. */
+int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
+                            struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
+                            void **extra);
+int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
+                            unsigned value, unsigned element_size, size_t width, size_t height);
+int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
+                          void *data);
+/* Adds (remove = 0) or removes the edges from[i] -> to[i]. */
+int cassrt_graph_edges_change(void *graph, void *const *from, void *const *to, size_t count, int remove);
+int cassrt_graph_edges(void *graph, void **from, void **to, size_t *count);
+/* A node's dependencies (dependents = 0) or the nodes that depend on it (dependents = 1). */
+int cassrt_graph_node_links(void *node, void **nodes, size_t *count, int dependents);
+/* The node's type as HIP numbers them (hipGraphNodeType). */
+int cassrt_graph_node_type(void *node, int *type);
+
 /* --- symbols (hip_registry.c) ------------------------------------------------------------- */
 int cassrt_symbol_address(const void *host_var, void **device_ptr, size_t *size);
 int cassrt_symbol_copy(const void *host_var, void *host_buf, size_t count, size_t offset, int kind,

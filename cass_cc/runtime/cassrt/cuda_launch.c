@@ -96,8 +96,9 @@ int cassrt_device_heap(uint64_t heap[2])
     return e;
 }
 
-/* Gives the image of `kernel` the heap, once; images without the variable need nothing. */
-static int bind_heap(struct cassrt_kernel *kernel)
+/* Gives the image of `kernel` the heap, once; images without the variable need nothing (before
+ * every launch, and when a graph's kernel node is made: cuda_graph.c). */
+int cassrt_bind_heap(struct cassrt_kernel *kernel)
 {
     int e = cudaSuccess;
     pthread_mutex_lock(&heap_lock);
@@ -237,7 +238,7 @@ static cudaError_t launch(struct cassrt_kernel *k, dim3 grid, dim3 block, void *
                           cudaStream_t stream)
 {
     struct cassrt_dim g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
-    int e = k ? bind_heap(k) : cudaSuccess;
+    int e = k ? cassrt_bind_heap(k) : cudaSuccess;
     if (e != cudaSuccess)
         return (cudaError_t)cassrt_result(e);
     return (cudaError_t)cassrt_result(cassrt_launch(k, g, b, args, shared, stream));

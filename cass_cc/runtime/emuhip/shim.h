@@ -50,6 +50,10 @@ typedef struct __hip_texture *hipTextureObject_t;
 typedef struct hipResourceDesc hipResourceDesc;
 typedef struct hipTextureDesc hipTextureDesc;
 struct hipResourceViewDesc;
+typedef int hipGraphNodeType;
+typedef struct hipKernelNodeParams hipKernelNodeParams;
+typedef struct hipMemsetParams hipMemsetParams;
+typedef struct hipHostNodeParams hipHostNodeParams;
 #endif
 
 /* Calls API[name] with the arguments Py_BuildValue makes of `format`; its integer result. */

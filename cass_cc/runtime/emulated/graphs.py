@@ -1,8 +1,10 @@
-"""Graphs made by stream capture: between hipStreamBeginCapture and hipStreamEndCapture a
-stream records its operations (kernel launches with their arguments as they were, copies,
-fills, event records, host callbacks) instead of running them; an instantiated graph replays
-them in order on hipGraphLaunch. Graphs built node by node (hipGraphAdd*Node) are not
-supported."""
+"""Graphs: nodes, each one stream-ordered operation, and the dependencies between them. A graph
+comes from stream capture (between hipStreamBeginCapture and hipStreamEndCapture a stream
+records its operations: kernel launches with their arguments as they were, copies, fills, event
+records, host callbacks; each depends on the one before) or is built node by node
+(hipGraphAdd*Node, graph_nodes.py). An instantiated graph is its operations in an order that
+respects every dependency (the emulator runs one operation at a time, so any such order is a
+schedule CUDA allows), replayed on hipGraphLaunch."""
 
 from __future__ import annotations
 
@@ -16,16 +18,25 @@ from .registry import hip_api
 from .streams import DEFAULT_STREAMS, check_stream, enqueue
 
 CAPTURE_NONE, CAPTURE_ACTIVE = 0, 1  # hipStreamCaptureStatus
+CAPTURED = 0  # the node type of a captured operation: not kept (hipGraphNodeType starts at 1)
 _capture_ids = itertools.count(1)
 
 
 @dataclass
+class Node:
+    graph: int
+    kind: int  # hipGraphNodeType, or CAPTURED
+    operation: Callable[[], int]
+    dependencies: list[int] = field(default_factory=list)
+
+
+@dataclass
 class Graph:
-    operations: list[Callable[[], int]]
-    nodes: list[int] = field(default_factory=list)  # a handle per operation, made on demand
+    nodes: list[int] = field(default_factory=list)  # in the order they were added
 
 
 GRAPHS: dict[int, Graph] = {}
+NODES: dict[int, Node] = {}
 EXECS: dict[int, list[Callable[[], int]]] = {}
 
 
@@ -36,10 +47,42 @@ def _graph(handle: int) -> Graph:
     return graph
 
 
+def _node(handle: int) -> Node:
+    node = NODES.get(handle)
+    if node is None:
+        raise errors.HipFailure(errors.INVALID_VALUE, f"unknown graph node {handle:#x}")
+    return node
+
+
+def _handles(array: int, count: int) -> list[int]:
+    if count and not array:
+        raise errors.HipFailure(errors.INVALID_VALUE, "no array of nodes")
+    return [cmem.get_u64(array + 8 * i) for i in range(count)]
+
+
+def add_node(out: int, graph_handle: int, dependencies: int, count: int, kind: int,
+             operation: Callable[[], int]) -> int:
+    """A new node of the graph after the given ones (each must be the graph's, once)."""
+    graph = _graph(graph_handle)
+    after = _handles(dependencies, count)
+    if not out or len(set(after)) != len(after) or any(d not in NODES or NODES[d].graph != graph_handle
+                                                       for d in after):
+        return errors.INVALID_VALUE
+    handle = cmem.new_handle()
+    NODES[handle] = Node(graph_handle, kind, operation, after)
+    graph.nodes.append(handle)
+    cmem.put_ptr(out, handle)
+    return 0
+
+
 def _new_graph(out: int, operations: list[Callable[[], int]]) -> int:
     handle = cmem.new_handle()
+    GRAPHS[handle] = graph = Graph()
+    for operation in operations:  # a chain, in the stream's order
+        node = cmem.new_handle()
+        NODES[node] = Node(handle, CAPTURED, operation, graph.nodes[-1:])
+        graph.nodes.append(node)
     cmem.put_ptr(out, handle)
-    GRAPHS[handle] = Graph(operations)
     return 0
 
 
@@ -85,41 +128,139 @@ def hipGraphCreate(out: int, flags: int) -> int:
 
 @hip_api
 def hipGraphDestroy(handle: int) -> int:
-    _graph(handle)
+    for node in _graph(handle).nodes:
+        del NODES[node]
     del GRAPHS[handle]
     return 0
 
 
-def _put_nodes(graph: Graph, nodes: int, count: int, wanted: int) -> int:
-    """hipGraphGetNodes' protocol: with no array, the count; else up to *count handles."""
-    while len(graph.nodes) < len(graph.operations):
-        graph.nodes.append(cmem.new_handle())
+def _put_handles(found: list[int], array: int, count: int) -> int:
+    """The protocol of the graph queries: with no array, *count is how many there are; with one,
+    up to *count of them are written, the rest of it NULL, and *count is how many were."""
     if not count:
         return errors.INVALID_VALUE
-    if nodes:
-        room = ctypes.c_size_t.from_address(count).value
-        for i, node in enumerate(graph.nodes[:min(room, wanted)]):
-            cmem.put_ptr(nodes + 8 * i, node)
-    cmem.put_size(count, wanted)
+    if not array:
+        cmem.put_size(count, len(found))
+        return 0
+    room = ctypes.c_size_t.from_address(count).value
+    for i in range(room):
+        cmem.put_ptr(array + 8 * i, found[i] if i < len(found) else 0)
+    cmem.put_size(count, min(room, len(found)))
     return 0
 
 
 @hip_api
 def hipGraphGetNodes(handle: int, nodes: int, count: int) -> int:
-    graph = _graph(handle)
-    return _put_nodes(graph, nodes, count, len(graph.operations))
+    return _put_handles(_graph(handle).nodes, nodes, count)
 
 
 @hip_api
 def hipGraphGetRootNodes(handle: int, nodes: int, count: int) -> int:
-    graph = _graph(handle)  # captured from one stream: a chain, so one root
-    return _put_nodes(graph, nodes, count, min(1, len(graph.operations)))
+    roots = [n for n in _graph(handle).nodes if not NODES[n].dependencies]
+    return _put_handles(roots, nodes, count)
+
+
+def _edges(graph: Graph) -> list[tuple[int, int]]:
+    return [(d, n) for n in graph.nodes for d in NODES[n].dependencies]
+
+
+@hip_api
+def hipGraphGetEdges(handle: int, sources: int, targets: int, count: int) -> int:
+    edges = _edges(_graph(handle))
+    if not count or bool(sources) != bool(targets):
+        return errors.INVALID_VALUE
+    room = ctypes.c_size_t.from_address(count).value
+    _put_handles([s for s, _ in edges], sources, count)
+    if sources:
+        cmem.put_size(count, room)  # the second array has the same room
+        _put_handles([t for _, t in edges], targets, count)
+    return 0
+
+
+@hip_api
+def hipGraphNodeGetDependencies(handle: int, nodes: int, count: int) -> int:
+    return _put_handles(list(_node(handle).dependencies), nodes, count)
+
+
+@hip_api
+def hipGraphNodeGetDependentNodes(handle: int, nodes: int, count: int) -> int:
+    node = _node(handle)
+    dependents = [n for n in GRAPHS[node.graph].nodes if handle in NODES[n].dependencies]
+    return _put_handles(dependents, nodes, count)
+
+
+@hip_api
+def hipGraphNodeGetType(handle: int, out: int) -> int:
+    node = _node(handle)
+    if node.kind == CAPTURED:
+        raise errors.HipFailure(errors.NOT_SUPPORTED, "the type of a node made by stream capture is not kept")
+    cmem.put_int(out, node.kind)
+    return 0
+
+
+def _pairs(graph_handle: int, sources: int, targets: int, count: int) -> list[tuple[Node, int]]:
+    _graph(graph_handle)
+    pairs = list(zip(_handles(sources, count), _handles(targets, count)))
+    for source, target in pairs:
+        if _node(source).graph != graph_handle or _node(target).graph != graph_handle or source == target:
+            raise errors.HipFailure(errors.INVALID_VALUE, "an edge between nodes of another graph")
+    return [(NODES[t], s) for s, t in pairs]
+
+
+@hip_api
+def hipGraphAddDependencies(graph: int, sources: int, targets: int, count: int) -> int:
+    pairs = _pairs(graph, sources, targets, count)
+    if any(s in target.dependencies for target, s in pairs):
+        return errors.INVALID_VALUE
+    for target, source in pairs:
+        target.dependencies.append(source)
+    return 0
+
+
+@hip_api
+def hipGraphRemoveDependencies(graph: int, sources: int, targets: int, count: int) -> int:
+    pairs = _pairs(graph, sources, targets, count)
+    if any(s not in target.dependencies for target, s in pairs):
+        return errors.INVALID_VALUE
+    for target, source in pairs:
+        target.dependencies.remove(source)
+    return 0
+
+
+@hip_api
+def hipGraphDestroyNode(handle: int) -> int:
+    node = _node(handle)
+    graph = GRAPHS[node.graph]
+    graph.nodes.remove(handle)
+    for other in graph.nodes:
+        if handle in NODES[other].dependencies:
+            NODES[other].dependencies.remove(handle)
+    del NODES[handle]
+    return 0
+
+
+def _schedule(graph: Graph) -> list[Callable[[], int]] | None:
+    """The operations in an order where each comes after its dependencies (the order the nodes
+    were added where that allows), or None where the dependencies make a cycle."""
+    done: set[int] = set()
+    order = []
+    while len(order) < len(graph.nodes):
+        ready = next((n for n in graph.nodes if n not in done and all(d in done for d in NODES[n].dependencies)),
+                     None)
+        if ready is None:
+            return None
+        done.add(ready)
+        order.append(NODES[ready].operation)
+    return order
 
 
 def _instantiate(out: int, graph: int) -> int:
+    operations = _schedule(_graph(graph))
+    if operations is None:
+        return errors.INVALID_VALUE
     handle = cmem.new_handle()
     cmem.put_ptr(out, handle)
-    EXECS[handle] = list(_graph(graph).operations)
+    EXECS[handle] = operations
     return 0
 
 

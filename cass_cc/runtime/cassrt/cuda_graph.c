@@ -1,0 +1,141 @@
+/* CUDA graphs built node by node: kernel, memset and host nodes (their parameter structures
+ * crossing to hip_graph.c as plain values), the edges between nodes and the node queries. Empty
+ * and 1D copy nodes, root nodes and node destruction are one HIP call each (passthrough.def).
+ *
+ * CUDA 12.3 added data to edges (cudaGraphEdgeData: ports of programmatic dependent launch);
+ * HIP's edges carry none, so every edge here is the default one (all zero): a program may pass
+ * default edge data and reads it back as such, and other edge data is refused. */
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cassrt.h"
+
+static cudaError_t result(int e) { return (cudaError_t)cassrt_result(e); }
+
+cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             const struct cudaKernelNodeParams *pNodeParams)
+{
+    if (!pNodeParams)
+        return result(cudaErrorInvalidValue);
+    struct cassrt_kernel *kernel = cassrt_kernel_of(pNodeParams->func);
+    if (!kernel)
+        return result(cudaErrorInvalidDeviceFunction);
+    void *function;
+    int e = cassrt_bind_heap(kernel);
+    if (e == cudaSuccess)
+        e = cassrt_kernel_hip_function(kernel, &function);
+    if (e != cudaSuccess)
+        return result(e);
+    const dim3 g = pNodeParams->gridDim, b = pNodeParams->blockDim;
+    struct cassrt_dim grid = {g.x, g.y, g.z}, block = {b.x, b.y, b.z};
+    return result(cassrt_graph_add_kernel((void **)pGraphNode, graph, (void *const *)pDependencies,
+                                          numDependencies, function, grid, block, pNodeParams->sharedMemBytes,
+                                          pNodeParams->kernelParams, pNodeParams->extra));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             const struct cudaMemsetParams *pMemsetParams)
+{
+    const struct cudaMemsetParams *p = pMemsetParams;
+    if (!p)
+        return result(cudaErrorInvalidValue);
+    return result(cassrt_graph_add_memset((void **)pGraphNode, graph, (void *const *)pDependencies,
+                                          numDependencies, p->dst, p->pitch, p->value, p->elementSize, p->width,
+                                          p->height));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                           const struct cudaHostNodeParams *pNodeParams)
+{
+    if (!pNodeParams)
+        return result(cudaErrorInvalidValue);
+    return result(cassrt_graph_add_host((void **)pGraphNode, graph, (void *const *)pDependencies, numDependencies,
+                                        pNodeParams->fn, pNodeParams->userData));
+}
+
+/* Whether every given edge is the default one; a note on stderr where not. */
+static int default_edges(const cudaGraphEdgeData *edgeData, size_t count)
+{
+    static const cudaGraphEdgeData none;
+    for (size_t i = 0; edgeData && i < count; i++)
+        if (memcmp(&edgeData[i], &none, sizeof none) != 0) {
+            cassrt_note_once("graph edges with data (programmatic dependent launch ports) are not supported");
+            return 0;
+        }
+    return 1;
+}
+
+static void clear_edges(cudaGraphEdgeData *edgeData, size_t count)
+{
+    if (edgeData)
+        memset(edgeData, 0, count * sizeof *edgeData);
+}
+
+static cudaError_t change_edges(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                const cudaGraphEdgeData *edgeData, size_t numDependencies, int remove)
+{
+    if (!default_edges(edgeData, numDependencies))
+        return result(cudaErrorNotSupported);
+    return result(cassrt_graph_edges_change(graph, (void *const *)from, (void *const *)to, numDependencies, remove));
+}
+
+cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                               const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                               size_t numDependencies)
+{
+    return change_edges(graph, from, to, edgeData, numDependencies, 0);
+}
+
+cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                                  const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                                  size_t numDependencies)
+{
+    return change_edges(graph, from, to, edgeData, numDependencies, 1);
+}
+
+cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                        cudaGraphEdgeData *edgeData, size_t *numEdges)
+{
+    size_t room = numEdges ? *numEdges : 0;
+    int e = cassrt_graph_edges(graph, (void **)from, (void **)to, numEdges);
+    if (e == cudaSuccess && from)
+        clear_edges(edgeData, room);
+    return result(e);
+}
+
+static cudaError_t node_links(cudaGraphNode_t node, cudaGraphNode_t *nodes, cudaGraphEdgeData *edgeData,
+                              size_t *count, int dependents)
+{
+    size_t room = count ? *count : 0;
+    int e = cassrt_graph_node_links(node, (void **)nodes, count, dependents);
+    if (e == cudaSuccess && nodes)
+        clear_edges(edgeData, room);
+    return result(e);
+}
+
+cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                                   cudaGraphEdgeData *edgeData, size_t *pNumDependencies)
+{
+    return node_links(node, pDependencies, edgeData, pNumDependencies, 0);
+}
+
+cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                                     cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
+{
+    return node_links(node, pDependentNodes, edgeData, pNumDependentNodes, 1);
+}
+
+/* HIP numbers node types from 1 (hipGraphNodeTypeKernel) in CUDA's order, and adds 1D and symbol
+ * copies (9 to 11), which are CUDA's memcpy nodes. */
+cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType)
+{
+    int type;
+    int e = pType ? cassrt_graph_node_type(node, &type) : cudaErrorInvalidValue;
+    if (e == cudaSuccess)
+        *pType = type >= 9 ? cudaGraphNodeTypeMemcpy : (enum cudaGraphNodeType)(type - 1);
+    return result(e);
+}

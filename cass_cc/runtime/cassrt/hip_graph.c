@@ -1,0 +1,66 @@
+/* Graphs built node by node (cuda_graph.c): HIP's graph functions, with HIP's node parameter
+ * structures rebuilt from the plain values cassrt.h passes. */
+#include <hip/hip_runtime_api.h>
+
+#include "cassrt.h"
+#include "hip_internal.h"
+
+int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
+                            struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
+                            void **extra)
+{
+    hipKernelNodeParams p = {0};
+    p.func = function;  /* a hipFunction_t: the kernel is a module's (cassrt_kernel_function) */
+    p.gridDim = (dim3){grid.x, grid.y, grid.z};
+    p.blockDim = (dim3){block.x, block.y, block.z};
+    p.sharedMemBytes = shared_mem;
+    p.kernelParams = params;
+    p.extra = extra;
+    return hipGraphAddKernelNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
+                            unsigned value, unsigned element_size, size_t width, size_t height)
+{
+    hipMemsetParams p = {0};
+    p.dst = dst;
+    p.pitch = pitch;
+    p.value = value;
+    p.elementSize = element_size;
+    p.width = width;
+    p.height = height;
+    return hipGraphAddMemsetNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
+                          void *data)
+{
+    hipHostNodeParams p = {fn, data};
+    return hipGraphAddHostNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_edges_change(void *graph, void *const *from, void *const *to, size_t count, int remove)
+{
+    const hipGraphNode_t *f = (const hipGraphNode_t *)from, *t = (const hipGraphNode_t *)to;
+    return remove ? hipGraphRemoveDependencies(graph, f, t, count) : hipGraphAddDependencies(graph, f, t, count);
+}
+
+int cassrt_graph_edges(void *graph, void **from, void **to, size_t *count)
+{
+    return hipGraphGetEdges(graph, (hipGraphNode_t *)from, (hipGraphNode_t *)to, count);
+}
+
+int cassrt_graph_node_links(void *node, void **nodes, size_t *count, int dependents)
+{
+    hipGraphNode_t *out = (hipGraphNode_t *)nodes;
+    return dependents ? hipGraphNodeGetDependentNodes(node, out, count) : hipGraphNodeGetDependencies(node, out, count);
+}
+
+int cassrt_graph_node_type(void *node, int *type)
+{
+    hipGraphNodeType t;
+    hipError_t e = hipGraphNodeGetType(node, &t);
+    if (e == hipSuccess)
+        *type = (int)t;
+    return e;
+}

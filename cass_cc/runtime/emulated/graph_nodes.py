@@ -1,0 +1,102 @@
+"""Graph nodes made one by one (hipGraphAdd*Node): each is the operation its stream-ordered
+counterpart would enqueue, with the parameters as they were when the node was added (CUDA's
+and HIP's graphs copy them), placed in the graph after its dependencies (graphs.add_node)."""
+
+from __future__ import annotations
+
+import ctypes
+
+from . import errors, kernels, modules, registration, transfers
+from .graphs import add_node
+from .registry import hip_api
+
+KERNEL, MEMCPY, MEMSET, HOST, GRAPH, EMPTY = range(1, 7)  # hipGraphNodeType
+MEMCPY_1D = 9
+_HOST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+class _Dim3(ctypes.Structure):
+    _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
+
+
+class KernelNodeParams(ctypes.Structure):
+    """hipKernelNodeParams."""
+    _fields_ = [("blockDim", _Dim3), ("extra", ctypes.c_void_p), ("func", ctypes.c_void_p),
+                ("gridDim", _Dim3), ("kernelParams", ctypes.c_void_p), ("sharedMemBytes", ctypes.c_uint)]
+
+
+class MemsetParams(ctypes.Structure):
+    """hipMemsetParams."""
+    _fields_ = [("dst", ctypes.c_void_p), ("elementSize", ctypes.c_uint), ("height", ctypes.c_size_t),
+                ("pitch", ctypes.c_size_t), ("value", ctypes.c_uint), ("width", ctypes.c_size_t)]
+
+
+class HostNodeParams(ctypes.Structure):
+    """hipHostNodeParams."""
+    _fields_ = [("fn", ctypes.c_void_p), ("userData", ctypes.c_void_p)]
+
+
+def _kernel(function: int) -> tuple[kernels.Image, str]:
+    """A module's function (hipFunction_t) or a registered kernel's host address."""
+    found = modules.FUNCTIONS.get(function) or registration.HOST_FUNCTIONS.get(function)
+    if found is None:
+        raise errors.HipFailure(errors.INVALID_DEVICE_FUNCTION, f"{function or 0:#x} is not a kernel")
+    return found
+
+
+@hip_api
+def hipGraphAddKernelNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+    if not params:
+        return errors.INVALID_VALUE
+    p = KernelNodeParams.from_address(params)
+    image, name = _kernel(p.func)
+    if p.kernelParams and p.extra:
+        return errors.INVALID_VALUE
+    if p.extra:
+        kernarg = kernels.pack_from_extra(p.extra)
+    else:
+        kernarg = kernels.pack_from_pointers(image.kernel(name), p.kernelParams or 0)
+    grid, block = (p.gridDim.x, p.gridDim.y, p.gridDim.z), (p.blockDim.x, p.blockDim.y, p.blockDim.z)
+    shared = p.sharedMemBytes
+    # Stream 0 runs it at once: the graph's launch is already in its stream's order.
+    return add_node(out, graph, dependencies, count, KERNEL,
+                    lambda: kernels.run(image, name, grid, block, kernarg, shared, 0))
+
+
+@hip_api
+def hipGraphAddMemcpyNode1D(out: int, graph: int, dependencies: int, count: int, dst: int, src: int,
+                            size: int, kind: int) -> int:
+    return add_node(out, graph, dependencies, count, MEMCPY_1D, lambda: transfers.copy(dst, src, size, kind))
+
+
+@hip_api
+def hipGraphAddMemsetNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+    if not params:
+        return errors.INVALID_VALUE
+    p = MemsetParams.from_address(params)
+    dst, element, value, width, height, pitch = p.dst, p.elementSize, p.value, p.width, p.height, p.pitch
+    if not dst or element not in (1, 2, 4) or (height > 1 and pitch < width * element):
+        return errors.INVALID_VALUE
+
+    def fill_rows() -> int:
+        for row in range(height):
+            code = transfers.fill(dst + row * pitch, value, width, element)
+            if code:
+                return code
+        return 0
+
+    return add_node(out, graph, dependencies, count, MEMSET, fill_rows)
+
+
+@hip_api
+def hipGraphAddHostNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+    if not params or not HostNodeParams.from_address(params).fn:
+        return errors.INVALID_VALUE
+    p = HostNodeParams.from_address(params)
+    function, data = _HOST_FN(p.fn), p.userData
+    return add_node(out, graph, dependencies, count, HOST, lambda: function(data) or 0)
+
+
+@hip_api
+def hipGraphAddEmptyNode(out: int, graph: int, dependencies: int, count: int) -> int:
+    return add_node(out, graph, dependencies, count, EMPTY, lambda: 0)

@@ -1,0 +1,206 @@
+// A CUDA graph built node by node, as programs do that do not capture streams: memset, 1D copy,
+// kernel, empty and host nodes joined by dependencies into a diamond; the graph's queries (nodes,
+// roots, edges, node types, dependencies and dependents), edges added and removed, a node
+// destroyed; the graph instantiated once and launched twice, the second launch reading input the
+// host changed in between (a copy node copies from its pointer when it runs).
+#include <cstdio>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+#define CUDA_CHECK(call)                                                                    \
+    do {                                                                                    \
+        cudaError_t err__ = (call);                                                         \
+        if (err__ != cudaSuccess) {                                                         \
+            fprintf(stderr, "%s:%d: %s failed: %s\n", __FILE__, __LINE__, #call,            \
+                    cudaGetErrorString(err__));                                             \
+            printf("FAIL\n");                                                               \
+            std::exit(1);                                                                   \
+        }                                                                                   \
+    } while (0)
+
+__global__ void scaleAdd(const int *in, const int *bias, int *out, int n, int scale)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = in[i] * scale + bias[i];
+}
+
+__global__ void square(int *v, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        v[i] = v[i] * v[i];
+}
+
+struct Tally {
+    const int *values;
+    int n;
+    long long sum;
+    int calls;
+};
+
+static void CUDART_CB tally(void *data)
+{
+    Tally *t = static_cast<Tally *>(data);
+    long long s = 0;
+    for (int i = 0; i < t->n; ++i)
+        s += t->values[i];
+    t->sum = s;
+    t->calls++;
+}
+
+static size_t edgeCount(cudaGraph_t g)
+{
+    size_t n = 0;
+    CUDA_CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &n));
+    return n;
+}
+
+int main()
+{
+    const int n = 200;
+    int *hIn, *hOut, *hSquares;
+    CUDA_CHECK(cudaMallocHost(&hIn, n * sizeof(int)));
+    CUDA_CHECK(cudaMallocHost(&hOut, n * sizeof(int)));
+    CUDA_CHECK(cudaMallocHost(&hSquares, n * sizeof(int)));
+    int *dIn, *dBias, *dOut, *dSq;
+    CUDA_CHECK(cudaMalloc(&dIn, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&dBias, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&dOut, n * sizeof(int)));
+    CUDA_CHECK(cudaMalloc(&dSq, n * sizeof(int)));
+
+    cudaGraph_t graph;
+    CUDA_CHECK(cudaGraphCreate(&graph, 0));
+
+    // Roots: the bias set to 7 (a memset node), the input copied in (a 1D copy node).
+    cudaGraphNode_t setBias, copyIn;
+    cudaMemsetParams ms = {};
+    ms.dst = dBias;
+    ms.value = 7;
+    ms.elementSize = sizeof(int);
+    ms.width = n;
+    ms.height = 1;
+    CUDA_CHECK(cudaGraphAddMemsetNode(&setBias, graph, nullptr, 0, &ms));
+    CUDA_CHECK(cudaGraphAddMemcpyNode1D(&copyIn, graph, nullptr, 0, dIn, hIn, n * sizeof(int),
+                                        cudaMemcpyHostToDevice));
+
+    // out = in * 3 + bias after both roots; squares of the input (a copy) after the copy only.
+    int scale = 3, count = n;
+    void *scaleArgs[] = {&dIn, &dBias, &dOut, &count, &scale};
+    cudaKernelNodeParams kp = {};
+    kp.func = (void *)scaleAdd;
+    kp.gridDim = dim3((n + 63) / 64);
+    kp.blockDim = dim3(64);
+    kp.kernelParams = scaleArgs;
+    cudaGraphNode_t compute, copySq, squares;
+    cudaGraphNode_t both[] = {setBias, copyIn};
+    CUDA_CHECK(cudaGraphAddKernelNode(&compute, graph, both, 2, &kp));
+    scale = 100; // the node keeps the arguments as they were when it was added
+    CUDA_CHECK(cudaGraphAddMemcpyNode1D(&copySq, graph, &copyIn, 1, dSq, dIn, n * sizeof(int),
+                                        cudaMemcpyDeviceToDevice));
+    void *squareArgs[] = {&dSq, &count};
+    kp.func = (void *)square;
+    kp.gridDim = dim3((n + 127) / 128);
+    kp.blockDim = dim3(128);
+    kp.kernelParams = squareArgs;
+    CUDA_CHECK(cudaGraphAddKernelNode(&squares, graph, &copySq, 1, &kp));
+
+    // Join, copy both results out, then tally on the host.
+    cudaGraphNode_t join, outA, outB, host;
+    cudaGraphNode_t ends[] = {compute, squares};
+    CUDA_CHECK(cudaGraphAddEmptyNode(&join, graph, ends, 2));
+    CUDA_CHECK(cudaGraphAddMemcpyNode1D(&outA, graph, &join, 1, hOut, dOut, n * sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaGraphAddMemcpyNode1D(&outB, graph, &join, 1, hSquares, dSq, n * sizeof(int),
+                                        cudaMemcpyDeviceToHost));
+    Tally t = {hOut, n, 0, 0};
+    cudaHostNodeParams hp = {tally, &t};
+    cudaGraphNode_t outs[] = {outA, outB};
+    CUDA_CHECK(cudaGraphAddHostNode(&host, graph, outs, 2, &hp));
+
+    // The graph's shape.
+    size_t nodes = 0, roots = 0, deps = 0, dependents = 0;
+    CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+    CUDA_CHECK(cudaGraphGetRootNodes(graph, nullptr, &roots));
+    CUDA_CHECK(cudaGraphNodeGetDependencies(join, nullptr, nullptr, &deps));
+    CUDA_CHECK(cudaGraphNodeGetDependentNodes(copyIn, nullptr, nullptr, &dependents));
+    printf("nodes %zu roots %zu edges %zu join's dependencies %zu copy-in's dependents %zu\n", nodes, roots,
+           edgeCount(graph), deps, dependents);
+    cudaGraphNode_t rootList[4] = {};
+    size_t rootRoom = 4;
+    CUDA_CHECK(cudaGraphGetRootNodes(graph, rootList, &rootRoom));
+    printf("roots listed %zu: %s %s, then %s\n", rootRoom, rootList[0] == setBias ? "memset" : "?",
+           rootList[1] == copyIn ? "copy" : "?", rootList[2] == nullptr ? "null" : "?");
+    cudaGraphNode_t from[16], to[16];
+    size_t edges = 16;
+    CUDA_CHECK(cudaGraphGetEdges(graph, from, to, nullptr, &edges));
+    int edgeOk = 0;
+    for (size_t i = 0; i < edges; ++i)
+        edgeOk += (from[i] == join && to[i] == outA) || (from[i] == squares && to[i] == join);
+    printf("edges listed %zu, the two checked found %d\n", edges, edgeOk);
+    const char *typeNames[] = {"kernel", "memcpy", "memset", "host", "graph", "empty"};
+    cudaGraphNode_t all[] = {setBias, copyIn, compute, join, host};
+    printf("types:");
+    for (cudaGraphNode_t node : all) {
+        cudaGraphNodeType type;
+        CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        printf(" %s", type >= 0 && type <= 5 ? typeNames[type] : "other");
+    }
+    printf("\n");
+
+    // An edge added and removed again; one added twice is refused; a node destroyed.
+    CUDA_CHECK(cudaGraphAddDependencies(graph, &setBias, &squares, nullptr, 1));
+    size_t withExtra = edgeCount(graph);
+    cudaError_t twice = cudaGraphAddDependencies(graph, &setBias, &squares, nullptr, 1);
+    cudaGetLastError();
+    CUDA_CHECK(cudaGraphRemoveDependencies(graph, &setBias, &squares, nullptr, 1));
+    cudaGraphNode_t spare;
+    CUDA_CHECK(cudaGraphAddEmptyNode(&spare, graph, &host, 1));
+    CUDA_CHECK(cudaGraphDestroyNode(spare));
+    CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+    printf("edges with the extra one %zu, after removing it %zu; adding it twice: %s; nodes %zu\n", withExtra,
+           edgeCount(graph), cudaGetErrorName(twice), nodes);
+    cudaKernelNodeParams notKernel = kp;
+    notKernel.func = (void *)tally;
+    cudaGraphNode_t bad;
+    printf("a kernel node of a host function: %s\n",
+           cudaGetErrorName(cudaGraphAddKernelNode(&bad, graph, nullptr, 0, &notKernel)));
+    cudaGetLastError();
+
+    // Instantiated once, launched twice; the host changes the input in between.
+    cudaGraphExec_t exec;
+    CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    cudaStream_t stream;
+    CUDA_CHECK(cudaStreamCreate(&stream));
+    int bad_ = 0;
+    long long checksum = 0;
+    for (int round = 0; round < 2; ++round) {
+        for (int i = 0; i < n; ++i)
+            hIn[i] = (i % 17) - 8 + round * 5;
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        long long sum = 0;
+        for (int i = 0; i < n; ++i) {
+            int want = hIn[i] * 3 + 7;
+            bad_ += hOut[i] != want || hSquares[i] != hIn[i] * hIn[i];
+            sum += want;
+            checksum = (checksum * 31 + hOut[i] * 7 + hSquares[i]) % 1000000007LL;
+        }
+        printf("round %d: host node saw sum %lld (expected %lld), calls %d\n", round, t.sum, sum, t.calls);
+        bad_ += t.sum != sum || t.calls != round + 1;
+    }
+    bad_ += nodes != 9 || roots != 2 || deps != 2 || dependents != 2 || edgeOk != 2 || withExtra != edgeCount(graph) + 1;
+
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(graph));
+    CUDA_CHECK(cudaStreamDestroy(stream));
+    CUDA_CHECK(cudaFree(dIn));
+    CUDA_CHECK(cudaFree(dBias));
+    CUDA_CHECK(cudaFree(dOut));
+    CUDA_CHECK(cudaFree(dSq));
+    CUDA_CHECK(cudaFreeHost(hIn));
+    CUDA_CHECK(cudaFreeHost(hOut));
+    CUDA_CHECK(cudaFreeHost(hSquares));
+    printf("checksum: %lld\n", checksum);
+    printf(bad_ ? "FAIL\n" : "PASS\n");
+    return bad_ ? 1 : 0;
+}
