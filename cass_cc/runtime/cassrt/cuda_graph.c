@@ -1,6 +1,7 @@
 /* CUDA graphs built node by node: kernel, memset and host nodes (their parameter structures
- * crossing to hip_graph.c as plain values), the edges between nodes and the node queries. Empty
- * and 1D copy nodes, root nodes and node destruction are one HIP call each (passthrough.def).
+ * crossing to hip_graph.c as plain values), the edges between nodes and the node queries; and the
+ * instantiation and upload calls HIP 5.2 lacks. Empty, 1D copy, child graph and event nodes, root
+ * nodes, clones and node destruction are one HIP call each (passthrough.def).
  *
  * CUDA 12.3 added data to edges (cudaGraphEdgeData: ports of programmatic dependent launch);
  * HIP's edges carry none, so every edge here is the default one (all zero): a program may pass
@@ -10,6 +11,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
+#include "passthrough_cuda.h"
 
 static cudaError_t result(int e) { return (cudaError_t)cassrt_result(e); }
 
@@ -138,4 +140,43 @@ cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphN
     if (e == cudaSuccess)
         *pType = type >= 9 ? cudaGraphNodeTypeMemcpy : (enum cudaGraphNodeType)(type - 1);
     return result(e);
+}
+
+/* Instantiation with CUDA 12's parameter block. An upload (cudaGraphInstantiateFlagUpload) has
+ * nothing to do: an instantiated graph is ready to launch on any stream. */
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                     cudaGraphInstantiateParams *instantiateParams)
+{
+    if (!instantiateParams)
+        return result(cudaErrorInvalidValue);
+    unsigned long long flags = instantiateParams->flags & ~(unsigned long long)cudaGraphInstantiateFlagUpload;
+    int e = cassrt_cudaGraphInstantiateWithFlags(pGraphExec, graph, flags);
+    instantiateParams->errNode_out = NULL;
+    instantiateParams->result_out = e == cudaSuccess ? cudaGraphInstantiateSuccess : cudaGraphInstantiateError;
+    return result(e);
+}
+
+/* Uploading makes a later launch start sooner, nothing else; HIP 5.2 has no upload, and the
+ * launch does all the work. */
+cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    (void)stream;
+    return graphExec ? cudaSuccess : result(cudaErrorInvalidValue);
+}
+
+/* The per-thread default stream forms (nvcc -default-stream per-thread renames the calls): the
+ * stream plays no part in either. */
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                          cudaGraphInstantiateParams *instantiateParams);
+cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream);
+
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                          cudaGraphInstantiateParams *instantiateParams)
+{
+    return cudaGraphInstantiateWithParams(pGraphExec, graph, instantiateParams);
+}
+
+cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
+{
+    return cudaGraphUpload(graphExec, stream);
 }

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import ctypes
 
-from . import errors, kernels, modules, registration, transfers
-from .graphs import add_node
+from . import errors, kernels, modules, registration, streams, transfers
+from .graphs import GRAPHS, add_node, replay, schedule
 from .registry import hip_api
 
-KERNEL, MEMCPY, MEMSET, HOST, GRAPH, EMPTY = range(1, 7)  # hipGraphNodeType
+KERNEL, MEMCPY, MEMSET, HOST, GRAPH, EMPTY, WAIT_EVENT, EVENT_RECORD = range(1, 9)  # hipGraphNodeType
 MEMCPY_1D = 9
 _HOST_FN = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
@@ -100,3 +100,27 @@ def hipGraphAddHostNode(out: int, graph: int, dependencies: int, count: int, par
 @hip_api
 def hipGraphAddEmptyNode(out: int, graph: int, dependencies: int, count: int) -> int:
     return add_node(out, graph, dependencies, count, EMPTY, lambda: 0)
+
+
+@hip_api
+def hipGraphAddChildGraphNode(out: int, graph: int, dependencies: int, count: int, child: int) -> int:
+    """The child graph as it is now (CUDA copies it into the node)."""
+    if child not in GRAPHS:
+        return errors.INVALID_VALUE
+    operations = schedule(GRAPHS[child])
+    if operations is None:
+        return errors.INVALID_VALUE
+    return add_node(out, graph, dependencies, count, GRAPH, lambda: replay(operations))
+
+
+@hip_api
+def hipGraphAddEventRecordNode(out: int, graph: int, dependencies: int, count: int, event: int) -> int:
+    streams.check_event(event)
+    return add_node(out, graph, dependencies, count, EVENT_RECORD, lambda: streams.record(event) or 0)
+
+
+@hip_api
+def hipGraphAddEventWaitNode(out: int, graph: int, dependencies: int, count: int, event: int) -> int:
+    """Every operation the event can stand for has run by then: the emulator runs each when issued."""
+    streams.check_event(event)
+    return add_node(out, graph, dependencies, count, WAIT_EVENT, lambda: 0)

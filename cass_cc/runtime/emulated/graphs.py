@@ -28,6 +28,7 @@ class Node:
     kind: int  # hipGraphNodeType, or CAPTURED
     operation: Callable[[], int]
     dependencies: list[int] = field(default_factory=list)
+    original: int = 0  # the node this one is a clone of (hipGraphNodeFindInClone)
 
 
 @dataclass
@@ -239,7 +240,32 @@ def hipGraphDestroyNode(handle: int) -> int:
     return 0
 
 
-def _schedule(graph: Graph) -> list[Callable[[], int]] | None:
+@hip_api
+def hipGraphClone(out: int, handle: int) -> int:
+    graph = _graph(handle)
+    if not out:
+        return errors.INVALID_VALUE
+    clone = cmem.new_handle()
+    GRAPHS[clone] = copy = Graph()
+    new = {node: cmem.new_handle() for node in graph.nodes}
+    for node in graph.nodes:
+        old = NODES[node]
+        NODES[new[node]] = Node(clone, old.kind, old.operation, [new[d] for d in old.dependencies], node)
+        copy.nodes.append(new[node])
+    cmem.put_ptr(out, clone)
+    return 0
+
+
+@hip_api
+def hipGraphNodeFindInClone(out: int, original: int, clone: int) -> int:
+    found = next((n for n in _graph(clone).nodes if NODES[n].original == original), None)
+    if not out or found is None:
+        return errors.INVALID_VALUE
+    cmem.put_ptr(out, found)
+    return 0
+
+
+def schedule(graph: Graph) -> list[Callable[[], int]] | None:
     """The operations in an order where each comes after its dependencies (the order the nodes
     were added where that allows), or None where the dependencies make a cycle."""
     done: set[int] = set()
@@ -254,8 +280,16 @@ def _schedule(graph: Graph) -> list[Callable[[], int]] | None:
     return order
 
 
+def replay(operations: list[Callable[[], int]]) -> int:
+    for operation in operations:
+        code = operation()
+        if code:
+            return code
+    return 0
+
+
 def _instantiate(out: int, graph: int) -> int:
-    operations = _schedule(_graph(graph))
+    operations = schedule(_graph(graph))
     if operations is None:
         return errors.INVALID_VALUE
     handle = cmem.new_handle()
@@ -280,14 +314,7 @@ def hipGraphLaunch(handle: int, stream: int) -> int:
     if operations is None:
         return errors.INVALID_VALUE
 
-    def replay() -> int:
-        for operation in operations:
-            code = operation()
-            if code:
-                return code
-        return 0
-
-    return enqueue(stream, replay)
+    return enqueue(stream, lambda: replay(operations))
 
 
 @hip_api

@@ -55,7 +55,7 @@ def enqueue(handle: int, operation: Callable[[], int]) -> int:
     return operation()
 
 
-def _event(handle: int) -> Event:
+def check_event(handle: int) -> Event:
     event = EVENTS.get(handle)
     if event is None:
         raise errors.HipFailure(errors.INVALID_HANDLE, f"unknown event {handle:#x}")
@@ -107,7 +107,7 @@ def hipStreamQuery(handle: int) -> int:
 @hip_api
 def hipStreamWaitEvent(handle: int, event: int, flags: int) -> int:
     check_stream(handle)
-    _event(event)
+    check_event(event)
     return 0
 
 
@@ -176,30 +176,30 @@ def hipEventDestroy(handle: int) -> int:
 
 
 def record(handle: int) -> None:
-    _event(handle).time_s = DEVICE.clock_s
+    check_event(handle).time_s = DEVICE.clock_s
 
 
 @hip_api
 def hipEventRecord(handle: int, stream: int) -> int:
-    _event(handle)
+    check_event(handle)
     return enqueue(stream, lambda: record(handle) or 0)
 
 
 @hip_api
 def hipEventSynchronize(handle: int) -> int:
-    _event(handle)
+    check_event(handle)
     return 0
 
 
 @hip_api
 def hipEventQuery(handle: int) -> int:
-    _event(handle)
+    check_event(handle)
     return 0
 
 
 @hip_api
 def hipEventElapsedTime(ms: int, start: int, stop: int) -> int:
-    first, last = _event(start), _event(stop)
+    first, last = check_event(start), check_event(stop)
     if first.time_s is None or last.time_s is None:
         return errors.INVALID_HANDLE
     if (first.flags | last.flags) & EVENT_DISABLE_TIMING:

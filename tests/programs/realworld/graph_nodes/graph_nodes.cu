@@ -2,7 +2,9 @@
 // kernel, empty and host nodes joined by dependencies into a diamond; the graph's queries (nodes,
 // roots, edges, node types, dependencies and dependents), edges added and removed, a node
 // destroyed; the graph instantiated once and launched twice, the second launch reading input the
-// host changed in between (a copy node copies from its pointer when it runs).
+// host changed in between (a copy node copies from its pointer when it runs). Then the graph is
+// cloned, the original destroyed, and the clone runs as a child graph node of another graph with
+// event record and wait nodes, instantiated with cudaGraphInstantiateWithParams and uploaded.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -191,7 +193,58 @@ int main()
     bad_ += nodes != 9 || roots != 2 || deps != 2 || dependents != 2 || edgeOk != 2 || withExtra != edgeCount(graph) + 1;
 
     CUDA_CHECK(cudaGraphExecDestroy(exec));
+
+    // A clone, which outlives its original, as the child of a graph that records an event.
+    cudaGraph_t clone, parent;
+    CUDA_CHECK(cudaGraphClone(&clone, graph));
+    cudaGraphNode_t hostInClone;
+    CUDA_CHECK(cudaGraphNodeFindInClone(&hostInClone, host, clone));
+    cudaGraphNodeType cloneType;
+    CUDA_CHECK(cudaGraphNodeGetType(hostInClone, &cloneType));
+    size_t cloneNodes = 0;
+    CUDA_CHECK(cudaGraphGetNodes(clone, nullptr, &cloneNodes));
     CUDA_CHECK(cudaGraphDestroy(graph));
+    cudaEvent_t done;
+    CUDA_CHECK(cudaEventCreate(&done));
+    CUDA_CHECK(cudaGraphCreate(&parent, 0));
+    cudaGraphNode_t child, record, wait;
+    CUDA_CHECK(cudaGraphAddChildGraphNode(&child, parent, nullptr, 0, clone));
+    CUDA_CHECK(cudaGraphDestroy(clone)); // the node holds its own copy
+    CUDA_CHECK(cudaGraphAddEventRecordNode(&record, parent, &child, 1, done));
+    CUDA_CHECK(cudaGraphAddEventWaitNode(&wait, parent, &record, 1, done));
+    cudaGraphNodeType childType, recordType, waitType;
+    CUDA_CHECK(cudaGraphNodeGetType(child, &childType));
+    CUDA_CHECK(cudaGraphNodeGetType(record, &recordType));
+    CUDA_CHECK(cudaGraphNodeGetType(wait, &waitType));
+    printf("clone: %zu nodes, the host node's copy is a %s node; parent node types %d %d %d\n", cloneNodes,
+           cloneType == cudaGraphNodeTypeHost ? "host" : "other", (int)childType, (int)recordType, (int)waitType);
+    cudaGraphInstantiateParams ip = {};
+    ip.flags = cudaGraphInstantiateFlagUpload;
+    ip.uploadStream = stream;
+    ip.result_out = cudaGraphInstantiateError;
+    CUDA_CHECK(cudaGraphInstantiateWithParams(&exec, parent, &ip));
+    printf("instantiated with parameters: result %d, error node %s\n", (int)ip.result_out,
+           ip.errNode_out ? "set" : "none");
+    CUDA_CHECK(cudaGraphUpload(exec, stream));
+    for (int i = 0; i < n; ++i)
+        hIn[i] = 2 * i - n;
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    long long sum = 0;
+    for (int i = 0; i < n; ++i) {
+        int want = hIn[i] * 3 + 7;
+        bad_ += hOut[i] != want || hSquares[i] != hIn[i] * hIn[i];
+        sum += want;
+        checksum = (checksum * 31 + hOut[i] * 7 + hSquares[i]) % 1000000007LL;
+    }
+    printf("child graph: host node saw sum %lld (expected %lld), calls %d; event: %s\n", t.sum, sum, t.calls,
+           cudaGetErrorName(cudaEventQuery(done)));
+    bad_ += t.sum != sum || t.calls != 3 || cloneNodes != 9 || cloneType != cudaGraphNodeTypeHost ||
+            childType != cudaGraphNodeTypeGraph || recordType != cudaGraphNodeTypeEventRecord ||
+            waitType != cudaGraphNodeTypeWaitEvent || ip.result_out != cudaGraphInstantiateSuccess;
+    CUDA_CHECK(cudaGraphExecDestroy(exec));
+    CUDA_CHECK(cudaGraphDestroy(parent));
+    CUDA_CHECK(cudaEventDestroy(done));
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(dIn));
     CUDA_CHECK(cudaFree(dBias));
