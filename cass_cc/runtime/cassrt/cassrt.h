@@ -83,6 +83,20 @@ int cassrt_graph_node_links(void *node, void **nodes, size_t *count, int depende
 /* The node's type as HIP numbers them (hipGraphNodeType). */
 int cassrt_graph_node_type(void *node, int *type);
 
+/* --- streams (hip_stream.c): what libcassrt records about each stream. passthrough.def's calls
+ * that make a stream pass HIP's result through cassrt_stream_created, those that destroy one
+ * pass the stream through cassrt_stream_forget first. */
+int cassrt_stream_created(void **stream, int hip_error);
+void *cassrt_stream_forget(void *stream);
+/* A stream's id (unique while the program runs) and device; hipErrorInvalidHandle for a stream
+ * libcassrt did not make. The special handles (0, legacy, per-thread) as CUDA's. */
+int cassrt_stream_identity(void *stream, unsigned long long *id, int *device);
+/* Attributes kept for CUDA (cuda_stream.c): slot < CASSRT_STREAM_ATTRIBUTES, values of
+ * CASSRT_STREAM_ATTRIBUTE_SIZE bytes; a get says whether the slot was ever set (*was_set). */
+#define CASSRT_STREAM_ATTRIBUTES 2
+#define CASSRT_STREAM_ATTRIBUTE_SIZE 64
+int cassrt_stream_attribute(void *stream, int slot, void *value, int set, int *was_set);
+
 /* --- symbols (hip_registry.c) ------------------------------------------------------------- */
 int cassrt_symbol_address(const void *host_var, void **device_ptr, size_t *size);
 int cassrt_symbol_copy(const void *host_var, void *host_buf, size_t count, size_t offset, int kind,
