@@ -228,6 +228,20 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr att
     return (cudaError_t)cassrt_result(cassrt_device_attribute(value, attr, device));
 }
 
+/* Linear 1D textures are plain loads of the translated kernels: the device's limit in elements
+ * holds for every element size. */
+cudaError_t CUDARTAPI cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                           const struct cudaChannelFormatDesc *fmtDesc, int device)
+{
+    int width = 0;
+    if (!maxWidthInElements || !fmtDesc)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    int e = cassrt_device_attribute(&width, cudaDevAttrMaxTexture1DLinearWidth, device);
+    if (e == cudaSuccess)
+        *maxWidthInElements = (size_t)width;
+    return (cudaError_t)cassrt_result(e);
+}
+
 cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop)
 {
     (void)prop;
