@@ -122,6 +122,11 @@ int cassrt_array_destroy(void *array);
 struct cassrt_array_memory { char *base; size_t pitch, rows, slices, element; };
 int cassrt_array_memory(const void *array, struct cassrt_array_memory *memory);
 
+/* The descriptors a texture or surface object was made from (cudaResourceDesc, cudaTextureDesc),
+ * kept for the getters from creation to destruction (cuda_texture_descs.c). */
+int cassrt_texture_descs_keep(unsigned long long object, const void *resource, const void *texture);
+void cassrt_texture_descs_forget(unsigned long long object);
+
 /* --- pointers (hip_device.c) -------------------------------------------------------------- */
 enum cassrt_memory_type { CASSRT_UNREGISTERED, CASSRT_HOST, CASSRT_DEVICE, CASSRT_MANAGED };
 struct cassrt_pointer_info { enum cassrt_memory_type type; int device; void *device_pointer, *host_pointer; };

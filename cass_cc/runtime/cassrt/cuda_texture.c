@@ -435,6 +435,11 @@ static cudaError_t create_object(unsigned long long *pObject, const struct cudaR
         cudaFree(device);
         return e;
     }
+    e = fail(cassrt_texture_descs_keep((unsigned long long)(uintptr_t)device, pResDesc, pTexDesc));
+    if (e != cudaSuccess) {
+        cudaFree(device);
+        return e;
+    }
     *pObject = (unsigned long long)(uintptr_t)device;
     return cudaSuccess;
 }
@@ -456,6 +461,7 @@ cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject)
 {
     if (!texObject)
         return cudaSuccess;
+    cassrt_texture_descs_forget(texObject);
     return cudaFree((void *)(uintptr_t)texObject);
 }
 
