@@ -127,6 +127,21 @@ int cassrt_array_memory(const void *array, struct cassrt_array_memory *memory);
 int cassrt_texture_descs_keep(unsigned long long object, const void *resource, const void *texture);
 void cassrt_texture_descs_forget(unsigned long long object);
 
+/* --- unified-memory hints (hip_managed.c), kept for cudaMemRangeGetAttribute. A location is
+ * CUDA's cudaMemLocation (type, id); kinds are what a hint is about. */
+struct cassrt_location { int type, id; };
+enum { CASSRT_HINT_READ_MOSTLY, CASSRT_HINT_PREFERRED, CASSRT_HINT_ACCESSED_BY, CASSRT_HINT_PREFETCH };
+/* Whether [ptr, ptr + count) lies in one managed allocation. */
+int cassrt_managed_is_range(const void *ptr, size_t count);
+/* Records a hint (set, or unset) over a managed range; hipErrorInvalidValue for another range. */
+int cassrt_managed_hint(const void *ptr, size_t count, int kind, int set, struct cassrt_location location);
+/* Forgets the hints of the allocation at ptr (before it is freed); returns ptr. */
+void *cassrt_managed_forget(void *ptr);
+/* Whether every byte of the range has a set hint of `kind` (about `who` for ACCESSED_BY, else
+ * NULL), all with one location (*location). */
+int cassrt_managed_uniform(const void *ptr, size_t count, int kind, const struct cassrt_location *who,
+                           struct cassrt_location *location);
+
 /* --- pointers (hip_device.c) -------------------------------------------------------------- */
 enum cassrt_memory_type { CASSRT_UNREGISTERED, CASSRT_HOST, CASSRT_DEVICE, CASSRT_MANAGED };
 struct cassrt_pointer_info { enum cassrt_memory_type type; int device; void *device_pointer, *host_pointer; };

@@ -1,5 +1,5 @@
-/* Memory functions beyond the one-call ones of passthrough.def: device variables (symbols), the
- * unified-memory hints, 3D pitched memory and memory pools. */
+/* Memory functions beyond the one-call ones of passthrough.def: device variables (symbols), 3D
+ * pitched memory and memory pools (the unified-memory hints: cuda_managed.c). */
 #include <stdlib.h>
 
 #include <cuda_runtime_api.h>
@@ -47,30 +47,6 @@ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol)
 {
     void *ptr;
     return (cudaError_t)cassrt_result(cassrt_symbol_address(symbol, &ptr, size));
-}
-
-/* Placement hints for managed memory: HIP places it itself, the program's results don't change. */
-cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
-                                    struct cudaMemLocation location)
-{
-    (void)devPtr, (void)count, (void)advice, (void)location;
-    return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
-                                           unsigned int flags, cudaStream_t stream)
-{
-    (void)devPtr, (void)count, (void)location, (void)flags, (void)stream;
-    return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
-                                                unsigned int flags, cudaStream_t stream);
-
-cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location,
-                                                unsigned int flags, cudaStream_t stream)
-{
-    return cudaMemPrefetchAsync(devPtr, count, location, flags, stream);
 }
 
 cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr)
