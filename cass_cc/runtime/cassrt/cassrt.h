@@ -47,6 +47,8 @@ void cassrt_register_kernel(void **handle, const void *host_fun, const char *dev
 void cassrt_register_var(void **handle, const void *host_var, const char *device_name, size_t size,
                          void **managed_host_ptr);
 int cassrt_init_managed(void **handle);
+/* The kernel registered for a host stub, or the kernel itself where host_fun is one (a
+ * cudaKernel_t, which the runtime's launches and queries take in place of the stub); else NULL. */
 struct cassrt_kernel *cassrt_kernel_of(const void *host_fun);
 const char *cassrt_kernel_name(const struct cassrt_kernel *kernel);
 
@@ -82,6 +84,8 @@ int cassrt_graph_edges(void *graph, void **from, void **to, size_t *count);
 int cassrt_graph_node_links(void *node, void **nodes, size_t *count, int dependents);
 /* The node's type as HIP numbers them (hipGraphNodeType). */
 int cassrt_graph_node_type(void *node, int *type);
+/* A stream's capture status (cudaStreamCaptureStatus's numbers) and, while capturing, its id. */
+int cassrt_capture_info(void *stream, int *status, unsigned long long *id);
 
 /* --- streams (hip_stream.c): what libcassrt records about each stream. passthrough.def's calls
  * that make a stream pass HIP's result through cassrt_stream_created, those that destroy one

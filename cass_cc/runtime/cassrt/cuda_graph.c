@@ -1,6 +1,6 @@
 /* CUDA graphs built node by node: kernel, memset and host nodes (their parameter structures
  * crossing to hip_graph.c as plain values), the edges between nodes and the node queries; and the
- * instantiation and upload calls HIP 5.2 lacks. Empty, 1D copy, child graph and event nodes, root
+ * instantiation and upload calls HIP 5.2 lacks; and what a capturing stream says about its capture. Empty, 1D copy, child graph and event nodes, root
  * nodes, clones and node destruction are one HIP call each (passthrough.def).
  *
  * CUDA 12.3 added data to edges (cudaGraphEdgeData: ports of programmatic dependent launch);
@@ -179,4 +179,59 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(cudaGraphExec_t *pGrap
 cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream_t stream)
 {
     return cudaGraphUpload(graphExec, stream);
+}
+
+/* The capture's status and id. The graph being captured and the nodes the next operation will
+ * depend on are not available while capturing (the emulated runtime records operations, not a
+ * graph, until the capture ends): asking for them then is refused. */
+static cudaError_t capture_info(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                unsigned long long *id_out, cudaGraph_t *graph_out,
+                                const cudaGraphNode_t **dependencies_out, const cudaGraphEdgeData **edgeData_out,
+                                size_t *numDependencies_out)
+{
+    int status = 0;
+    unsigned long long id = 0;
+    if (!captureStatus_out)
+        return result(cudaErrorInvalidValue);
+    int e = cassrt_capture_info(stream, &status, &id);
+    if (e != cudaSuccess)
+        return result(e);
+    *captureStatus_out = (enum cudaStreamCaptureStatus)status;
+    if (status != cudaStreamCaptureStatusActive)
+        return cudaSuccess;
+    if (graph_out || dependencies_out || edgeData_out || numDependencies_out) {
+        cassrt_note_once("cudaStreamGetCaptureInfo: the graph and dependencies of a capture in progress "
+                         "are not supported");
+        return result(cudaErrorNotSupported);
+    }
+    if (id_out)
+        *id_out = id;
+    return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *captureStatus_out,
+                                               unsigned long long *id_out, cudaGraph_t *graph_out,
+                                               const cudaGraphNode_t **dependencies_out,
+                                               const cudaGraphEdgeData **edgeData_out, size_t *numDependencies_out)
+{
+    return capture_info(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                        numDependencies_out);
+}
+
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+                                                    enum cudaStreamCaptureStatus *captureStatus_out,
+                                                    unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                    const cudaGraphNode_t **dependencies_out,
+                                                    const cudaGraphEdgeData **edgeData_out,
+                                                    size_t *numDependencies_out);
+
+cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
+                                                    enum cudaStreamCaptureStatus *captureStatus_out,
+                                                    unsigned long long *id_out, cudaGraph_t *graph_out,
+                                                    const cudaGraphNode_t **dependencies_out,
+                                                    const cudaGraphEdgeData **edgeData_out,
+                                                    size_t *numDependencies_out)
+{
+    return capture_info(stream ? stream : cudaStreamPerThread, captureStatus_out, id_out, graph_out,
+                        dependencies_out, edgeData_out, numDependencies_out);
 }

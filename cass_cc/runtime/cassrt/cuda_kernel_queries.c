@@ -1,11 +1,24 @@
 /* Questions a program asks about a kernel by its host address beyond its attributes
- * (cuda_launch.c): its name, and how much dynamic shared memory its blocks can have when a given
- * number of them must be resident on one multiprocessor. */
+ * (cuda_launch.c): its handle, its name, and how much dynamic shared memory its blocks can have
+ * when a given number of them must be resident on one multiprocessor. */
 #include <cuda_runtime_api.h>
 
 #include "cassrt.h"
 
 static cudaError_t result(int e) { return (cudaError_t)cassrt_result(e); }
+
+/* The kernel's handle, which the runtime's launches and queries take in place of the host stub
+ * (cassrt_kernel_of). The driver API's CUkernel is another object: this one is not one. */
+cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr)
+{
+    struct cassrt_kernel *kernel = cassrt_kernel_of(entryFuncAddr);
+    if (!kernelPtr)
+        return result(cudaErrorInvalidValue);
+    if (!kernel)
+        return result(cudaErrorInvalidDeviceFunction);
+    *kernelPtr = (cudaKernel_t)kernel;
+    return cudaSuccess;
+}
 
 /* The name the kernel was registered with: its device symbol (mangled, for C++). */
 cudaError_t CUDARTAPI cudaFuncGetName(const char **name, const void *func)

@@ -64,3 +64,12 @@ int cassrt_graph_node_type(void *node, int *type)
         *type = (int)t;
     return e;
 }
+
+int cassrt_capture_info(void *stream, int *status, unsigned long long *id)
+{
+    hipStreamCaptureStatus s;
+    hipError_t e = hipStreamGetCaptureInfo(cassrt_hip_stream(stream), &s, id);
+    if (e == hipSuccess)
+        *status = (int)s;
+    return e;
+}

@@ -154,7 +154,7 @@ struct cassrt_kernel *cassrt_kernel_of(const void *host_fun)
 {
     pthread_mutex_lock(&lock);
     struct cassrt_kernel *k = kernels;
-    while (k && k->host_fun != host_fun)
+    while (k && k->host_fun != host_fun && (const void *)k != host_fun)
         k = k->next;
     pthread_mutex_unlock(&lock);
     return k;

@@ -2,7 +2,7 @@
 // a kernel's name (cudaFuncGetName), the dynamic shared memory that leaves room for a number of
 // resident blocks (cudaOccupancyAvailableDynamicSMemPerBlock, checked against the occupancy
 // calculator), and the widest 1D linear texture (cudaDeviceGetTexture1DLinearMaxWidth); then a
-// launch with the dynamic shared memory found.
+// launch with the dynamic shared memory found, and one through the kernel's handle (cudaGetKernel).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,6 +89,20 @@ int main()
         bad += hOut[i] != want;
         checksum = (checksum * 31 + hOut[i]) % 1000000007LL;
     }
+
+    // The same launch through the kernel's handle.
+    cudaKernel_t handle;
+    CUDA_CHECK(cudaGetKernel(&handle, reverseBlocks));
+    CUDA_CHECK(cudaMemset(dOut, 0, sizeof hOut));
+    int count = n;
+    void *args[] = {&dIn, &dOut, &count};
+    CUDA_CHECK(cudaLaunchKernel((const void *)handle, dim3((n + blockSize - 1) / blockSize), dim3(blockSize), args,
+                                blockSize * sizeof(int), 0));
+    int again[n];
+    CUDA_CHECK(cudaMemcpy(again, dOut, sizeof again, cudaMemcpyDeviceToHost));
+    bool same = memcmp(again, hOut, sizeof again) == 0;
+    printf("launch through cudaGetKernel's handle: %s\n", same ? "same result" : "differs");
+    bad += !same;
     CUDA_CHECK(cudaFree(dIn));
     CUDA_CHECK(cudaFree(dOut));
     printf("checksum: %lld\n", checksum);

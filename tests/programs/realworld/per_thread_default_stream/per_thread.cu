@@ -112,7 +112,10 @@ static void graphs(int *dev, int n)
     cudaStreamCaptureStatus status;
     CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     CUDA_CHECK(cudaStreamIsCapturing(s, &status));
-    printf("capturing: %d\n", (int)status);
+    unsigned long long id = 0;
+    cudaStreamCaptureStatus infoStatus;
+    CUDA_CHECK(cudaStreamGetCaptureInfo(s, &infoStatus, &id));
+    printf("capturing: %d, capture info: %d, id %s\n", (int)status, (int)infoStatus, id ? "set" : "0");
     affine<<<(n + 63) / 64, 64, 0, s>>>(dev, n, 2, 1);
     affine<<<(n + 63) / 64, 64, 0, s>>>(dev, n, 1, -3);
     cudaGraph_t graph;
