@@ -75,6 +75,9 @@ int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t 
                             void **extra);
 int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
                             unsigned value, unsigned element_size, size_t width, size_t height);
+struct cassrt_copy_3d;   /* below, with the 3D copies */
+int cassrt_graph_add_memcpy_3d(void **node, void *graph, void *const *deps, size_t count,
+                               const struct cassrt_copy_3d *copy);
 int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
                           void *data);
 /* Adds (remove = 0) or removes the edges from[i] -> to[i]. */
@@ -114,6 +117,15 @@ int cassrt_memcpy_3d(void *dst, size_t dst_pitch, size_t dst_xsize, size_t dst_y
                      const size_t src_pos[3], const size_t extent[3], int kind, void *stream, int async);
 int cassrt_memset_3d(void *ptr, size_t pitch, size_t xsize, size_t ysize, int value, const size_t extent[3],
                      void *stream, int async);
+/* A cudaMemcpy3DParms (cuda_parms) as plain numbers, its arrays as their memory (cuda_memory.c). */
+struct cassrt_copy_3d {
+    void *dst;
+    size_t dst_pitch, dst_xsize, dst_ysize, dst_pos[3];
+    const void *src;
+    size_t src_pitch, src_xsize, src_ysize, src_pos[3], extent[3];
+    int kind;
+};
+int cassrt_copy_3d_of(const void *cuda_parms, struct cassrt_copy_3d *copy);
 
 /* --- CUDA arrays (cuda_texture.c), shared by the runtime's functions and the driver's: a CUarray
  * is a cudaArray_t. The channel format crosses as its bits per channel (x, y, z, w) and its

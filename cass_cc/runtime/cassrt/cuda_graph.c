@@ -1,4 +1,4 @@
-/* CUDA graphs built node by node: kernel, memset and host nodes (their parameter structures
+/* CUDA graphs built node by node: kernel, 3D copy, memset and host nodes (their parameter structures
  * crossing to hip_graph.c as plain values), the edges between nodes and the node queries; and the
  * instantiation and upload calls HIP 5.2 lacks; and what a capturing stream says about its capture. Empty, 1D copy, child graph and event nodes, root
  * nodes, clones and node destruction are one HIP call each (passthrough.def).
@@ -47,6 +47,19 @@ cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGr
     return result(cassrt_graph_add_memset((void **)pGraphNode, graph, (void *const *)pDependencies,
                                           numDependencies, p->dst, p->pitch, p->value, p->elementSize, p->width,
                                           p->height));
+}
+
+/* A copy node of cudaMemcpy3D's parameters (arrays, pitched pointers, positions, extent). */
+cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                             const struct cudaMemcpy3DParms *pCopyParams)
+{
+    struct cassrt_copy_3d copy;
+    int e = cassrt_copy_3d_of(pCopyParams, &copy);
+    if (e == cudaSuccess)
+        e = cassrt_graph_add_memcpy_3d((void **)pGraphNode, graph, (void *const *)pDependencies, numDependencies,
+                                       &copy);
+    return result(e);
 }
 
 cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,

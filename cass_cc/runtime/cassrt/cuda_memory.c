@@ -102,25 +102,36 @@ static int copy_side(cudaArray_const_t array, struct cudaPitchedPtr given, struc
     return e;
 }
 
-static cudaError_t memcpy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, int async)
+/* A cudaMemcpy3DParms as plain numbers (arrays as their memory): for the copies here and the graph
+ * nodes of cuda_graph.c. */
+int cassrt_copy_3d_of(const void *cuda_parms, struct cassrt_copy_3d *c)
 {
+    const struct cudaMemcpy3DParms *p = cuda_parms;
     if (!p)
-        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     struct cudaPitchedPtr dst, src;
     size_t element = 1;
     if (copy_side(p->dstArray, p->dstPtr, &dst, &element) || copy_side(p->srcArray, p->srcPtr, &src, &element))
-        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
     /* with an array in the copy, the extent and the array's x position count its elements */
-    size_t src_pos[3] = {p->srcPos.x, p->srcPos.y, p->srcPos.z};
-    size_t dst_pos[3] = {p->dstPos.x, p->dstPos.y, p->dstPos.z};
-    const size_t extent[3] = {p->extent.width * element, p->extent.height, p->extent.depth};
+    *c = (struct cassrt_copy_3d){dst.ptr, dst.pitch, dst.xsize, dst.ysize, {p->dstPos.x, p->dstPos.y, p->dstPos.z},
+                                 src.ptr, src.pitch, src.xsize, src.ysize, {p->srcPos.x, p->srcPos.y, p->srcPos.z},
+                                 {p->extent.width * element, p->extent.height, p->extent.depth}, p->kind};
     if (p->srcArray)
-        src_pos[0] *= element;
+        c->src_pos[0] *= element;
     if (p->dstArray)
-        dst_pos[0] *= element;
-    return (cudaError_t)cassrt_result(cassrt_memcpy_3d(dst.ptr, dst.pitch, dst.xsize, dst.ysize, dst_pos, src.ptr,
-                                                       src.pitch, src.xsize, src.ysize, src_pos, extent, p->kind,
-                                                       stream, async));
+        c->dst_pos[0] *= element;
+    return cudaSuccess;
+}
+
+static cudaError_t memcpy_3d(const struct cudaMemcpy3DParms *p, cudaStream_t stream, int async)
+{
+    struct cassrt_copy_3d c;
+    int e = cassrt_copy_3d_of(p, &c);
+    if (e == cudaSuccess)
+        e = cassrt_memcpy_3d(c.dst, c.dst_pitch, c.dst_xsize, c.dst_ysize, c.dst_pos, c.src, c.src_pitch,
+                             c.src_xsize, c.src_ysize, c.src_pos, c.extent, c.kind, stream, async);
+    return (cudaError_t)cassrt_result(e);
 }
 
 static cudaError_t memset_3d(struct cudaPitchedPtr p, int value, struct cudaExtent extent, cudaStream_t stream,

@@ -32,6 +32,19 @@ int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t 
     return hipGraphAddMemsetNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
 }
 
+int cassrt_graph_add_memcpy_3d(void **node, void *graph, void *const *deps, size_t count,
+                               const struct cassrt_copy_3d *c)
+{
+    hipMemcpy3DParms p = {0};
+    p.srcPtr = make_hipPitchedPtr((void *)c->src, c->src_pitch, c->src_xsize, c->src_ysize);
+    p.srcPos = make_hipPos(c->src_pos[0], c->src_pos[1], c->src_pos[2]);
+    p.dstPtr = make_hipPitchedPtr(c->dst, c->dst_pitch, c->dst_xsize, c->dst_ysize);
+    p.dstPos = make_hipPos(c->dst_pos[0], c->dst_pos[1], c->dst_pos[2]);
+    p.extent = make_hipExtent(c->extent[0], c->extent[1], c->extent[2]);
+    p.kind = (hipMemcpyKind)c->kind;
+    return hipGraphAddMemcpyNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
 int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
                           void *data)
 {

@@ -44,6 +44,7 @@ typedef struct hipChannelFormatDesc { int x, y, z, w; hipChannelFormatKind f; } 
 typedef struct hipPitchedPtr { void *ptr; size_t pitch, xsize, ysize; } hipPitchedPtr;
 typedef struct hipExtent { size_t width, height, depth; } hipExtent;
 struct hipMemcpy3DParms;
+typedef struct hipMemcpy3DParms hipMemcpy3DParms;
 typedef struct hipArray hipArray;
 typedef const struct hipArray *hipArray_const_t;
 typedef struct __hip_texture *hipTextureObject_t;

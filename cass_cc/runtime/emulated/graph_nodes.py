@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ctypes
 
-from . import errors, kernels, modules, registration, streams, transfers
+from . import errors, kernels, modules, pitched3d, registration, streams, transfers
 from .graphs import GRAPHS, add_node, replay, schedule
 from .registry import hip_api
 
@@ -61,6 +61,14 @@ def hipGraphAddKernelNode(out: int, graph: int, dependencies: int, count: int, p
     # Stream 0 runs it at once: the graph's launch is already in its stream's order.
     return add_node(out, graph, dependencies, count, KERNEL,
                     lambda: kernels.run(image, name, grid, block, kernarg, shared, 0))
+
+
+@hip_api
+def hipGraphAddMemcpyNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+    if not params:
+        return errors.INVALID_VALUE
+    kept = ctypes.create_string_buffer(bytes(pitched3d.Memcpy3DParms.from_address(params)))
+    return add_node(out, graph, dependencies, count, MEMCPY, lambda: pitched3d.copy_3d(ctypes.addressof(kept)))
 
 
 @hip_api

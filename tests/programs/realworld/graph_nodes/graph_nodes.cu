@@ -5,6 +5,7 @@
 // host changed in between (a copy node copies from its pointer when it runs). Then the graph is
 // cloned, the original destroyed, and the clone runs as a child graph node of another graph with
 // event record and wait nodes, instantiated with cudaGraphInstantiateWithParams and uploaded.
+// Last, 3D copy nodes (cudaMemcpy3DParms) between host memory and a CUDA array, at offsets.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
@@ -245,6 +246,56 @@ int main()
     CUDA_CHECK(cudaGraphExecDestroy(exec));
     CUDA_CHECK(cudaGraphDestroy(parent));
     CUDA_CHECK(cudaEventDestroy(done));
+
+    // Copy nodes of cudaMemcpy3DParms: a 6 x 4 block of host rows into an array at (2, 1), then
+    // the array's rows 1-4 back into host memory.
+    {
+        const int AW = 10, AH = 6, BW = 6, BH = 4;
+        int block[BH][BW], back[AH][AW] = {};
+        for (int y = 0; y < BH; ++y)
+            for (int x = 0; x < BW; ++x)
+                block[y][x] = 100 * y + x + 1;
+        cudaChannelFormatDesc fmt = cudaCreateChannelDesc<int>();
+        cudaArray_t array;
+        CUDA_CHECK(cudaMallocArray(&array, &fmt, AW, AH));
+        int zeros[AH][AW] = {};
+        CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, zeros, sizeof zeros[0], sizeof zeros[0], AH,
+                                       cudaMemcpyHostToDevice));
+        cudaGraph_t g3;
+        CUDA_CHECK(cudaGraphCreate(&g3, 0));
+        cudaMemcpy3DParms in = {};
+        in.srcPtr = make_cudaPitchedPtr(block, BW * sizeof(int), BW, BH);
+        in.dstArray = array;
+        in.dstPos = make_cudaPos(2, 1, 0);
+        in.extent = make_cudaExtent(BW, BH, 1);
+        in.kind = cudaMemcpyHostToDevice;
+        cudaMemcpy3DParms out = {};
+        out.srcArray = array;
+        out.dstPtr = make_cudaPitchedPtr(back, AW * sizeof(int), AW, AH);
+        out.extent = make_cudaExtent(AW, AH, 1);
+        out.kind = cudaMemcpyDeviceToHost;
+        cudaGraphNode_t nIn, nOut;
+        CUDA_CHECK(cudaGraphAddMemcpyNode(&nIn, g3, nullptr, 0, &in));
+        CUDA_CHECK(cudaGraphAddMemcpyNode(&nOut, g3, &nIn, 1, &out));
+        cudaGraphNodeType copyType;
+        CUDA_CHECK(cudaGraphNodeGetType(nIn, &copyType));
+        cudaGraphExec_t e3;
+        CUDA_CHECK(cudaGraphInstantiate(&e3, g3, 0));
+        CUDA_CHECK(cudaGraphLaunch(e3, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        int wrong = copyType != cudaGraphNodeTypeMemcpy;
+        for (int y = 0; y < AH; ++y)
+            for (int x = 0; x < AW; ++x) {
+                bool inside = x >= 2 && x < 2 + BW && y >= 1 && y < 1 + BH;
+                wrong += back[y][x] != (inside ? block[y - 1][x - 2] : 0);
+                checksum = (checksum * 31 + back[y][x]) % 1000000007LL;
+            }
+        printf("3D copy nodes through an array: %s\n", wrong ? "wrong" : "ok");
+        bad_ += wrong;
+        CUDA_CHECK(cudaGraphExecDestroy(e3));
+        CUDA_CHECK(cudaGraphDestroy(g3));
+        CUDA_CHECK(cudaFreeArray(array));
+    }
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(dIn));
     CUDA_CHECK(cudaFree(dBias));
