@@ -80,6 +80,15 @@ int cassrt_graph_add_memcpy_3d(void **node, void *graph, void *const *deps, size
                                const struct cassrt_copy_3d *copy);
 int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
                           void *data);
+/* A node's parameters changed: in the graph (exec NULL) or in one instantiated graph only. */
+int cassrt_graph_kernel_params(void *exec, void *node, void *function, struct cassrt_dim grid, struct cassrt_dim block,
+                               unsigned shared_mem, void **params, void **extra);
+int cassrt_graph_memset_params(void *exec, void *node, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                               size_t width, size_t height);
+int cassrt_graph_host_params(void *exec, void *node, void (*fn)(void *), void *data);
+int cassrt_graph_memset_get(void *node, void **dst, size_t *pitch, unsigned *value, unsigned *element_size,
+                            size_t *width, size_t *height);
+int cassrt_graph_host_get(void *node, void (**fn)(void *), void **data);
 /* Adds (remove = 0) or removes the edges from[i] -> to[i]. */
 int cassrt_graph_edges_change(void *graph, void *const *from, void *const *to, size_t count, int remove);
 int cassrt_graph_edges(void *graph, void **from, void **to, size_t *count);

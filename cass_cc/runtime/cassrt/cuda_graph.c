@@ -1,7 +1,7 @@
-/* CUDA graphs built node by node: kernel, 3D copy, memset and host nodes (their parameter structures
- * crossing to hip_graph.c as plain values), the edges between nodes and the node queries; and the
- * instantiation and upload calls HIP 5.2 lacks; and what a capturing stream says about its capture. Empty, 1D copy, child graph and event nodes, root
- * nodes, clones and node destruction are one HIP call each (passthrough.def).
+/* CUDA graphs: the edges between nodes and the node queries, the instantiation and upload calls
+ * HIP 5.2 lacks, and what a capturing stream says about its capture. The nodes with parameter
+ * structures are cuda_graph_nodes.c's; empty, 1D copy, child graph and event nodes, root nodes,
+ * clones and node destruction are one HIP call each (passthrough.def).
  *
  * CUDA 12.3 added data to edges (cudaGraphEdgeData: ports of programmatic dependent launch);
  * HIP's edges carry none, so every edge here is the default one (all zero): a program may pass
@@ -14,63 +14,6 @@
 #include "passthrough_cuda.h"
 
 static cudaError_t result(int e) { return (cudaError_t)cassrt_result(e); }
-
-cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                             const struct cudaKernelNodeParams *pNodeParams)
-{
-    if (!pNodeParams)
-        return result(cudaErrorInvalidValue);
-    struct cassrt_kernel *kernel = cassrt_kernel_of(pNodeParams->func);
-    if (!kernel)
-        return result(cudaErrorInvalidDeviceFunction);
-    void *function;
-    int e = cassrt_bind_heap(kernel);
-    if (e == cudaSuccess)
-        e = cassrt_kernel_hip_function(kernel, &function);
-    if (e != cudaSuccess)
-        return result(e);
-    const dim3 g = pNodeParams->gridDim, b = pNodeParams->blockDim;
-    struct cassrt_dim grid = {g.x, g.y, g.z}, block = {b.x, b.y, b.z};
-    return result(cassrt_graph_add_kernel((void **)pGraphNode, graph, (void *const *)pDependencies,
-                                          numDependencies, function, grid, block, pNodeParams->sharedMemBytes,
-                                          pNodeParams->kernelParams, pNodeParams->extra));
-}
-
-cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                             const struct cudaMemsetParams *pMemsetParams)
-{
-    const struct cudaMemsetParams *p = pMemsetParams;
-    if (!p)
-        return result(cudaErrorInvalidValue);
-    return result(cassrt_graph_add_memset((void **)pGraphNode, graph, (void *const *)pDependencies,
-                                          numDependencies, p->dst, p->pitch, p->value, p->elementSize, p->width,
-                                          p->height));
-}
-
-/* A copy node of cudaMemcpy3D's parameters (arrays, pitched pointers, positions, extent). */
-cudaError_t CUDARTAPI cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                             const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                             const struct cudaMemcpy3DParms *pCopyParams)
-{
-    struct cassrt_copy_3d copy;
-    int e = cassrt_copy_3d_of(pCopyParams, &copy);
-    if (e == cudaSuccess)
-        e = cassrt_graph_add_memcpy_3d((void **)pGraphNode, graph, (void *const *)pDependencies, numDependencies,
-                                       &copy);
-    return result(e);
-}
-
-cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                           const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                           const struct cudaHostNodeParams *pNodeParams)
-{
-    if (!pNodeParams)
-        return result(cudaErrorInvalidValue);
-    return result(cassrt_graph_add_host((void **)pGraphNode, graph, (void *const *)pDependencies, numDependencies,
-                                        pNodeParams->fn, pNodeParams->userData));
-}
 
 /* Whether every given edge is the default one; a note on stderr where not. */
 static int default_edges(const cudaGraphEdgeData *edgeData, size_t count)

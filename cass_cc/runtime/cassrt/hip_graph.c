@@ -5,9 +5,8 @@
 #include "cassrt.h"
 #include "hip_internal.h"
 
-int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
-                            struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
-                            void **extra)
+static hipKernelNodeParams kernel_params(void *function, struct cassrt_dim grid, struct cassrt_dim block,
+                                         unsigned shared_mem, void **params, void **extra)
 {
     hipKernelNodeParams p = {0};
     p.func = function;  /* a hipFunction_t: the kernel is a module's (cassrt_kernel_function) */
@@ -16,11 +15,11 @@ int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t 
     p.sharedMemBytes = shared_mem;
     p.kernelParams = params;
     p.extra = extra;
-    return hipGraphAddKernelNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+    return p;
 }
 
-int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
-                            unsigned value, unsigned element_size, size_t width, size_t height)
+static hipMemsetParams memset_params(void *dst, size_t pitch, unsigned value, unsigned element_size, size_t width,
+                                     size_t height)
 {
     hipMemsetParams p = {0};
     p.dst = dst;
@@ -29,7 +28,52 @@ int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t 
     p.elementSize = element_size;
     p.width = width;
     p.height = height;
+    return p;
+}
+
+int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
+                            struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
+                            void **extra)
+{
+    hipKernelNodeParams p = kernel_params(function, grid, block, shared_mem, params, extra);
+    return hipGraphAddKernelNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_kernel_params(void *exec, void *node, void *function, struct cassrt_dim grid, struct cassrt_dim block,
+                               unsigned shared_mem, void **params, void **extra)
+{
+    hipKernelNodeParams p = kernel_params(function, grid, block, shared_mem, params, extra);
+    return exec ? hipGraphExecKernelNodeSetParams(exec, node, &p) : hipGraphKernelNodeSetParams(node, &p);
+}
+
+int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
+                            unsigned value, unsigned element_size, size_t width, size_t height)
+{
+    hipMemsetParams p = memset_params(dst, pitch, value, element_size, width, height);
     return hipGraphAddMemsetNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_memset_params(void *exec, void *node, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                               size_t width, size_t height)
+{
+    hipMemsetParams p = memset_params(dst, pitch, value, element_size, width, height);
+    return exec ? hipGraphExecMemsetNodeSetParams(exec, node, &p) : hipGraphMemsetNodeSetParams(node, &p);
+}
+
+int cassrt_graph_memset_get(void *node, void **dst, size_t *pitch, unsigned *value, unsigned *element_size,
+                            size_t *width, size_t *height)
+{
+    hipMemsetParams p;
+    hipError_t e = hipGraphMemsetNodeGetParams(node, &p);
+    if (e == hipSuccess) {
+        *dst = p.dst;
+        *pitch = p.pitch;
+        *value = p.value;
+        *element_size = p.elementSize;
+        *width = p.width;
+        *height = p.height;
+    }
+    return e;
 }
 
 int cassrt_graph_add_memcpy_3d(void **node, void *graph, void *const *deps, size_t count,
@@ -50,6 +94,23 @@ int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t co
 {
     hipHostNodeParams p = {fn, data};
     return hipGraphAddHostNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+}
+
+int cassrt_graph_host_params(void *exec, void *node, void (*fn)(void *), void *data)
+{
+    hipHostNodeParams p = {fn, data};
+    return exec ? hipGraphExecHostNodeSetParams(exec, node, &p) : hipGraphHostNodeSetParams(node, &p);
+}
+
+int cassrt_graph_host_get(void *node, void (**fn)(void *), void **data)
+{
+    hipHostNodeParams p;
+    hipError_t e = hipGraphHostNodeGetParams(node, &p);
+    if (e == hipSuccess) {
+        *fn = p.fn;
+        *data = p.userData;
+    }
+    return e;
 }
 
 int cassrt_graph_edges_change(void *graph, void *const *from, void *const *to, size_t count, int remove)

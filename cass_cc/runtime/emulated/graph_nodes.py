@@ -5,9 +5,10 @@ and HIP's graphs copy them), placed in the graph after its dependencies (graphs.
 from __future__ import annotations
 
 import ctypes
+from typing import Callable
 
 from . import errors, kernels, modules, pitched3d, registration, streams, transfers
-from .graphs import GRAPHS, add_node, replay, schedule
+from .graphs import GRAPHS, add_node, operations, replay
 from .registry import hip_api
 
 KERNEL, MEMCPY, MEMSET, HOST, GRAPH, EMPTY, WAIT_EVENT, EVENT_RECORD = range(1, 9)  # hipGraphNodeType
@@ -44,14 +45,18 @@ def _kernel(function: int) -> tuple[kernels.Image, str]:
     return found
 
 
-@hip_api
-def hipGraphAddKernelNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+def _params(params: int, structure: type[ctypes.Structure]):
     if not params:
-        return errors.INVALID_VALUE
-    p = KernelNodeParams.from_address(params)
+        raise errors.HipFailure(errors.INVALID_VALUE, "no node parameters")
+    return structure.from_address(params)
+
+
+def kernel_operation(params: int) -> Callable[[], int]:
+    """The launch a hipKernelNodeParams describes, its arguments copied now."""
+    p = _params(params, KernelNodeParams)
     image, name = _kernel(p.func)
     if p.kernelParams and p.extra:
-        return errors.INVALID_VALUE
+        raise errors.HipFailure(errors.INVALID_VALUE, "both kernelParams and extra")
     if p.extra:
         kernarg = kernels.pack_from_extra(p.extra)
     else:
@@ -59,8 +64,44 @@ def hipGraphAddKernelNode(out: int, graph: int, dependencies: int, count: int, p
     grid, block = (p.gridDim.x, p.gridDim.y, p.gridDim.z), (p.blockDim.x, p.blockDim.y, p.blockDim.z)
     shared = p.sharedMemBytes
     # Stream 0 runs it at once: the graph's launch is already in its stream's order.
-    return add_node(out, graph, dependencies, count, KERNEL,
-                    lambda: kernels.run(image, name, grid, block, kernarg, shared, 0))
+    return lambda: kernels.run(image, name, grid, block, kernarg, shared, 0)
+
+
+def memset_operation(params: int) -> Callable[[], int]:
+    p = _params(params, MemsetParams)
+    dst, element, value, width, height, pitch = p.dst, p.elementSize, p.value, p.width, p.height, p.pitch
+    if not dst or element not in (1, 2, 4) or (height > 1 and pitch < width * element):
+        raise errors.HipFailure(errors.INVALID_VALUE, "memset node parameters")
+
+    def fill_rows() -> int:
+        for row in range(height):
+            code = transfers.fill(dst + row * pitch, value, width, element)
+            if code:
+                return code
+        return 0
+
+    return fill_rows
+
+
+def host_operation(params: int) -> Callable[[], int]:
+    p = _params(params, HostNodeParams)
+    if not p.fn:
+        raise errors.HipFailure(errors.INVALID_VALUE, "a host node without a function")
+    function, data = _HOST_FN(p.fn), p.userData
+    return lambda: function(data) or 0
+
+
+def copy_1d_operation(dst: int, src: int, size: int, kind: int) -> Callable[[], int]:
+    return lambda: transfers.copy(dst, src, size, kind)
+
+
+def _saved(params: int, structure: type[ctypes.Structure]) -> bytes:
+    return bytes(structure.from_address(params)) if params else b""
+
+
+@hip_api
+def hipGraphAddKernelNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
+    return add_node(out, graph, dependencies, count, KERNEL, kernel_operation(params))
 
 
 @hip_api
@@ -74,35 +115,18 @@ def hipGraphAddMemcpyNode(out: int, graph: int, dependencies: int, count: int, p
 @hip_api
 def hipGraphAddMemcpyNode1D(out: int, graph: int, dependencies: int, count: int, dst: int, src: int,
                             size: int, kind: int) -> int:
-    return add_node(out, graph, dependencies, count, MEMCPY_1D, lambda: transfers.copy(dst, src, size, kind))
+    return add_node(out, graph, dependencies, count, MEMCPY_1D, copy_1d_operation(dst, src, size, kind))
 
 
 @hip_api
 def hipGraphAddMemsetNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
-    if not params:
-        return errors.INVALID_VALUE
-    p = MemsetParams.from_address(params)
-    dst, element, value, width, height, pitch = p.dst, p.elementSize, p.value, p.width, p.height, p.pitch
-    if not dst or element not in (1, 2, 4) or (height > 1 and pitch < width * element):
-        return errors.INVALID_VALUE
-
-    def fill_rows() -> int:
-        for row in range(height):
-            code = transfers.fill(dst + row * pitch, value, width, element)
-            if code:
-                return code
-        return 0
-
-    return add_node(out, graph, dependencies, count, MEMSET, fill_rows)
+    return add_node(out, graph, dependencies, count, MEMSET, memset_operation(params),
+                    _saved(params, MemsetParams))
 
 
 @hip_api
 def hipGraphAddHostNode(out: int, graph: int, dependencies: int, count: int, params: int) -> int:
-    if not params or not HostNodeParams.from_address(params).fn:
-        return errors.INVALID_VALUE
-    p = HostNodeParams.from_address(params)
-    function, data = _HOST_FN(p.fn), p.userData
-    return add_node(out, graph, dependencies, count, HOST, lambda: function(data) or 0)
+    return add_node(out, graph, dependencies, count, HOST, host_operation(params), _saved(params, HostNodeParams))
 
 
 @hip_api
@@ -115,10 +139,10 @@ def hipGraphAddChildGraphNode(out: int, graph: int, dependencies: int, count: in
     """The child graph as it is now (CUDA copies it into the node)."""
     if child not in GRAPHS:
         return errors.INVALID_VALUE
-    operations = schedule(GRAPHS[child])
-    if operations is None:
+    steps = operations(GRAPHS[child])
+    if steps is None:
         return errors.INVALID_VALUE
-    return add_node(out, graph, dependencies, count, GRAPH, lambda: replay(operations))
+    return add_node(out, graph, dependencies, count, GRAPH, lambda: replay(steps))
 
 
 @hip_api

@@ -29,6 +29,7 @@ class Node:
     operation: Callable[[], int]
     dependencies: list[int] = field(default_factory=list)
     original: int = 0  # the node this one is a clone of (hipGraphNodeFindInClone)
+    params: bytes = b""  # its parameter structure as given, for hipGraph*NodeGetParams
 
 
 @dataclass
@@ -38,7 +39,17 @@ class Graph:
 
 GRAPHS: dict[int, Graph] = {}
 NODES: dict[int, Node] = {}
-EXECS: dict[int, list[Callable[[], int]]] = {}
+
+
+@dataclass
+class Exec:
+    """An instantiated graph: its nodes in a dependency order, each with its operation (which
+    hipGraphExec*SetParams replace without touching the graph)."""
+    order: list[int]
+    operations: dict[int, Callable[[], int]]
+
+
+EXECS: dict[int, Exec] = {}
 
 
 def _graph(handle: int) -> Graph:
@@ -62,7 +73,7 @@ def _handles(array: int, count: int) -> list[int]:
 
 
 def add_node(out: int, graph_handle: int, dependencies: int, count: int, kind: int,
-             operation: Callable[[], int]) -> int:
+             operation: Callable[[], int], params: bytes = b"") -> int:
     """A new node of the graph after the given ones (each must be the graph's, once)."""
     graph = _graph(graph_handle)
     after = _handles(dependencies, count)
@@ -70,7 +81,7 @@ def add_node(out: int, graph_handle: int, dependencies: int, count: int, kind: i
                                                        for d in after):
         return errors.INVALID_VALUE
     handle = cmem.new_handle()
-    NODES[handle] = Node(graph_handle, kind, operation, after)
+    NODES[handle] = Node(graph_handle, kind, operation, after, params=params)
     graph.nodes.append(handle)
     cmem.put_ptr(out, handle)
     return 0
@@ -250,7 +261,8 @@ def hipGraphClone(out: int, handle: int) -> int:
     new = {node: cmem.new_handle() for node in graph.nodes}
     for node in graph.nodes:
         old = NODES[node]
-        NODES[new[node]] = Node(clone, old.kind, old.operation, [new[d] for d in old.dependencies], node)
+        NODES[new[node]] = Node(clone, old.kind, old.operation, [new[d] for d in old.dependencies], node,
+                                old.params)
         copy.nodes.append(new[node])
     cmem.put_ptr(out, clone)
     return 0
@@ -265,23 +277,29 @@ def hipGraphNodeFindInClone(out: int, original: int, clone: int) -> int:
     return 0
 
 
-def schedule(graph: Graph) -> list[Callable[[], int]] | None:
-    """The operations in an order where each comes after its dependencies (the order the nodes
-    were added where that allows), or None where the dependencies make a cycle."""
+def schedule(graph: Graph) -> list[int] | None:
+    """The nodes in an order where each comes after its dependencies (the order they were added
+    where that allows), or None where the dependencies make a cycle."""
     done: set[int] = set()
-    order = []
+    order: list[int] = []
     while len(order) < len(graph.nodes):
         ready = next((n for n in graph.nodes if n not in done and all(d in done for d in NODES[n].dependencies)),
                      None)
         if ready is None:
             return None
         done.add(ready)
-        order.append(NODES[ready].operation)
+        order.append(ready)
     return order
 
 
-def replay(operations: list[Callable[[], int]]) -> int:
-    for operation in operations:
+def operations(graph: Graph) -> list[Callable[[], int]] | None:
+    """The graph's operations in a dependency order (None for a cycle), as they are now."""
+    order = schedule(graph)
+    return None if order is None else [NODES[n].operation for n in order]
+
+
+def replay(steps: list[Callable[[], int]]) -> int:
+    for operation in steps:
         code = operation()
         if code:
             return code
@@ -289,13 +307,28 @@ def replay(operations: list[Callable[[], int]]) -> int:
 
 
 def _instantiate(out: int, graph: int) -> int:
-    operations = schedule(_graph(graph))
-    if operations is None:
+    order = schedule(_graph(graph))
+    if order is None:
         return errors.INVALID_VALUE
     handle = cmem.new_handle()
     cmem.put_ptr(out, handle)
-    EXECS[handle] = operations
+    EXECS[handle] = Exec(order, {n: NODES[n].operation for n in order})
     return 0
+
+
+def exec_of(handle: int) -> Exec:
+    found = EXECS.get(handle)
+    if found is None:
+        raise errors.HipFailure(errors.INVALID_VALUE, f"unknown graph exec {handle:#x}")
+    return found
+
+
+def node_of(handle: int, kind: int) -> Node:
+    """A node that must be of the given type (its parameters are that type's)."""
+    node = _node(handle)
+    if node.kind != kind:
+        raise errors.HipFailure(errors.INVALID_VALUE, f"graph node {handle:#x} is not of type {kind}")
+    return node
 
 
 @hip_api
@@ -310,11 +343,10 @@ def hipGraphInstantiateWithFlags(out: int, graph: int, flags: int) -> int:
 
 @hip_api
 def hipGraphLaunch(handle: int, stream: int) -> int:
-    operations = EXECS.get(handle)
-    if operations is None:
+    found = EXECS.get(handle)
+    if found is None:
         return errors.INVALID_VALUE
-
-    return enqueue(stream, lambda: replay(operations))
+    return enqueue(stream, lambda: replay([found.operations[n] for n in found.order]))
 
 
 @hip_api

@@ -2,7 +2,8 @@
 // kernel, empty and host nodes joined by dependencies into a diamond; the graph's queries (nodes,
 // roots, edges, node types, dependencies and dependents), edges added and removed, a node
 // destroyed; the graph instantiated once and launched twice, the second launch reading input the
-// host changed in between (a copy node copies from its pointer when it runs). Then the graph is
+// host changed in between (a copy node copies from its pointer when it runs); node parameters read
+// back, and changed in the instantiated graph only (cudaGraphExec*NodeSetParams). Then the graph is
 // cloned, the original destroyed, and the clone runs as a child graph node of another graph with
 // event record and wait nodes, instantiated with cudaGraphInstantiateWithParams and uploaded.
 // Last, 3D copy nodes (cudaMemcpy3DParms) between host memory and a CUDA array, at offsets.
@@ -191,6 +192,37 @@ int main()
         printf("round %d: host node saw sum %lld (expected %lld), calls %d\n", round, t.sum, sum, t.calls);
         bad_ += t.sum != sum || t.calls != round + 1;
     }
+
+    // Parameters read back, and changed in the instantiated graph only: scale 5, bias 9.
+    cudaMemsetParams msBack = {};
+    CUDA_CHECK(cudaGraphMemsetNodeGetParams(setBias, &msBack));
+    cudaHostNodeParams hpBack = {};
+    CUDA_CHECK(cudaGraphHostNodeGetParams(host, &hpBack));
+    bool readBack = msBack.value == 7 && msBack.width == (size_t)n && msBack.elementSize == 4 && hpBack.fn == tally &&
+                    hpBack.userData == &t;
+    printf("memset node reads back value %u width %zu; host node reads back %s\n", msBack.value, msBack.width,
+           hpBack.fn == tally && hpBack.userData == &t ? "the same" : "another");
+    int scale5 = 5;
+    void *args5[] = {&dIn, &dBias, &dOut, &count, &scale5};
+    cudaKernelNodeParams kp5 = {};
+    kp5.func = (void *)scaleAdd;
+    kp5.gridDim = dim3((n + 63) / 64);
+    kp5.blockDim = dim3(64);
+    kp5.kernelParams = args5;
+    CUDA_CHECK(cudaGraphExecKernelNodeSetParams(exec, compute, &kp5));
+    ms.value = 9;
+    CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(exec, setBias, &ms));
+    CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    long long changed = 0;
+    for (int i = 0; i < n; ++i) {
+        bad_ += hOut[i] != hIn[i] * 5 + 9;
+        changed += hIn[i] * 5 + 9;
+        checksum = (checksum * 31 + hOut[i]) % 1000000007LL;
+    }
+    printf("after changing the instantiated graph: host node saw sum %lld (expected %lld), calls %d\n", t.sum,
+           changed, t.calls);
+    bad_ += !readBack || t.sum != changed || t.calls != 3;
     bad_ += nodes != 9 || roots != 2 || deps != 2 || dependents != 2 || edgeOk != 2 || withExtra != edgeCount(graph) + 1;
 
     CUDA_CHECK(cudaGraphExecDestroy(exec));
@@ -240,7 +272,7 @@ int main()
     }
     printf("child graph: host node saw sum %lld (expected %lld), calls %d; event: %s\n", t.sum, sum, t.calls,
            cudaGetErrorName(cudaEventQuery(done)));
-    bad_ += t.sum != sum || t.calls != 3 || cloneNodes != 9 || cloneType != cudaGraphNodeTypeHost ||
+    bad_ += t.sum != sum || t.calls != 4 || cloneNodes != 9 || cloneType != cudaGraphNodeTypeHost ||
             childType != cudaGraphNodeTypeGraph || recordType != cudaGraphNodeTypeEventRecord ||
             waitType != cudaGraphNodeTypeWaitEvent || ip.result_out != cudaGraphInstantiateSuccess;
     CUDA_CHECK(cudaGraphExecDestroy(exec));
