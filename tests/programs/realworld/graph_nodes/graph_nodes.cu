@@ -309,13 +309,39 @@ int main()
         cudaGraphNode_t nIn, nOut;
         CUDA_CHECK(cudaGraphAddMemcpyNode(&nIn, g3, nullptr, 0, &in));
         CUDA_CHECK(cudaGraphAddMemcpyNode(&nOut, g3, &nIn, 1, &out));
+        // A memset and a host node whose parameters change in the graph before it is instantiated.
+        int *dFill;
+        CUDA_CHECK(cudaMalloc(&dFill, 16 * sizeof(int)));
+        cudaMemsetParams fill = {};
+        fill.dst = dFill;
+        fill.value = 1;
+        fill.elementSize = sizeof(int);
+        fill.width = 16;
+        fill.height = 1;
+        cudaGraphNode_t nFill, nTally;
+        CUDA_CHECK(cudaGraphAddMemsetNode(&nFill, g3, nullptr, 0, &fill));
+        fill.value = 0x01020304;
+        CUDA_CHECK(cudaGraphMemsetNodeSetParams(nFill, &fill));
+        int fills[16] = {};
+        Tally other = {fills, 16, 0, 0}, unused = {fills, 16, 0, 0};
+        cudaHostNodeParams hp3 = {tally, &unused};
+        cudaGraphNode_t before[] = {nOut, nFill};
+        CUDA_CHECK(cudaGraphAddHostNode(&nTally, g3, before, 2, &hp3));
+        hp3.userData = &other;
+        CUDA_CHECK(cudaGraphHostNodeSetParams(nTally, &hp3));
         cudaGraphNodeType copyType;
         CUDA_CHECK(cudaGraphNodeGetType(nIn, &copyType));
         cudaGraphExec_t e3;
         CUDA_CHECK(cudaGraphInstantiate(&e3, g3, 0));
         CUDA_CHECK(cudaGraphLaunch(e3, stream));
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        int wrong = copyType != cudaGraphNodeTypeMemcpy;
+        CUDA_CHECK(cudaMemcpy(fills, dFill, sizeof fills, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaFree(dFill));
+        int wrong = copyType != cudaGraphNodeTypeMemcpy || other.calls != 1 || unused.calls != 0;
+        for (int i = 0; i < 16; ++i)
+            wrong += fills[i] != 0x01020304;
+        printf("parameters changed in the graph: memset value %#x, host node's data %s\n", fills[0],
+               other.calls == 1 && unused.calls == 0 ? "the new" : "the old");
         for (int y = 0; y < AH; ++y)
             for (int x = 0; x < AW; ++x) {
                 bool inside = x >= 2 && x < 2 + BW && y >= 1 && y < 1 + BH;
