@@ -89,6 +89,9 @@ int cassrt_graph_host_params(void *exec, void *node, void (*fn)(void *), void *d
 int cassrt_graph_memset_get(void *node, void **dst, size_t *pitch, unsigned *value, unsigned *element_size,
                             size_t *width, size_t *height);
 int cassrt_graph_host_get(void *node, void (**fn)(void *), void **data);
+/* An instantiated graph updated from a graph of its shape: *update_result is the
+ * cudaGraphExecUpdateResult (HIP's numbers are CUDA's), *error_node the node that differs. */
+int cassrt_graph_exec_update(void *exec, void *graph, void **error_node, int *update_result);
 /* Adds (remove = 0) or removes the edges from[i] -> to[i]. */
 int cassrt_graph_edges_change(void *graph, void *const *from, void *const *to, size_t count, int remove);
 int cassrt_graph_edges(void *graph, void **from, void **to, size_t *count);

@@ -112,6 +112,21 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec
     return result(e);
 }
 
+/* The instantiated graph takes the parameters of a graph of the same shape. */
+cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                          cudaGraphExecUpdateResultInfo *resultInfo)
+{
+    void *error_node = NULL;
+    int update_result = cudaGraphExecUpdateError;
+    int e = cassrt_graph_exec_update(hGraphExec, hGraph, &error_node, &update_result);
+    if (resultInfo) {
+        resultInfo->result = (enum cudaGraphExecUpdateResult)update_result;
+        resultInfo->errorNode = error_node;
+        resultInfo->errorFromNode = NULL;
+    }
+    return result(e);
+}
+
 /* Uploading makes a later launch start sooner, nothing else; HIP 5.2 has no upload, and the
  * launch does all the work. */
 cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream)

@@ -147,3 +147,11 @@ int cassrt_capture_info(void *stream, int *status, unsigned long long *id)
         *status = (int)s;
     return e;
 }
+
+int cassrt_graph_exec_update(void *exec, void *graph, void **error_node, int *update_result)
+{
+    hipGraphExecUpdateResult r = hipGraphExecUpdateError;
+    hipError_t e = hipGraphExecUpdate(exec, graph, (hipGraphNode_t *)error_node, &r);
+    *update_result = (int)r;
+    return e;
+}

@@ -52,6 +52,7 @@ typedef struct hipResourceDesc hipResourceDesc;
 typedef struct hipTextureDesc hipTextureDesc;
 struct hipResourceViewDesc;
 typedef int hipGraphNodeType;
+typedef int hipGraphExecUpdateResult;
 typedef struct hipKernelNodeParams hipKernelNodeParams;
 typedef struct hipMemsetParams hipMemsetParams;
 typedef struct hipHostNodeParams hipHostNodeParams;

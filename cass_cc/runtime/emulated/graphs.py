@@ -47,6 +47,8 @@ class Exec:
     hipGraphExec*SetParams replace without touching the graph)."""
     order: list[int]
     operations: dict[int, Callable[[], int]]
+    source: list[int]  # the graph's nodes when it was instantiated, in the order they were added
+    shape: list[tuple[int, list[int]]]  # their types and dependencies (as positions in source)
 
 
 EXECS: dict[int, Exec] = {}
@@ -312,7 +314,38 @@ def _instantiate(out: int, graph: int) -> int:
         return errors.INVALID_VALUE
     handle = cmem.new_handle()
     cmem.put_ptr(out, handle)
-    EXECS[handle] = Exec(order, {n: NODES[n].operation for n in order})
+    EXECS[handle] = Exec(order, {n: NODES[n].operation for n in order}, list(_graph(graph).nodes),
+                         _shape(_graph(graph)))
+    return 0
+
+
+def _shape(graph: Graph) -> list[tuple[int, list[int]]]:
+    position = {n: i for i, n in enumerate(graph.nodes)}
+    return [(NODES[n].kind, [position[d] for d in NODES[n].dependencies]) for n in graph.nodes]
+
+
+@hip_api
+def hipGraphExecUpdate(exec_handle: int, graph_handle: int, error_node: int, result: int) -> int:
+    """The instantiated graph takes the operations of a graph of the same shape (nodes paired in
+    the order they were added, with the same types and dependencies), as CUDA's update does."""
+    found, graph = exec_of(exec_handle), _graph(graph_handle)
+    shape = _shape(graph)
+    outcome, culprit = 0, 0  # hipGraphExecUpdateSuccess
+    if len(shape) != len(found.shape):
+        outcome = 2  # hipGraphExecUpdateErrorTopologyChanged
+    else:
+        for new, (kind, after), (old_kind, old_after) in zip(graph.nodes, shape, found.shape):
+            if kind != old_kind or after != old_after:
+                outcome, culprit = (3 if kind != old_kind else 2), new  # ...ErrorNodeTypeChanged
+                break
+    if error_node:
+        cmem.put_ptr(error_node, culprit)
+    if result:
+        cmem.put_int(result, outcome)
+    if outcome:
+        return errors.GRAPH_EXEC_UPDATE_FAILURE
+    for old, new in zip(found.source, graph.nodes):
+        found.operations[old] = NODES[new].operation
     return 0
 
 

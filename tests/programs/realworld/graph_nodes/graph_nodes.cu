@@ -6,7 +6,8 @@
 // back, and changed in the instantiated graph only (cudaGraphExec*NodeSetParams). Then the graph is
 // cloned, the original destroyed, and the clone runs as a child graph node of another graph with
 // event record and wait nodes, instantiated with cudaGraphInstantiateWithParams and uploaded.
-// Last, 3D copy nodes (cudaMemcpy3DParms) between host memory and a CUDA array, at offsets.
+// Then 3D copy nodes (cudaMemcpy3DParms) between host memory and a CUDA array, at offsets; last,
+// an instantiated captured graph updated from a second capture (cudaGraphExecUpdate).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -366,6 +367,50 @@ int main()
         CUDA_CHECK(cudaGraphExecDestroy(e3));
         CUDA_CHECK(cudaGraphDestroy(g3));
         CUDA_CHECK(cudaFreeArray(array));
+    }
+
+    // The pattern of programs that re-capture each step: the second capture (other arguments)
+    // updates the instantiated first one; a capture of another shape is refused.
+    {
+        cudaStream_t cs;
+        CUDA_CHECK(cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking));
+        cudaGraph_t first, second, third;
+        CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+        scaleAdd<<<(n + 63) / 64, 64, 0, cs>>>(dIn, dBias, dOut, n, 2);
+        CUDA_CHECK(cudaMemcpyAsync(hOut, dOut, n * sizeof(int), cudaMemcpyDeviceToHost, cs));
+        CUDA_CHECK(cudaStreamEndCapture(cs, &first));
+        CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+        scaleAdd<<<(n + 63) / 64, 64, 0, cs>>>(dIn, dBias, dOut, n, -4);
+        CUDA_CHECK(cudaMemcpyAsync(hOut, dOut, n * sizeof(int), cudaMemcpyDeviceToHost, cs));
+        CUDA_CHECK(cudaStreamEndCapture(cs, &second));
+        CUDA_CHECK(cudaStreamBeginCapture(cs, cudaStreamCaptureModeGlobal));
+        scaleAdd<<<(n + 63) / 64, 64, 0, cs>>>(dIn, dBias, dOut, n, 1);
+        CUDA_CHECK(cudaStreamEndCapture(cs, &third));
+        cudaGraphExec_t ex;
+        CUDA_CHECK(cudaGraphInstantiate(&ex, first, 0));
+        cudaGraphExecUpdateResultInfo info = {};
+        CUDA_CHECK(cudaGraphExecUpdate(ex, second, &info));
+        int updated = info.result;
+        CUDA_CHECK(cudaMemset(dBias, 0, n * sizeof(int)));
+        CUDA_CHECK(cudaGraphLaunch(ex, cs));
+        CUDA_CHECK(cudaStreamSynchronize(cs));
+        int wrong = 0;
+        for (int i = 0; i < n; ++i) {
+            wrong += hOut[i] != hIn[i] * -4;
+            checksum = (checksum * 31 + hOut[i]) % 1000000007LL;
+        }
+        info = {};
+        cudaError_t refused = cudaGraphExecUpdate(ex, third, &info);
+        cudaGetLastError();
+        printf("update from a capture of the same shape: result %d, %s; of another shape: %s, result %d\n",
+               updated, wrong ? "wrong" : "its arguments", cudaGetErrorName(refused), (int)info.result);
+        bad_ += wrong || updated != cudaGraphExecUpdateSuccess || refused != cudaErrorGraphExecUpdateFailure ||
+                info.result != cudaGraphExecUpdateErrorTopologyChanged;
+        CUDA_CHECK(cudaGraphExecDestroy(ex));
+        CUDA_CHECK(cudaGraphDestroy(first));
+        CUDA_CHECK(cudaGraphDestroy(second));
+        CUDA_CHECK(cudaGraphDestroy(third));
+        CUDA_CHECK(cudaStreamDestroy(cs));
     }
     CUDA_CHECK(cudaStreamDestroy(stream));
     CUDA_CHECK(cudaFree(dIn));
