@@ -2,9 +2,10 @@
 comes from stream capture (between hipStreamBeginCapture and hipStreamEndCapture a stream
 records its operations: kernel launches with their arguments as they were, copies, fills, event
 records, host callbacks; each depends on the one before) or is built node by node
-(hipGraphAdd*Node, graph_nodes.py). An instantiated graph is its operations in an order that
-respects every dependency (the emulator runs one operation at a time, so any such order is a
-schedule CUDA allows), replayed on hipGraphLaunch."""
+(hipGraphAdd*Node, graph_nodes.py; their parameters change in graph_params.py). An instantiated
+graph is its operations in an order that respects every dependency (the emulator runs one
+operation at a time, so any such order is a schedule CUDA allows), replayed on hipGraphLaunch;
+hipGraphExecUpdate gives it the operations of a graph of the same shape."""
 
 from __future__ import annotations
 
