@@ -159,6 +159,31 @@ cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int
     return memset_3d(pitchedDevPtr, value, extent, stream, 1);
 }
 
+/* Copies between devices' memory: with unified addressing, the 3D copy of the same places with
+ * the kind cudaMemcpyDefault (the devices are implied by the pointers and arrays). */
+static cudaError_t memcpy_3d_peer(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream, int async)
+{
+    if (!p)
+        return (cudaError_t)cassrt_result(cudaErrorInvalidValue);
+    struct cudaMemcpy3DParms q = {0};
+    q.srcArray = p->srcArray;
+    q.srcPos = p->srcPos;
+    q.srcPtr = p->srcPtr;
+    q.dstArray = p->dstArray;
+    q.dstPos = p->dstPos;
+    q.dstPtr = p->dstPtr;
+    q.extent = p->extent;
+    q.kind = cudaMemcpyDefault;
+    return memcpy_3d(&q, stream, async);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) { return memcpy_3d_peer(p, 0, 0); }
+
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    return memcpy_3d_peer(p, stream, 1);
+}
+
 /* The per-thread default stream forms (nvcc -default-stream per-thread renames the calls to them;
  * cuda_per_thread.c has the others): the thread's stream, waited for when the call is synchronous. */
 cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p);
@@ -176,6 +201,20 @@ cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const struct cudaMemcpy3DParms *p)
 cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const struct cudaMemcpy3DParms *p, cudaStream_t stream)
 {
     return memcpy_3d(p, stream ? stream : cudaStreamPerThread, 1);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p);
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream);
+
+cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const struct cudaMemcpy3DPeerParms *p)
+{
+    cudaError_t e = memcpy_3d_peer(p, cudaStreamPerThread, 1);
+    return e ? e : cudaStreamSynchronize(cudaStreamPerThread);
+}
+
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream)
+{
+    return memcpy_3d_peer(p, stream ? stream : cudaStreamPerThread, 1);
 }
 
 cudaError_t CUDARTAPI cudaMemset3D_ptds(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)

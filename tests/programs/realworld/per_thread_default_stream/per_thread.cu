@@ -1,7 +1,7 @@
 // Built with -default-stream per-thread: CUDA's headers rename the runtime's stream-ordered calls
 // to their per-thread default stream forms (cudaMemcpy_ptds, cudaGraphLaunch_ptsz, ...), and
 // stream 0 means the calling thread's own stream. Covers the forms programs use besides plain
-// copies and launches: array copies (2D, linear, array to array, synchronous and asynchronous),
+// copies and launches: array copies (2D, linear, array to array, 3D peer, sync and async),
 // graph capture and launch, cudaLaunchKernelEx, stream-ordered allocation from a pool, event
 // records with flags, managed memory attach and prefetch; and a second host thread with its own
 // default stream.
@@ -94,6 +94,24 @@ static void arrays()
                                           cudaMemcpyDeviceToHost, 0));
     CUDA_CHECK(cudaStreamSynchronize(0));
     expect("array to array", &back[0][0], &wantB[0][0], W * H);
+
+    // cudaMemcpy3DPeer (device 0 to device 0): array b's rows 2-5 into pitched device memory.
+    int *pitchedRows;
+    size_t rowPitch;
+    CUDA_CHECK(cudaMallocPitch(&pitchedRows, &rowPitch, W * sizeof(int), 4));
+    cudaMemcpy3DPeerParms peer = {};
+    peer.srcArray = b;
+    peer.srcPos = make_cudaPos(0, 2, 0);
+    peer.srcDevice = 0;
+    peer.dstPtr = make_cudaPitchedPtr(pitchedRows, rowPitch, W, 4);
+    peer.dstDevice = 0;
+    peer.extent = make_cudaExtent(W, 4, 1);
+    CUDA_CHECK(cudaMemcpy3DPeer(&peer));
+    int peerRows[4][W];
+    CUDA_CHECK(cudaMemcpy2D(peerRows, W * sizeof(int), pitchedRows, rowPitch, W * sizeof(int), 4,
+                            cudaMemcpyDeviceToHost));
+    expect("3D peer copy", &peerRows[0][0], &wantB[2][0], 4 * W);
+    CUDA_CHECK(cudaFree(pitchedRows));
 
     // A block that does not fit: refused, the array unchanged.
     cudaError_t e = cudaMemcpy2DToArray(a, 12 * sizeof(int), 0, host, W * sizeof(int), 8 * sizeof(int), 1,
