@@ -258,6 +258,21 @@ def hip_include_dir() -> str:
     raise ToolMissing("HIP headers not found: apt-get install libamdhip64-dev, or set ROCM_PATH")
 
 
+def cuda_library_include_dir(header: str) -> str:
+    """The folder holding the header of one of CUDA's math libraries (curand.h, cublas_v2.h): the
+    CUDA install's include folder, else NVIDIA's wheels (nvidia-cublas, nvidia-curand: nvidia/cu13/
+    include, the toolkit tree CUDA 13's wheels share)."""
+    cuda = _cuda_home()
+    cands = [os.path.join(cuda, "include")] if cuda else []
+    for entry in sys.path:
+        cands.extend(sorted(glob.glob(os.path.join(entry, "nvidia", "cu*", "include")), reverse=True))
+    for c in cands:
+        if os.path.isfile(os.path.join(c, header)):
+            return c
+    raise ToolMissing(f"{header} not found: install the CUDA toolkit's library headers, or "
+                      "pip install nvidia-cublas==13.0.* nvidia-curand (cass-cc's nvcc extra)")
+
+
 def hip_environment() -> dict[str, str]:
     """Environment for hipcc: Debian's hipcc picks the NVIDIA platform when nvcc is on PATH."""
     env = dict(os.environ)

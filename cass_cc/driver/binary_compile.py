@@ -48,6 +48,14 @@ NVCC_DEVICE_OPTIONS = {
 }
 
 
+def library_header_dirs() -> list[str]:
+    """cuBLAS's and cuRAND's header folders where they are not CUDA's own include folder (NVIDIA's
+    wheels): nvcc finds them in a toolkit, so programs compiled here find them too."""
+    from ..runtime import cudalibs
+    from ..runtime.cassrt.build import cuda_include_dir
+    return [d for d in cudalibs.header_dirs() if d != cuda_include_dir()]
+
+
 def nvcc_command(source: str, language: str, output: str, settings: Settings,
                  deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[str]:
     """The real nvcc's command line for one translation unit."""
@@ -56,6 +64,7 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
         cmd += ["-x", language]
     cmd += SASS_TARGET + settings.nvcc_front_end
     cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]
+    cmd += [f"-isystem={d}" for d in library_header_dirs()]
     cmd += [f"-include={h}" for h in settings.pre_includes]
     cmd += [f"-D{d}" for d in settings.defines] + [f"-U{u}" for u in settings.undefines]
     if settings.std:

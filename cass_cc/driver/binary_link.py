@@ -7,9 +7,10 @@ linker against libcassrt, the CUDA runtime implemented on HIP, in place of cudar
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 
-from ..runtime import cassrt
+from ..runtime import cassrt, cudalibs
 from . import hip_fatbin, host
 from .device_link import device_link_inputs, device_link_jobs
 from .frontend import place_job
@@ -31,6 +32,25 @@ def _is_cudart(path: str) -> bool:
     return any(name.startswith(f"lib{lib}.") for lib in CUDART_LIBRARIES)
 
 
+def _library_args(lib: str) -> list[str]:
+    """What `-l<lib>` becomes: cuBLAS and cuRAND (shared or static) are cass-cc's own libraries,
+    found at run time through an rpath to the cache where they are built; NVIDIA's would not run."""
+    found = cudalibs.link_name(lib)
+    if found is None:
+        return [f"-l{lib}"]
+    folder = str(cudalibs.library_dir())
+    return [f"-L{folder}", f"-l{found.name}", f"-Wl,-rpath,{folder}"]
+
+
+def _input_args(path: str) -> list[str]:
+    """An input as linked: NVIDIA's cuBLAS or cuRAND named by path (CMake's CUDA::cublas names the
+    toolkit's file) is replaced by cass-cc's, as -l<name> is."""
+    match = re.fullmatch(r"lib(\w+?)\.(?:so(?:\.[\d.]+)?|a)", os.path.basename(path))
+    if match and cudalibs.link_name(match.group(1)):
+        return _library_args(match.group(1))
+    return [path]
+
+
 def implicit_link_args(runtime_dir: str | None = None) -> list[str]:
     """What every link of this route names after the user's objects and libraries: libcassrt in
     place of cudart, found at run time through an rpath to the cache where it is built, and what
@@ -41,10 +61,10 @@ def implicit_link_args(runtime_dir: str | None = None) -> list[str]:
 
 
 def implicit_include_dirs() -> list[str]:
-    """The runtime headers every compile sees: CUDA's, next to the nvcc that compiles (`-v` prints
-    them as nvcc's INCLUDES)."""
+    """The runtime headers every compile sees: CUDA's, next to the nvcc that compiles, and cuBLAS's
+    and cuRAND's (`-v` prints them as nvcc's INCLUDES)."""
     from ..runtime.cassrt.build import cuda_include_dir
-    return [cuda_include_dir()]
+    return list(dict.fromkeys([cuda_include_dir(), *cudalibs.header_dirs()]))
 
 
 def link_command(inputs: list[str], output: str, settings: Settings, shared: bool, runtime_dir: str) -> list[str]:
@@ -53,9 +73,9 @@ def link_command(inputs: list[str], output: str, settings: Settings, shared: boo
     cmd = [host.host_compiler(settings, "c++")]
     cmd += (["-shared"] if shared else []) + (["-pg"] if settings.profile else [])
     cmd += settings.host_link_options + ["-o", output]
-    cmd += [i for i in inputs if not _is_cudart(i)]
+    cmd += [a for i in inputs if not _is_cudart(i) for a in _input_args(i)]
     cmd += [f"-L{d}" for d in settings.library_dirs]
-    cmd += [f"-l{lib}" for lib in settings.libraries if lib not in CUDART_LIBRARIES]
+    cmd += [a for lib in settings.libraries if lib not in CUDART_LIBRARIES for a in _library_args(lib)]
     cmd += [f"-Wl,{opt}" for opt in settings.linker_options] + settings.link_flags
     cmd += implicit_link_args(runtime_dir)
     if settings.verbose:

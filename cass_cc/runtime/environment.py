@@ -8,7 +8,8 @@ cass-run is meant to run on the AMD side, and a program may reach CUDA without n
 ELF file (an interpreter that dlopens libcuda.so.1, like cuda-python; a plugin), so the CUDA
 libraries are there for every program, as ZLUDA's are for every program started with its
 LD_LIBRARY_PATH. A program that cass-nvcc linked against libcassrt.so is not affected: the folder
-holds only NVIDIA's names.
+holds only NVIDIA's names. A program that names NVIDIA's cuBLAS or cuRAND (libcublas.so.13,
+libcurand.so.10) gets cass-cc's (runtime/cudalibs), built on first use, first too.
 """
 
 from __future__ import annotations
@@ -82,6 +83,26 @@ def built_by_nvidia(path: str) -> bool:
             return fatbin is not None and fatbin["sh_type"] != "SHT_NOBITS" and fatbin.data()[:4] == NVIDIA_FATBIN_MAGIC
     except ELFError:
         return False
+
+
+def _needed(path: str) -> list[str]:
+    """The program's DT_NEEDED entries ([] for a file that is not ELF)."""
+    from elftools.common.exceptions import ELFError
+    from elftools.elf.elffile import ELFFile
+    try:
+        with open(path, "rb") as f:
+            dynamic = ELFFile(f).get_section_by_name(".dynamic")
+            return [t.needed for t in dynamic.iter_tags() if t.entry.d_tag == "DT_NEEDED"] if dynamic else []
+    except ELFError:
+        return []
+
+
+def math_library_environment(env: dict[str, str], program: str) -> None:
+    """cass-cc's cuBLAS/cuRAND first on env's library path when the program loads NVIDIA's."""
+    from .cudalibs import LIBRARIES, library_dir
+    sonames = {lib.soname for lib in LIBRARIES}
+    if any(n in sonames for n in _needed(program)):
+        _prepend(env, str(library_dir()))
 
 
 def _prepend(env: dict[str, str], folder: str) -> None:

@@ -23,7 +23,8 @@ import tempfile
 from ..errors import CassError
 from ..fsutil import atomic_write_text
 from . import check_summary
-from .environment import STATS_FILE_ENV, cuda_environment, emulator_environment, real_gpu_available
+from .environment import (STATS_FILE_ENV, cuda_environment, emulator_environment, math_library_environment,
+                          real_gpu_available)
 
 PROG = "cass-run"
 EM_X86_64 = 62
@@ -290,12 +291,14 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(os.environ)
         if not choose_emulation(args):
             cuda_environment(env, path)
+            math_library_environment(env, path)
             return run_program(path, args.args, env)
         private = tempfile.mkdtemp(prefix="cass-run-")
         try:
             lines_file = os.path.join(private, "launches.jsonl") if args.emu_stats else None
             emulator_environment(env, path)
             cuda_environment(env, path)
+            math_library_environment(env, path)
             if lines_file:
                 env[STATS_FILE_ENV] = lines_file
             else:
