@@ -1,4 +1,4 @@
-"""Building cass-cc's libcurand.so.10 (and the other libraries of LIBRARIES): each is a CUDA
+"""Building cass-cc's libcurand.so.10 and libcublas.so.13 (LIBRARIES): each is a CUDA
 source of this folder, compiled by cass-nvcc's binary route (its kernels lifted and verified like
 any program's) against NVIDIA's header, so every implemented function has the header's signature,
 and linked by cass-nvcc against libcassrt into the cache as `cudalibs-<hash>/<soname>`, with
@@ -45,6 +45,9 @@ LIBRARIES = (
     Library("curand", "libcurand.so.10", "curand.cu", "curand.h",
             r"\bcurandStatus_t\s+(curand\w+)\s*\(", 101,   # CURAND_STATUS_NOT_INITIALIZED (no NOT_SUPPORTED)
             ("curand_static",)),
+    Library("cublas", "libcublas.so.13", "cublas.cu", "cublas_v2.h",
+            r"\bcublasStatus_t\s+(cublas\w+)\s*\(", 15,    # CUBLAS_STATUS_NOT_SUPPORTED
+            ("cublas_static",)),
 )
 
 
