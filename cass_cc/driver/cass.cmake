@@ -54,3 +54,10 @@ set(CMAKE_CUDA_CREATE_SHARED_MODULE "${CMAKE_CUDA_CREATE_SHARED_LIBRARY}")
 if(NOT DEFINED CMAKE_USER_MAKE_RULES_OVERRIDE_CUDA)
   set(CMAKE_USER_MAKE_RULES_OVERRIDE_CUDA "${CMAKE_CURRENT_LIST_DIR}/cass_cuda_rules.cmake")
 endif()
+
+# CUDA::cublas and CUDA::curand are cass-cc's libraries (cass_cuda_libraries.cmake), linked by
+# cass-nvcc: targets that use them link through CUDA (a C++-only target links with the host
+# compiler, which does not know where cass-cc builds them).
+if(NOT DEFINED CMAKE_PROJECT_INCLUDE)
+  set(CMAKE_PROJECT_INCLUDE "${CMAKE_CURRENT_LIST_DIR}/cass_cuda_libraries.cmake")
+endif()

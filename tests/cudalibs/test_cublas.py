@@ -4,9 +4,16 @@ summation order is cass-cc's: tests/cudalibs/data/cublas_api.cu)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from tests.cudalibs.programs import cass_build, cass_run, loaded_libraries, nvidia_build
+from cass_cc.driver.cmake import TOOLCHAIN_FILE
+from tests.conftest import ROOT
+from tests.cudalibs.programs import DATA, cass_build, cass_run, loaded_libraries, nvidia_build
 
 pytestmark = pytest.mark.slow  # builds the library and emulates whole programs
 
@@ -47,3 +54,25 @@ def test_unimplemented_functions_fail_and_name_themselves_once(build_root):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "cscal: 15 15; CUBLAS_STATUS_NOT_SUPPORTED"
     assert proc.stderr.count("cublasCscal_v2 is not supported") == 1, proc.stderr
+
+
+def test_cmake_project_links_cass_cc_cublas_through_cuda_cublas(build_root):
+    """FindCUDAToolkit's CUDA::cublas target, with cass-cc's toolchain file, is cass-cc's library."""
+    cmake = Path(sys.executable).parent / "cmake"
+    if not cmake.is_file():
+        pytest.skip(f"{cmake} is not installed (pip install -e .[test])")
+    folder = build_root / "cmake-cublas"
+    env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    configure = subprocess.run([str(cmake), f"-DCMAKE_TOOLCHAIN_FILE={TOOLCHAIN_FILE}",
+                                f"-DCMAKE_CUDA_COMPILER={ROOT / 'bin' / 'cass-nvcc'}",
+                                "-S", str(DATA / "cmake_cublas"), "-B", str(folder)],
+                               capture_output=True, text=True, env=env, timeout=600)
+    assert configure.returncode == 0, configure.stdout + configure.stderr
+    build = subprocess.run([str(cmake), "--build", str(folder)], capture_output=True, text=True, env=env,
+                           timeout=600)
+    assert build.returncode == 0, build.stdout + build.stderr
+    exe = folder / "cublas_api"
+    assert "cudalibs-" in loaded_libraries(exe)["libcublas.so.13"]
+    proc = cass_run(exe)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines() == CHECKS
