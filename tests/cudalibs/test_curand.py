@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.cudalibs.programs import cass_build, cass_run, loaded_libraries, nvidia_build
+from tests.cudalibs.programs import DATA, cass_build, cass_run, loaded_libraries, nvidia_build
 
 pytestmark = pytest.mark.slow  # builds the library and emulates whole programs
 
@@ -51,3 +51,16 @@ def test_unimplemented_functions_fail_and_name_themselves_once(build_root):
     assert proc.stdout.strip() == "poisson distribution: 101 101; sobol32: 103"
     assert proc.stderr.count("curandCreatePoissonDistribution is not supported") == 1, proc.stderr
     assert "generator type 201 is not supported" in proc.stderr
+
+
+def test_values_match_nvidias_curand_recorded_on_the_h200(build_root):
+    """Every generate function at chosen indices, bit for bit, against NVIDIA's library on an H200
+    (curand_probe.h200.txt, recorded from /work/briefs/record/cudalibs.md's request)."""
+    reference = DATA / "curand_probe.h200.txt"
+    if not reference.is_file():
+        pytest.skip("curand_probe.h200.txt has not been recorded on the H200 yet")
+    out = build_root / "curand-probe"
+    out.mkdir()
+    proc = cass_run(cass_build("curand_probe.cu", out, "curand"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == reference.read_text().splitlines()
