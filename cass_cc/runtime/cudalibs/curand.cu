@@ -2,7 +2,8 @@
 // like any program's kernels. The generators produce NVIDIA's sequences by calling the device
 // API of curand_kernel.h (the same algorithms, seeding and skip-ahead), in the order NVIDIA's
 // host library hands the values out (measured on an H200):
-//   XORWOW: value g is position g / 4096 of subsequence g % 4096 (seed as curand_init's);
+//   XORWOW: value g is position g / 4096 of subsequence g % 4096 (seed as curand_init's; normals
+//   in pairs, see xorwow_kernel);
 //   PHILOX4_32_10: value g is element g % 4 of the first curand4() of subsequence g / 4.
 // A generator's offset shifts g. Functions of curand.h that are not defined here are made at build
 // time from the header (build.py): they print their name once and fail.
@@ -47,41 +48,41 @@ __device__ static unsigned int shaped(unsigned int z, Shape<unsigned int>)
     return z;
 }
 
-// XORWOW values of one kind consume this many 32-bit draws each (normals come in pairs).
-__host__ __device__ static unsigned draws_per_value(Kind kind)
+// XORWOW hands out units: single values, or the Box-Muller pairs of the normal kinds. Unit u comes
+// from subsequence u % 4096 at unit position u / 4096 (a pair's two values are adjacent in the
+// output), as NVIDIA's library does: a published run of curandGenerateNormalDouble (seed 1234)
+// has value 2t and 2t+1 from subsequence t. A unit consumes this many 32-bit draws.
+__host__ __device__ static unsigned draws_per_unit(Kind kind)
 {
-    return (kind == UNIFORM_DOUBLE || kind == NORMAL_DOUBLE) ? 2 : 1;
+    return kind == NORMAL_DOUBLE ? 4 : (kind == UNIFORM_DOUBLE || kind == NORMAL) ? 2 : 1;
 }
 
-// The kind is a template parameter: one kernel per kind, with no switch (a jump table) inside.
 template <typename T, Kind kind>
 __global__ void xorwow_kernel(T *out, unsigned long long n, unsigned long long seed,
                               unsigned long long offset, Shape<T> shape)
 {
     unsigned long long t = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
-    if (t >= XORWOW_STREAMS)
+    const unsigned per_unit = (kind == NORMAL || kind == NORMAL_DOUBLE) ? 2 : 1;
+    unsigned long long begin = offset / per_unit, end = (offset + n + per_unit - 1) / per_unit;
+    // The first unit at or after `begin` that subsequence t serves.
+    unsigned long long first = begin + ((t + XORWOW_STREAMS - begin % XORWOW_STREAMS) % XORWOW_STREAMS);
+    if (t >= XORWOW_STREAMS || first >= end)
         return;
-    // The first value index at or after `offset` that subsequence t serves.
-    unsigned long long first = offset + ((t + XORWOW_STREAMS - offset % XORWOW_STREAMS) % XORWOW_STREAMS);
-    if (first >= offset + n)
-        return;
-    unsigned long long position = first / XORWOW_STREAMS;
-    bool pairs = kind == NORMAL || kind == NORMAL_DOUBLE;
-    unsigned long long start = pairs ? position & ~1ull : position;
     curandStateXORWOW_t state;
     curand_init(seed, t, 0, &state);
-    skipahead(start * draws_per_value(kind), &state);
-    if (pairs && start != position) {        // the first of a pair was an earlier call's value
-        if (kind == NORMAL) curand_normal(&state); else curand_normal_double(&state);
-    }
-    for (unsigned long long g = first; g < offset + n; g += XORWOW_STREAMS) {
-        T v;
-        if (kind == BITS) v = (T)curand(&state);
-        else if (kind == UNIFORM) v = (T)curand_uniform(&state);
-        else if (kind == UNIFORM_DOUBLE) v = (T)curand_uniform_double(&state);
-        else if (kind == NORMAL) v = shaped((T)curand_normal(&state), shape);
-        else v = shaped((T)curand_normal_double(&state), shape);
-        out[g - offset] = v;
+    skipahead(first / XORWOW_STREAMS * draws_per_unit(kind), &state);
+    for (unsigned long long u = first; u < end; u += XORWOW_STREAMS) {
+        T v[2];
+        if (kind == BITS) v[0] = (T)curand(&state);
+        else if (kind == UNIFORM) v[0] = (T)curand_uniform(&state);
+        else if (kind == UNIFORM_DOUBLE) v[0] = (T)curand_uniform_double(&state);
+        else if (kind == NORMAL) { float2 r = curand_normal2(&state); v[0] = (T)r.x; v[1] = (T)r.y; }
+        else { double2 r = curand_normal2_double(&state); v[0] = (T)r.x; v[1] = (T)r.y; }
+        for (unsigned i = 0; i < per_unit; i++) {
+            unsigned long long g = u * per_unit + i;
+            if (g >= offset && g < offset + n)
+                out[g - offset] = per_unit == 2 ? shaped(v[i], shape) : v[i];
+        }
     }
 }
 

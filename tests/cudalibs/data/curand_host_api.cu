@@ -3,7 +3,7 @@
 //   XORWOW value g = position g / 4096 of subsequence g % 4096;
 //   PHILOX4_32_10 value g = element g % 4 of the first curand4() of subsequence g / 4;
 //   uniform = bits * 2^-32 + 2^-33; an offset k starts at value k;
-//   normals are the device API's Box-Muller pairs in that order (not measured on the H200 yet).
+//   normals are the device API's Box-Muller pairs, a pair's two values adjacent (see expected_normal).
 // Prints one line per check and "ALL OK" when every value is equal bit for bit.
 #include <cstdio>
 #include <cmath>
@@ -35,8 +35,9 @@ __global__ void expected_philox(unsigned *out, const unsigned long long *index, 
     out[i] = v[index[i] % 4];
 }
 
-// Normals: the device API's Box-Muller pairs, in the same order (XORWOW: positions 2k and 2k+1
-// of a subsequence are one pair; Philox: one curand_normal4 per block of four).
+// Normals: the device API's Box-Muller pairs (XORWOW: pair g / 2 comes from subsequence
+// (g / 2) % 4096 at pair position (g / 2) / 4096, as a published NVIDIA run of
+// curandGenerateNormalDouble shows; Philox: one curand_normal4 per block of four).
 __global__ void expected_normal(float *out, const unsigned long long *index, int n, unsigned long long seed, int philox)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -49,11 +50,11 @@ __global__ void expected_normal(float *out, const unsigned long long *index, int
         out[i] = v[index[i] % 4];
     } else {
         curandStateXORWOW_t s;
-        unsigned long long position = index[i] / 4096;
-        curand_init(seed, index[i] % 4096, 0, &s);
-        skipahead(position & ~1ull, &s);
-        float a = curand_normal(&s), b = curand_normal(&s);
-        out[i] = position & 1 ? b : a;
+        unsigned long long pair = index[i] / 2;
+        curand_init(seed, pair % 4096, 0, &s);
+        skipahead(pair / 4096 * 2, &s);
+        float2 r = curand_normal2(&s);
+        out[i] = index[i] % 2 ? r.y : r.x;
     }
 }
 
