@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .targets import DEFAULT
+
 
 @dataclass(frozen=True)
 class Artifact:
@@ -47,7 +49,7 @@ def stage_making(extension: str) -> str | None:
 class KernelUnit:
     name: str                      # mangled name, as in the cubin and the host registration
     sm_arch: str                   # the SASS architecture the kernel came from, e.g. "sm_80"
-    offload_arch: str = "gfx1100"  # the AMD target
+    offload_arch: str = DEFAULT  # the AMD target (cass_cc/targets.py)
     demangled: str = ""
     kernel: Any = None             # cass_cc.fatbin's extracted kernel (params, shared, nv.info, ...)
     sass_text: str = ""            # nvdisasm output for this kernel

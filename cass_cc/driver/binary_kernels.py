@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
 from ..rdna3.code_object import CodeObject
+from ..targets import target
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import BundledCode
@@ -134,6 +135,7 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
     result = TranslatedTU()
     _prepare_cold(units)
     for arch in settings.offload_archs:
+        _refuse_wave64(tu, units, arch)
         for u in units:
             u.offload_arch = arch
         translated = translate_units(units, settings)
@@ -156,6 +158,16 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
             result.units = translated
             result.kernels = [u.report_entry() for u in translated]
     return result
+
+
+def _refuse_wave64(tu: TranslationUnit | None, units: list[KernelUnit], arch: str) -> None:
+    """NoRoute naming every kernel when `arch` runs 64-lane waves: the lifter maps a warp onto
+    one 32-lane wave, and the hipify fallback's warp functions assume it as well."""
+    why = target(arch).wave64_refusal()
+    if why and units:
+        lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}"
+                 f"kernel '{u.demangled or u.name}' cannot be built for {arch}: {why}" for u in units]
+        raise NoRoute("\n".join(lines))
 
 
 def _prepare_cold(units: list[KernelUnit]) -> None:

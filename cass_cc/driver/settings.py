@@ -7,10 +7,11 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from .. import targets
 from . import options as O
 from .parse import Arguments, UsageError
 
-DEFAULT_OFFLOAD_ARCH = "gfx1100"
+DEFAULT_OFFLOAD_ARCH = targets.DEFAULT
 DEFAULT_NVIDIA_TARGET = "sm_75"  # nvcc 12/13's default when no -arch is given
 
 # nvcc's -Werror kinds -> clang's warning flags (kinds without a clang warning are recorded).
@@ -201,6 +202,15 @@ def _recorded(args: Arguments) -> list[str]:
     return notes
 
 
+def _offload_archs(names: list[str]) -> list[str]:
+    """The AMD targets asked for, each one of cass_cc/targets.py's table."""
+    for name in names:
+        if name not in targets.TARGETS:
+            raise UsageError(f"--cass-offload-arch '{name}' is not a target cass-cc knows "
+                             f"(known: {', '.join(targets.TARGETS)})")
+    return names
+
+
 def _reject_unsupported(args: Arguments) -> None:
     for long in args.values:
         opt = O.BY_LONG[long]
@@ -249,7 +259,7 @@ def settings_from(args: Arguments) -> Settings:
         opt_level = "0"
     return Settings(
         route=args.value("cass-route", "auto"),
-        offload_archs=args.list("cass-offload-arch") or [DEFAULT_OFFLOAD_ARCH],
+        offload_archs=_offload_archs(args.list("cass-offload-arch") or [DEFAULT_OFFLOAD_ARCH]),
         translators=args.list("cass-translators") or ["lift"],
         report_path=args.value("cass-report"),
         save_temps=args.flag("cass-save-temps"),

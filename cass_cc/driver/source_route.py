@@ -11,6 +11,7 @@ import time
 
 from .. import toolchain
 from ..errors import CassError
+from ..targets import target
 from ..report import Report
 from . import hip_fatbin, host
 from .frontend import Frontend, place_job
@@ -42,6 +43,10 @@ def hipcc_env() -> dict[str, str]:
 
 
 def _offload_flags(settings: Settings) -> list[str]:
+    for arch in settings.offload_archs:
+        why = target(arch).wave64_refusal()
+        if why:  # the compatibility header's warp functions carry CUDA's 32-lane semantics
+            raise CassError(f"cannot build for {arch}: {why}")
     flags = [f"--offload-arch={a}" for a in settings.offload_archs]
     # The folder links every installed device library and adds the generated one of the first
     # target (gfx1100 is missing from Debian's ROCm 5.2); the others' are installed.

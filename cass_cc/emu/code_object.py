@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import CassError
+from ..targets import TARGETS
 from ..rdna3.code_object import CodeObject as CodeObjectFile, Relocation
 from ..rdna3.metadata import Kernel
 from .fault import EmuFault
@@ -48,9 +49,11 @@ class CodeObject:
 
     @classmethod
     def load(cls, data: bytes, mem: Memory) -> "CodeObject":
-        """Read a gfx1100 code object, copy its image into mem and apply its relocations."""
+        """Read a code object of a processor the emulator runs, copy its image into mem and
+        apply its relocations."""
         try:
             file = CodeObjectFile(data)
+            _check_emulated(file.processor)
             kernels, segments, relocations = file.kernels, file.segments, file.relocations
         except CassError as e:
             raise EmuFault("decode", e.message) from None
@@ -63,6 +66,14 @@ class CodeObject:
         return cls(file, mem, base, kernels,
                    {name: (base + addr, size) for name, (addr, size) in file.globals.items()},
                    {base + addr: name for name, addr in file.functions.items()})
+
+
+def _check_emulated(processor: str) -> None:
+    """The emulator decodes and runs one ISA: code for another processor would be misread."""
+    found = TARGETS.get(processor)
+    if found is None or not found.emulated:
+        runs = ", ".join(t.name for t in TARGETS.values() if t.emulated)
+        raise EmuFault("decode", f"the code object is for {processor}; the emulator runs {runs} code objects")
 
 
 def _relocate(image: np.ndarray, base: int, rel: Relocation) -> None:

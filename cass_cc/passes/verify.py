@@ -15,6 +15,7 @@ from typing import Callable
 
 from cass_cc.errors import CassError, FailedCheck, ToolMissing
 from cass_cc.rdna3.code_object import CodeObject
+from cass_cc.targets import target
 from cass_cc.unit import KernelUnit
 
 NAME = "verify"
@@ -32,8 +33,9 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
         return problems + [f"kernel '{unit.name}' missing from the code object metadata"]
     if meta.descriptor is None:
         problems.append(f"kernel descriptor '{meta.symbol}' missing")
-    if unit.offload_arch.startswith("gfx1") and meta.wavefront_size != 32:
-        problems.append(f"wavefront size {meta.wavefront_size}, expected 32")
+    wave = target(unit.offload_arch.split(":")[0]).wave_size
+    if meta.wavefront_size != wave:
+        problems.append(f"wavefront size {meta.wavefront_size}, expected {wave}")
     k = unit.kernel
     if k is None:   # from a saved .ll or .s: the code object's own arguments are all there is
         param_end = max((a.offset + a.size for a in meta.explicit_args), default=0)

@@ -18,6 +18,7 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
 from ..errors import CassError
+from ..targets import TARGETS
 from .descriptor import SIZE as DESCRIPTOR_SIZE, KernelDescriptor
 from .metadata import NOTE_OWNER, NT_AMDGPU_METADATA, Kernel, decode
 
@@ -26,9 +27,8 @@ SHF_ALLOC, SHF_EXECINSTR = 0x2, 0x4
 SHT_NOBITS = 8
 EF_AMDGPU_MACH = 0xFF
 # e_flags machine numbers (LLVM's ELF.h, EF_AMDGPU_MACH_AMDGCN_*), checked against llvm-mc-22
-# for each -mcpu: the targets cass-cc builds for and their neighbours.
-MACH = {0x036: "gfx1030", 0x03F: "gfx90a", 0x040: "gfx940", 0x041: "gfx1100", 0x043: "gfx1150",
-        0x044: "gfx1103", 0x046: "gfx1101", 0x047: "gfx1102", 0x048: "gfx1200", 0x04C: "gfx942"}
+# for each -mcpu: the targets cass-cc builds for (cass_cc/targets.py) and a few neighbours.
+MACH = {0x040: "gfx940", 0x043: "gfx1150", 0x044: "gfx1103"} | {t.mach: t.name for t in TARGETS.values()}
 
 Reader = Callable[[int, int], bytes]  # (offset, size) -> the bytes there
 

@@ -6,18 +6,18 @@ from __future__ import annotations
 
 import functools
 import re
-import subprocess
 import threading
 
 from ..errors import CassError
+from ..targets import DEFAULT, target
 
 TRIPLE = "amdgcn-amd-amdhsa"
 _lock = threading.Lock()  # one LLVM context user at a time
 
 
 def features(offload_arch: str) -> str:
-    """Subtarget features: RDNA (gfx10+) runs CUDA's 32-lane warps as wave32."""
-    return "+wavefrontsize32" if offload_arch.startswith("gfx1") else ""
+    """Subtarget features of the target (cass_cc/targets.py)."""
+    return target(offload_arch).llvm_features
 
 
 @functools.lru_cache(maxsize=None)
@@ -28,28 +28,15 @@ def _llvm():
     return llvm
 
 
-@functools.lru_cache(maxsize=None)
-def known_processors() -> frozenset[str]:
-    """The AMDGPU processors llvm-mc knows (`-mcpu=help`)."""
-    from .. import toolchain
-    proc = subprocess.run([toolchain.path("llvm-mc"), f"-triple={TRIPLE}", "-mcpu=help"],
-                          capture_output=True, text=True, timeout=60)
-    return frozenset(m.group(1) for m in re.finditer(r"^\s+(gfx[\w-]+)\s+-", proc.stdout + proc.stderr, re.M))
-
-
 def check_offload_arch(offload_arch: str) -> None:
-    """An error unless `offload_arch` is an AMDGPU processor that runs 32-lane waves (RDNA):
-    CUDA's warps are 32 threads, and LLVM aborts the process on a processor it does not know."""
-    if not re.fullmatch(r"gfx1\d{3}", offload_arch):
-        raise CassError(f"offload arch '{offload_arch}' is not supported: CUDA's 32-thread warps need "
-                        f"an RDNA processor with wave32 (gfx10xx, gfx11xx, gfx12xx; default gfx1100)")
-    known = known_processors()
-    if known and offload_arch not in known:
-        raise CassError(f"offload arch '{offload_arch}' is not a processor LLVM knows "
-                        f"(e.g. {', '.join(sorted(p for p in known if p.startswith('gfx11')))})")
+    """An error unless cass-cc can lift CUDA kernels for `offload_arch`: a target of the table
+    (LLVM aborts the process on a processor it does not know) with 32-lane waves (CUDA's warps)."""
+    why = target(offload_arch).wave64_refusal()
+    if why:
+        raise CassError(f"offload arch '{offload_arch}' is not supported by the lifter: {why}")
 
 
-def emit_assembly(ir_text: str, offload_arch: str = "gfx1100", opt: int = 2) -> str:
+def emit_assembly(ir_text: str, offload_arch: str = DEFAULT, opt: int = 2) -> str:
     check_offload_arch(offload_arch)
     llvm = _llvm()
     with _lock:

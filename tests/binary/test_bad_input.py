@@ -83,3 +83,16 @@ def test_program_without_code_for_the_device(tmp_path):
     assert run.returncode == 1 and run.stdout.rstrip().endswith("FAIL")
     assert "libcassrt: no code object for gfx1100" in run.stderr
 
+
+
+@pytest.mark.parametrize("route", ["binary", "source"])
+def test_wave64_target_refused_with_the_reason(tmp_path, route):
+    """gfx90a runs 64-lane waves: each kernel is refused by name (binary route), the build says
+    why (source route), and nothing is written."""
+    obj = tmp_path / "saxpy.o"
+    proc = cass_nvcc(f"--cass-route={route}", "--cass-offload-arch=gfx1100,gfx90a", "-c", SAXPY, "-o", obj,
+                     cwd=tmp_path)
+    words = ["gfx90a", "runs 64-lane waves only", "warps on wave64 are not implemented"]
+    if route == "binary":
+        words += ["kernel 'saxpy(float, float const*, float*, int)' cannot be built for gfx90a"]
+    _fails_cleanly(proc, obj, *words)

@@ -15,6 +15,7 @@ import gc
 from llvmlite import ir
 
 from cass_cc.errors import InternalError
+from cass_cc.targets import target
 from cass_cc.unit import KernelUnit
 
 from . import atomics, barrier, bits, control, convert, double, float as float_, half, integer, memory, uniform, warp  # noqa: F401  (register handlers)
@@ -69,12 +70,13 @@ def lift_module(unit: KernelUnit) -> str:
 
 def _lift_module(unit: KernelUnit) -> str:
     facts = facts_of(unit)
+    version = target(unit.offload_arch).code_object_version
     module = ir.Module(name=unit.name)
     module.triple = TRIPLE
     module.data_layout = str(target_machine(unit.offload_arch).target_data)
     module.add_named_metadata("llvm.module.flags", [ir.Constant(ir.IntType(32), 1),
                                                    "amdhsa_code_object_version",
-                                                   ir.Constant(ir.IntType(32), 500)])
+                                                   ir.Constant(ir.IntType(32), 100 * version)])
     fn = declare_kernel(module, facts)
     ctx = KernelLifter(module, fn, unit.sm_arch)
     ctx.state["facts"] = facts

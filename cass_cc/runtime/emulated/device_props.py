@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ctypes
 
+from cass_cc import targets
+
 from .state import TOTAL_MEMORY
 
 HIP_VERSION = 5 * 10_000_000 + 2 * 100_000 + 21153  # the installed headers' HIP_VERSION
@@ -59,9 +61,9 @@ def properties() -> DeviceProp:
     p = DeviceProp()
     p.name = b"AMD Radeon RX 7900 XTX (cass-cc emulated)"
     p.totalGlobalMem = TOTAL_MEMORY
-    p.sharedMemPerBlock = 65536
+    p.sharedMemPerBlock = targets.target(targets.EMULATED_DEVICE).lds_per_workgroup
     p.regsPerBlock = 65536
-    p.warpSize = 32
+    p.warpSize = targets.target(targets.EMULATED_DEVICE).wave_size
     p.maxThreadsPerBlock = 1024
     p.maxThreadsDim[:] = (1024, 1024, 1024)
     p.maxGridSize[:] = (2147483647, 65536, 65536)
@@ -78,10 +80,10 @@ def properties() -> DeviceProp:
         setattr(p.arch, flag, flag not in ("hasSurfaceFuncs", "hasDynamicParallelism"))
     p.concurrentKernels = 1
     p.pciBusID = 3
-    p.maxSharedMemoryPerMultiProcessor = 65536
+    p.maxSharedMemoryPerMultiProcessor = p.sharedMemPerBlock
     p.canMapHostMemory = 1
-    p.gcnArch = 1100
-    p.gcnArchName = b"gfx1100"
+    p.gcnArch = int(targets.EMULATED_DEVICE.removeprefix("gfx"))
+    p.gcnArchName = targets.EMULATED_DEVICE.encode()
     p.cooperativeLaunch = 1
     p.cooperativeMultiDeviceLaunch = 1
     p.maxTexture1DLinear = 2**31 - 1

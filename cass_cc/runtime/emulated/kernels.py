@@ -1,4 +1,4 @@
-"""Code objects and kernel launches: loading a program's gfx1100 code object into the emulator
+"""Code objects and kernel launches: loading a program's code object for the emulated device into the emulator
 on first use, packing kernel arguments per the code object's metadata, launching, and the
 per-kernel attributes and occupancy that HIP reports."""
 
@@ -8,6 +8,7 @@ import ctypes
 import traceback
 from typing import Callable
 
+from cass_cc import targets
 from cass_cc.errors import CassError
 from cass_cc.rdna3 import bundle
 from cass_cc.rdna3.code_object import Reader, elf_size
@@ -18,18 +19,18 @@ from .registry import write_stdout
 from .state import DEVICE, record_launch
 from .streams import enqueue
 
-MAX_LDS = 65536
+OFFLOAD_ARCH = targets.EMULATED_DEVICE  # the emulated device's processor
+MAX_LDS = targets.target(OFFLOAD_ARCH).lds_per_workgroup
 LOADED: list["Image"] = []  # every Image whose code object is in the emulator's memory, in load order
 COOPERATIVE_LAUNCH_TOO_LARGE = 720  # hipErrorCooperativeLaunchTooLarge
 VGPRS_PER_SIMD_LANE = 1536  # gfx11 wave32: VGPR file per SIMD, in registers per lane
 MAX_WAVES_PER_SIMD = 16
 SIMDS_PER_CU = 2
-OFFLOAD_ARCH = "gfx1100"
 ELF_MAGIC = b"\x7fELF"
 
 
 def pick_code_object(read: Reader) -> bytes:
-    """The gfx1100 code object of the bundle or ELF image at offset 0 of what `read` reads."""
+    """The code object for the emulated device (OFFLOAD_ARCH) of the bundle or ELF image at offset 0 of what `read` reads."""
     if read(0, 4) == ELF_MAGIC:
         return read(0, elf_size(read))
     try:
@@ -78,7 +79,7 @@ class Image:
                 self._co = CodeObject.load(data, DEVICE.memory)
             except Exception as e:  # noqa: BLE001 - any loader failure is a bad image for HIP
                 raise errors.HipFailure(errors.INVALID_IMAGE,
-                                        f"cannot load the gfx1100 code object of {self.origin}: {e}",
+                                        f"cannot load the {OFFLOAD_ARCH} code object of {self.origin}: {e}",
                                         report=True) from e
             LOADED.append(self)
             for hook in self.on_load:

@@ -1,0 +1,73 @@
+"""The AMD targets cass-cc knows: one table of what each processor is, so that the driver, the
+code generator, the code-object reader, the emulator and the runtimes decide from the same facts.
+
+Facts from LLVM's AMDGPUUsage (processor table, e_flags machine numbers) and llvm-mc-22, which
+tests/test_targets.py checks them against: the ELF machine number llvm-mc writes for -mcpu, the
+processors it knows. LDS per work-group is LLVM's addressable local memory size (64 KiB on every
+GFX7+ processor but gfx950/gfx125x). The code object version is the one cass-cc writes (v5,
+which every processor here loads)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import CassError
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str                 # the processor, as --offload-arch spells it
+    family: str               # ISA family and product generation
+    wave_size: int            # lanes of the waves cass-cc builds for it
+    lds_per_workgroup: int    # bytes of LDS one work-group can address
+    mach: int                 # EF_AMDGPU_MACH_AMDGCN_* in the ELF header's e_flags
+    code_object_version: int = 5
+    emulated: bool = False    # cass-cc's emulator runs its code objects
+
+    @property
+    def llvm_features(self) -> str:
+        """Subtarget features for LLVM's code generator and llvm-mc: RDNA runs CUDA's 32-lane
+        warps as wave32 (its default is wave32 too, but the lifter's code relies on it)."""
+        return "+wavefrontsize32" if self.wave_size == 32 else ""
+
+    @property
+    def lifts_warps(self) -> bool:
+        """The lifter maps a CUDA warp onto one wave; that needs 32-lane waves."""
+        return self.wave_size == 32
+
+    def wave64_refusal(self) -> str:
+        """Why the lifter refuses this target's kernels (empty when it does not)."""
+        if self.lifts_warps:
+            return ""
+        return (f"{self.name} ({self.family}) runs 64-lane waves only, and cass-cc maps CUDA's "
+                f"32-thread warps onto 32-lane waves (warps on wave64 are not implemented yet)")
+
+
+_KIB = 1024
+TARGETS: dict[str, Target] = {t.name: t for t in (
+    Target("gfx1030", "GFX10.3 (RDNA2)", 32, 64 * _KIB, 0x036),
+    Target("gfx1100", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x041, emulated=True),
+    Target("gfx1101", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x046),
+    Target("gfx1102", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x047),
+    Target("gfx1200", "GFX12 (RDNA4)", 32, 64 * _KIB, 0x048),
+    Target("gfx1201", "GFX12 (RDNA4)", 32, 64 * _KIB, 0x04E),
+    Target("gfx90a", "GFX9.0a (CDNA2)", 64, 64 * _KIB, 0x03F),
+    Target("gfx942", "GFX9.4 (CDNA3)", 64, 64 * _KIB, 0x04C),
+)}
+
+DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise
+EMULATED_DEVICE = "gfx1100"  # the processor of the emulated runtime's device
+
+
+def target(name: str) -> Target:
+    """The table's entry for `name`; CassError naming the known targets for another."""
+    found = TARGETS.get(name)
+    if found is None:
+        raise CassError(f"offload arch '{name}' is not a target cass-cc knows "
+                        f"(known: {', '.join(TARGETS)}; default {DEFAULT})")
+    return found
+
+
+def by_mach(mach: int) -> Target | None:
+    """The target of an ELF header's machine number, None for one not in the table."""
+    return next((t for t in TARGETS.values() if t.mach == mach), None)

@@ -1,0 +1,69 @@
+"""cass_cc/targets.py against LLVM's own tools, and what the driver, the lifter and the emulator
+decide from it: unknown targets and wave64 targets refused with a reason, the emulator refusing
+code objects of processors it does not run."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from cass_cc import targets, toolchain
+from cass_cc.driver.parse import UsageError, parse
+from cass_cc.driver.settings import settings_from
+from cass_cc.emu.code_object import CodeObject as LoadedCodeObject
+from cass_cc.emu.fault import EmuFault
+from cass_cc.emu.memory import Memory
+from cass_cc.errors import CassError
+from cass_cc.rdna3.code_object import CodeObject
+from cass_cc.rdna3.target import TRIPLE, check_offload_arch, emit_assembly
+from cass_cc.rdna3.tools import assemble, link
+
+
+def kernel_module(name: str) -> str:
+    """A one-store kernel, with the code object version of the table as the lifter writes it."""
+    return f"""
+define amdgpu_kernel void @k(ptr addrspace(1) %p) {{
+  store i32 7, ptr addrspace(1) %p
+  ret void
+}}
+!llvm.module.flags = !{{!0}}
+!0 = !{{i32 1, !"amdhsa_code_object_version", i32 {100 * targets.target(name).code_object_version}}}
+"""
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_machine_number_is_llvm_mcs(name):
+    """llvm-mc-22 writes the table's EF_AMDGPU_MACH number for -mcpu=name."""
+    assert CodeObject(assemble("", name)).processor == name
+    proc = subprocess.run([toolchain.path("llvm-mc"), f"-triple={TRIPLE}", f"-mcpu={name}", "-filetype=obj",
+                           "-o", "/dev/null", "/dev/null"], capture_output=True, text=True)
+    assert proc.returncode == 0 and "not a recognized processor" not in proc.stderr
+
+
+@pytest.mark.parametrize("name", [t.name for t in targets.TARGETS.values() if t.lifts_warps])
+def test_wave32_targets_get_wave32_kernels(name):
+    """LLVM's code for a wave32 target of the table is a wave32 kernel with the table's code
+    object version, in a code object the reader sees as that processor's."""
+    code = CodeObject(link([assemble(emit_assembly(kernel_module(name), name), name)]))
+    assert code.processor == name and code.code_object_version == targets.target(name).code_object_version
+    assert code.kernels["k"].wavefront_size == 32
+
+
+@pytest.mark.parametrize("name", [t.name for t in targets.TARGETS.values() if not t.lifts_warps])
+def test_wave64_targets_refused_with_the_reason(name):
+    with pytest.raises(CassError, match=rf"{name} .* runs 64-lane waves only.*warps on wave64 are not implemented"):
+        check_offload_arch(name)
+
+
+def test_unknown_target_is_a_usage_error():
+    with pytest.raises(UsageError, match="'gfx1999' is not a target cass-cc knows"):
+        settings_from(parse(["x.cu", "--cass-offload-arch=gfx1100,gfx1999"]))
+    with pytest.raises(CassError, match="'gfx9999' is not a target cass-cc knows"):
+        targets.target("gfx9999")
+
+
+def test_emulator_refuses_a_processor_it_does_not_run():
+    data = link([assemble(emit_assembly(kernel_module("gfx1030"), "gfx1030"), "gfx1030")])
+    with pytest.raises(EmuFault, match="the code object is for gfx1030; the emulator runs gfx1100 code objects"):
+        LoadedCodeObject.load(data, Memory())
