@@ -155,35 +155,37 @@ def isa_version(offload_arch: str) -> int:
     return major * 1000 + minor * 100 + stepping
 
 
-def rocm_device_lib_path(offload_arch: str) -> str:
-    """A folder with ROCm's device libraries that also has oclc_isa_version_<N>.bc for the arch.
+def rocm_device_lib_path(*offload_archs: str) -> str:
+    """A folder with ROCm's device libraries that also has oclc_isa_version_<N>.bc for each arch.
 
-    Debian's ROCm 5.2 lacks the gfx11 file; it is one constant, so it is generated into the
-    cache next to links to the installed libraries.
+    Debian's ROCm 5.2 lacks the gfx11 files; each is one constant, so the missing ones are
+    generated into the cache next to links to the installed libraries.
     """
     dirs = rocm_bitcode_dirs()
     if not dirs:
         raise ToolMissing("ROCm device libraries (ockl.bc) not found: apt-get install rocm-device-libs, "
                           "or set ROCM_PATH")
     installed = dirs[0]
-    isa = isa_version(offload_arch)
-    name = f"oclc_isa_version_{_isa_file_suffix(offload_arch)}.bc"
-    if os.path.isfile(os.path.join(installed, name)):
+    wanted = {f"oclc_isa_version_{_isa_file_suffix(a)}.bc": isa_version(a) for a in sorted(set(offload_archs))}
+    missing = {name: isa for name, isa in wanted.items() if not os.path.isfile(os.path.join(installed, name))}
+    if not missing:
         return installed
-    target = cache_root() / "device-libs" / f"{offload_arch}-{zlib.crc32(installed.encode()):08x}"
-    if (target / name).is_file():
+    stem = "-".join(sorted(n.removeprefix("oclc_isa_version_").removesuffix(".bc") for n in missing))
+    target = cache_root() / "device-libs" / f"{stem}-{zlib.crc32(installed.encode()):08x}"
+    if all((target / name).is_file() for name in missing):
         return str(target)
     tmp = Path(str(target) + f".tmp{os.getpid()}")
     shutil.rmtree(tmp, ignore_errors=True)
     tmp.mkdir(parents=True)
     for bc in os.listdir(installed):
         os.symlink(os.path.join(installed, bc), tmp / bc)
-    (tmp / "isa.ll").write_text(_isa_version_ir(installed, isa))
-    proc = subprocess.run([_rocm_llvm_tool("llvm-as"), str(tmp / "isa.ll"), "-o", str(tmp / name)],
-                          capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise CassError(f"could not generate {name}: {proc.stderr.strip()}")
-    (tmp / "isa.ll").unlink()
+    for name, isa in missing.items():
+        (tmp / "isa.ll").write_text(_isa_version_ir(installed, isa))
+        proc = subprocess.run([_rocm_llvm_tool("llvm-as"), str(tmp / "isa.ll"), "-o", str(tmp / name)],
+                              capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise CassError(f"could not generate {name}: {proc.stderr.strip()}")
+        (tmp / "isa.ll").unlink()
     try:
         os.rename(tmp, target)
     except OSError:  # another build made it first
@@ -224,6 +226,11 @@ def _rocm_llvm_tool(name: str) -> str:
         if os.path.isfile(cand):
             return cand
     return path(name)
+
+
+def hipcc_clang() -> str | None:
+    """The clang that hipcc drives (None when there is none)."""
+    return _hipcc_clang()
 
 
 @functools.lru_cache(maxsize=None)

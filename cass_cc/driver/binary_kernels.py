@@ -18,6 +18,7 @@ from ..targets import target
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import BundledCode
+from .hip_compilers import missing_reason
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
@@ -240,6 +241,12 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
     if no_fallback:
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
+    hipcc_lacks = missing_reason(arch)
+    if hipcc_lacks:
+        lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel "
+                 f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
+                 f"hipify fallback: {hipcc_lacks}" for u in refused]
+        raise NoRoute("\n".join(lines))
     fallback = hipify_code_object(tu, settings, work, arch)
     data = fallback.code_object
     have = defined_kernels(data) if data else set()

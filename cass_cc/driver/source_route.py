@@ -14,6 +14,7 @@ from ..errors import CassError
 from ..targets import target
 from ..report import Report
 from . import hip_fatbin, host
+from .hip_compilers import check_hipcc_targets
 from .frontend import Frontend, place_job
 from .help import cuda_version
 from .jobs import Job
@@ -47,10 +48,11 @@ def _offload_flags(settings: Settings) -> list[str]:
         why = target(arch).wave64_refusal()
         if why:  # the compatibility header's warp functions carry CUDA's 32-lane semantics
             raise CassError(f"cannot build for {arch}: {why}")
+    check_hipcc_targets(settings.offload_archs)
     flags = [f"--offload-arch={a}" for a in settings.offload_archs]
-    # The folder links every installed device library and adds the generated one of the first
-    # target (gfx1100 is missing from Debian's ROCm 5.2); the others' are installed.
-    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(settings.offload_arch)}"]
+    # The folder links every installed device library and adds the generated ISA version files
+    # the installed ones lack (gfx11's are missing from Debian's ROCm 5.2).
+    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*settings.offload_archs)}"]
 
 
 NVCC_DEFAULT_DIALECT = "c++17"

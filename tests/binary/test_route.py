@@ -3,6 +3,7 @@ cass-run and pass, with every kernel translated from SASS (tier lift)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -130,11 +131,28 @@ def test_save_temps_keeps_each_stage(tmp_path):
     assert "global_load" in (kept / f"{stem}.s").read_text()
 
 
-def test_several_offload_archs_in_one_program(build_root):
+@pytest.mark.parametrize("route,archs", [("binary", "gfx1030,gfx1201,gfx1100"), ("source", "gfx1030,gfx1100")])
+def test_several_offload_archs_in_one_program(build_root, route, archs):
+    """One code object per target in the offload bundle (the emulated gfx1100 device picks its
+    own, which need not be the first)."""
     data = HERE / "data" / "shared_lib"
-    out = build_root / "archs"
+    out = build_root / f"archs-{route}"
     out.mkdir()
-    proc = cass_nvcc("--cass-route=binary", "--cass-offload-arch=gfx1030,gfx1100", data / "saxpy.cu",
+    proc = cass_nvcc(f"--cass-route={route}", f"--cass-offload-arch={archs}", data / "saxpy.cu",
                      data / "host.cpp", "-o", out / "prog", cwd=out)
     assert proc.returncode == 0, proc.stderr
     _passes(out / "prog", data)
+    listing = subprocess.run([toolchain.path("llvm-objdump"), "--offloading", str(out / "prog")], cwd=out,
+                             capture_output=True, text=True, check=True).stdout
+    assert sorted(re.findall(r"amdgcn-amd-amdhsa--(gfx\w+)", listing)) == sorted(archs.split(","))
+
+
+def test_target_hipcc_lacks_on_the_source_route(tmp_path):
+    """Debian's hipcc 5.2 (clang 15) has no gfx12 processor: the build says so, hipcc never runs."""
+    data = HERE / "data" / "shared_lib"
+    proc = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx1201", "-c", data / "saxpy.cu",
+                     "-o", tmp_path / "saxpy.o", cwd=tmp_path)
+    assert proc.returncode != 0 and "invalid target ID" not in proc.stderr
+    assert proc.stderr.startswith("cass-nvcc: error: cannot build for gfx1201 on the source route: "
+                                  "hipcc's compiler (")
+    assert not (tmp_path / "saxpy.o").exists()
