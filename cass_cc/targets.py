@@ -18,11 +18,13 @@ from .errors import CassError
 class Target:
     name: str                 # the processor, as --offload-arch spells it
     family: str               # ISA family and product generation
+    isa: str                  # the instruction set generation ("gfx11"): encodings and names
     wave_size: int            # lanes of the waves cass-cc builds for it
     lds_per_workgroup: int    # bytes of LDS one work-group can address
     mach: int                 # EF_AMDGPU_MACH_AMDGCN_* in the ELF header's e_flags
     code_object_version: int = 5
     emulated: bool = False    # cass-cc's emulator runs its code objects
+    architected_sgprs: bool = False  # workgroup ids in TTMP9 (x) and TTMP7 (y | z << 16), not SGPRs
 
     @property
     def llvm_features(self) -> str:
@@ -45,14 +47,16 @@ class Target:
 
 _KIB = 1024
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    Target("gfx1030", "GFX10.3 (RDNA2)", 32, 64 * _KIB, 0x036),
-    Target("gfx1100", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x041, emulated=True),
-    Target("gfx1101", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x046),
-    Target("gfx1102", "GFX11 (RDNA3)", 32, 64 * _KIB, 0x047),
-    Target("gfx1200", "GFX12 (RDNA4)", 32, 64 * _KIB, 0x048),
-    Target("gfx1201", "GFX12 (RDNA4)", 32, 64 * _KIB, 0x04E),
-    Target("gfx90a", "GFX9.0a (CDNA2)", 64, 64 * _KIB, 0x03F),
-    Target("gfx942", "GFX9.4 (CDNA3)", 64, 64 * _KIB, 0x04C),
+    Target("gfx1030", "GFX10.3 (RDNA2)", "gfx10.3", 32, 64 * _KIB, 0x036),
+    Target("gfx1100", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x041, emulated=True),
+    Target("gfx1101", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x046),
+    Target("gfx1102", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x047),
+    Target("gfx1200", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x048, emulated=True,
+           architected_sgprs=True),
+    Target("gfx1201", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x04E, emulated=True,
+           architected_sgprs=True),
+    Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F),
+    Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C),
 )}
 
 DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise

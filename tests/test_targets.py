@@ -65,5 +65,5 @@ def test_unknown_target_is_a_usage_error():
 
 def test_emulator_refuses_a_processor_it_does_not_run():
     data = link([assemble(emit_assembly(kernel_module("gfx1030"), "gfx1030"), "gfx1030")])
-    with pytest.raises(EmuFault, match="the code object is for gfx1030; the emulator runs gfx1100 code objects"):
+    with pytest.raises(EmuFault, match="the code object is for gfx1030; the emulator runs gfx1100, gfx1200, gfx1201 code objects"):
         LoadedCodeObject.load(data, Memory())

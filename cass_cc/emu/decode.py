@@ -23,16 +23,19 @@ from .. import toolchain
 from ..errors import CassError
 from ..fsutil import atomic_write_bytes
 from ..rdna3.code_object import CodeObject
+from ..targets import TARGETS
 from .fault import EmuFault
+from .isa_names import NO_OP_PATTERN, gfx11_mnemonic
 
-DECODE_FORMAT = 7      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 8      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
-# gfx11 scalar operand numbers of the named registers
+# gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
+TTMP_BASE = 108
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
                  "exec_lo": 126, "exec_hi": 127, "exec": 126}
 APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 # instructions with no architectural effect in a functional emulator
-NO_OPS = re.compile(r"^(s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
+NO_OPS = re.compile(rf"^({NO_OP_PATTERN}|s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
                     r"s_icache_inv|s_set_inst_prefetch_distance|s_inst_prefetch|s_ttracedata\w*|"
                     r"buffer_gl[01]_inv|buffer_wbinvl1\w*|s_dcache_inv|s_gl1_inv|s_wait_idle|"
                     r"s_waitcnt_depctr|s_version|s_code_end|"
@@ -97,7 +100,7 @@ class _ToOperands(Transformer):
         kind, lo, hi = str(items[0]), int(items[1]), int(items[2])
         if kind not in ("v", "s", "ttmp"):
             raise ValueError(f"unknown register range {kind}[{lo}:{hi}]")
-        base = 108 + lo if kind == "ttmp" else lo
+        base = TTMP_BASE + lo if kind == "ttmp" else lo
         return Operand("v" if kind == "v" else "s", base, hi - lo + 1)
 
     def reg_list(self, items):
@@ -170,7 +173,7 @@ def _named(name: str) -> Operand:
         return Operand(m.group(1), int(m.group(2)), 1, name=name)
     m = re.fullmatch(r"ttmp(\d+)", name)
     if m:
-        return Operand("s", 108 + int(m.group(1)), 1, name=name)
+        return Operand("s", TTMP_BASE + int(m.group(1)), 1, name=name)
     if name in SPECIAL_SGPRS:
         return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec") else 1, name=name)
     if name == "scc":
@@ -205,13 +208,15 @@ def parse_instruction(asm: str, pc: int, size: int) -> Instr:
 
 
 def disassemble(data: bytes) -> str:
-    """llvm-objdump-22 -d --mcpu=gfx1100 text of a code object."""
+    """llvm-objdump-22 -d text of a code object, decoded for the processor its ELF header names
+    (encodings differ between ISA generations)."""
+    processor = CodeObject(data).processor
     tmp = tempfile.mkdtemp(prefix="cass-emu-")
     path = os.path.join(tmp, "code.hsaco")
     try:
         with open(path, "wb") as f:
             f.write(data)
-        proc = subprocess.run([toolchain.path("llvm-objdump"), "-d", "--mcpu=gfx1100", path],
+        proc = subprocess.run([toolchain.path("llvm-objdump"), "-d", f"--mcpu={processor}", path],
                               capture_output=True, text=True)
     finally:
         if os.path.exists(path):
@@ -296,14 +301,16 @@ def _decoded(data: bytes) -> dict[int, Instr]:
         except Exception:       # a stale or damaged entry is rebuilt
             table = None
     if table is None:
-        table = _decode_text(disassemble_with_fallback(data))
+        table = _decode_text(disassemble_with_fallback(data), TARGETS[CodeObject(data).processor].isa)
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_bytes(str(path), pickle.dumps(table))
     _MEMORY_CACHE[key] = table
     return table
 
 
-def _decode_text(text: str) -> dict[int, Instr]:
+def _decode_text(text: str, isa: str) -> dict[int, Instr]:
+    """llvm-objdump's text of a code object for the ISA generation `isa` -> instructions, named
+    as the emulator's gfx11 tables name them."""
     program: dict[int, Instr] = {}
     function = ""
     for line in text.splitlines():
@@ -322,6 +329,8 @@ def _decode_text(text: str) -> dict[int, Instr]:
             continue
         instr = parse_instruction(asm, pc, size)
         instr.function = function
+        for part in (instr, *(instr.dual or ())):
+            part.mnemonic = gfx11_mnemonic(part.mnemonic, isa)
         if instr.mnemonic.startswith(("s_branch", "s_cbranch")) and instr.operands:
             simm = instr.operands[0].value & 0xFFFF
             simm = simm - 0x10000 if simm & 0x8000 else simm

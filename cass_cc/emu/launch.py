@@ -33,7 +33,9 @@ from typing import Callable
 import numpy as np
 
 from ..rdna3.metadata import Kernel
+from ..targets import TARGETS
 from .code_object import CodeObject
+from .decode import TTMP_BASE
 from .fault import AccessError, EmuFault, EmuInternalError, Unimplemented
 from .memory import Memory
 from .printf import PrintfService
@@ -253,10 +255,15 @@ class _Run:
             reg += count
         reg = kd.user_sgpr_count
         ids = (g % gx, (g // gx) % gy, g // (gx * gy))
-        for axis, enabled in enumerate(kd.workgroup_id_enabled):
-            if enabled:
-                st.S[:, reg] = ids[axis]
-                reg += 1
+        if TARGETS[self.co.file.processor].architected_sgprs:
+            # gfx12 has the ids in trap temporaries and allocates no system SGPRs for them
+            st.S[:, TTMP_BASE + 9] = ids[0]
+            st.S[:, TTMP_BASE + 7] = ids[1] | (ids[2] << 16)
+        else:
+            for axis, enabled in enumerate(kd.workgroup_id_enabled):
+                if enabled:
+                    st.S[:, reg] = ids[axis]
+                    reg += 1
         if kd.workgroup_info_enabled:
             st.S[:, reg] = 0
             reg += 1

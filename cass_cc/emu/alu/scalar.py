@@ -184,6 +184,10 @@ SCALAR_ARITH: dict[str, Op] = {
     "s_absdiff_i32": op("i32 i32", "i32", lambda a, b: _nz(np.abs(a - b)), "scc_out"),
     "s_abs_i32": op("i32", "i32", lambda a: _nz(np.abs(a)), "scc_out"),
     "s_mul_i32": op("i32 i32", "i32", lambda a, b: a * b),
+    # gfx12's 64-bit SALU arithmetic (no SCC); modulo 2^64 like the hardware
+    "s_add_nc_u64": op("u64 u64", "u64", lambda a, b: a + b),
+    "s_sub_nc_u64": op("u64 u64", "u64", lambda a, b: a - b),
+    "s_mul_u64": op("u64 u64", "u64", lambda a, b: a * b),
     "s_mul_hi_u32": op("u32 u32", "u32", _mul_hi_u32),
     "s_mul_hi_i32": op("i32 i32", "i32", _mul_hi_i32),
     "s_lshl1_add_u32": op("u32 u32", "u32", _lshl_add(1), "scc_out"),
