@@ -19,7 +19,7 @@ from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
 STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
 ATOMIC = re.compile(r"^(global|flat|buffer)_atomic_(?P<op>[a-z]+)_(?P<t>[uibf](32|64))$")
-SMEM = re.compile(r"^s_(buffer_)?load_(?P<t>b32|b64|b128|b256|b512|dword(x\d+)?)$")
+SMEM = re.compile(r"^s_(buffer_)?load_(?P<t>b32|b64|b96|b128|b256|b512|dword(x\d+)?)$")  # b96: gfx12
 NBYTES = {"b8": 1, "u8": 1, "i8": 1, "b16": 2, "u16": 2, "i16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
 
 
@@ -287,7 +287,7 @@ def build_smem(instr: Instr):
     if not sm:
         return None
     t = sm.group("t")
-    dwords = {"b32": 1, "b64": 2, "b128": 4, "b256": 8, "b512": 16, "dword": 1}.get(t) or int(t[len("dwordx"):])
+    dwords = {"b32": 1, "b64": 2, "b96": 3, "b128": 4, "b256": 8, "b512": 16, "dword": 1}.get(t) or int(t[len("dwordx"):])
     buffer = bool(sm.group(1))
     dst, base, off = instr.operands[0], instr.operands[1], instr.operands[2] if len(instr.operands) > 2 else None
     imm = int(instr.mods.get("offset", 0))

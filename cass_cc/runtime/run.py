@@ -23,6 +23,7 @@ import tempfile
 from ..errors import CassError
 from ..fsutil import atomic_write_text
 from . import check_summary
+from .device_target import DEVICE_ARCH_ENV, device_arch_for
 from .environment import (STATS_FILE_ENV, cuda_environment, emulator_environment, math_library_environment,
                           real_gpu_available)
 
@@ -299,6 +300,7 @@ def main(argv: list[str] | None = None) -> int:
             emulator_environment(env, path)
             cuda_environment(env, path)
             math_library_environment(env, path)
+            env[DEVICE_ARCH_ENV] = device_arch_for(path)
             if lines_file:
                 env[STATS_FILE_ENV] = lines_file
             else:

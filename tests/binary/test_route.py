@@ -156,3 +156,16 @@ def test_target_hipcc_lacks_on_the_source_route(tmp_path):
     assert proc.stderr.startswith("cass-nvcc: error: cannot build for gfx1201 on the source route: "
                                   "hipcc's compiler (")
     assert not (tmp_path / "saxpy.o").exists()
+
+
+@pytest.mark.parametrize("name", ["examples/vector_add", "tests/programs/hip/reduce_lds",
+                                  "tests/programs/hip/warp_shuffle", "tests/programs/realworld/matmul_tiled"])
+def test_gfx12_program_prints_what_the_gfx1100_one_prints(name, build_root):
+    """Built for gfx1201 only (default route), cass-run emulates a gfx1201 device for it, and the
+    program's output is the gfx1100 build's."""
+    folder = ROOT / name
+    outputs = {}
+    for arch in ("gfx1100", "gfx1201"):
+        exe = _build(folder, build_root / f"target-{arch}" / name, "auto", f"--cass-offload-arch={arch}")
+        outputs[arch] = _passes(exe, folder)
+    assert outputs["gfx1201"] == outputs["gfx1100"]

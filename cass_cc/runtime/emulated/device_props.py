@@ -6,6 +6,8 @@ from __future__ import annotations
 import ctypes
 
 from cass_cc import targets
+from cass_cc.toolchain import isa_version
+from cass_cc.runtime.device_target import device_arch
 
 from .state import TOTAL_MEMORY
 
@@ -59,11 +61,11 @@ class DeviceProp(ctypes.Structure):
 def properties() -> DeviceProp:
     """An RX 7900 XTX (gfx1100, 48 WGPs, wave32) as ROCm describes it."""
     p = DeviceProp()
-    p.name = b"AMD Radeon RX 7900 XTX (cass-cc emulated)"
+    p.name = f"{targets.target(device_arch()).product} (cass-cc emulated)".encode()
     p.totalGlobalMem = TOTAL_MEMORY
-    p.sharedMemPerBlock = targets.target(targets.EMULATED_DEVICE).lds_per_workgroup
+    p.sharedMemPerBlock = targets.target(device_arch()).lds_per_workgroup
     p.regsPerBlock = 65536
-    p.warpSize = targets.target(targets.EMULATED_DEVICE).wave_size
+    p.warpSize = targets.target(device_arch()).wave_size
     p.maxThreadsPerBlock = 1024
     p.maxThreadsDim[:] = (1024, 1024, 1024)
     p.maxGridSize[:] = (2147483647, 65536, 65536)
@@ -71,7 +73,7 @@ def properties() -> DeviceProp:
     p.memoryClockRate = 1_250_000
     p.memoryBusWidth = 384
     p.totalConstMem = 2147483647
-    p.major, p.minor = 11, 0
+    p.major, p.minor = divmod(isa_version(device_arch()) // 100, 10)
     p.multiProcessorCount = 48
     p.l2CacheSize = 6 * 1024 * 1024
     p.maxThreadsPerMultiProcessor = 2048
@@ -82,8 +84,8 @@ def properties() -> DeviceProp:
     p.pciBusID = 3
     p.maxSharedMemoryPerMultiProcessor = p.sharedMemPerBlock
     p.canMapHostMemory = 1
-    p.gcnArch = int(targets.EMULATED_DEVICE.removeprefix("gfx"))
-    p.gcnArchName = targets.EMULATED_DEVICE.encode()
+    p.gcnArch = int(device_arch().removeprefix("gfx"))
+    p.gcnArchName = device_arch().encode()
     p.cooperativeLaunch = 1
     p.cooperativeMultiDeviceLaunch = 1
     p.maxTexture1DLinear = 2**31 - 1

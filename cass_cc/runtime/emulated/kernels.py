@@ -9,6 +9,7 @@ import traceback
 from typing import Callable
 
 from cass_cc import targets
+from cass_cc.runtime.device_target import device_arch
 from cass_cc.errors import CassError
 from cass_cc.rdna3 import bundle
 from cass_cc.rdna3.code_object import Reader, elf_size
@@ -19,7 +20,7 @@ from .registry import write_stdout
 from .state import DEVICE, record_launch
 from .streams import enqueue
 
-OFFLOAD_ARCH = targets.EMULATED_DEVICE  # the emulated device's processor
+OFFLOAD_ARCH = device_arch()  # the emulated device's processor (cass-run chose it)
 MAX_LDS = targets.target(OFFLOAD_ARCH).lds_per_workgroup
 LOADED: list["Image"] = []  # every Image whose code object is in the emulator's memory, in load order
 COOPERATIVE_LAUNCH_TOO_LARGE = 720  # hipErrorCooperativeLaunchTooLarge
