@@ -11,7 +11,9 @@ import numpy as np
 
 from .alu.op import Op
 from .decode import Instr, Operand
+from .alu.ieee import flush_denormals
 from .fault import Unimplemented
+from .valu import MODE_SHIFT
 from .operands import scalar_reader, scalar_writer
 from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, read_scalar_bits,
                     write_scalar_bits)
@@ -27,6 +29,20 @@ SAVEEXEC = {
 
 
 RETURN_ADDRESS = Operand("s", 30, 2)     # s[30:31] by the AMDGPU calling convention
+
+
+def _by_rounding_mode(fn, values: list[np.ndarray], modes: np.ndarray) -> np.ndarray:
+    """fn over the waves' values, each wave with its own MODE rounding."""
+    first = int(modes[0])
+    if (modes == first).all():
+        return fn(*values, round=first)
+    out = None
+    for mode in np.unique(modes):
+        sel = modes == mode
+        part = fn(*[v[sel] for v in values], round=int(mode))
+        out = np.empty(len(modes), part.dtype) if out is None else out
+        out[sel] = part
+    return out
 
 
 def build_salu(instr: Instr, op: Op):
@@ -45,10 +61,25 @@ def build_salu(instr: Instr, op: Op):
     writer = scalar_writer(dst, op.dst) if dst is not None else None
     fn = op.bare       # launch() runs with numpy's float warnings off
     scc_in, is_cmp, scc_out = "scc_in" in flags, "cmp" in flags, "scc_out" in flags
+    rounds = "rounding" in flags
+    round_shift = MODE_SHIFT.get(op.dst, 0)
+    # gfx12's SALU float operations follow MODE (rounding, denormals) as their VALU forms do
+    flushed_srcs = [(i, MODE_SHIFT[t] + 4) for i, t in enumerate(op.srcs) if t in MODE_SHIFT] \
+        if "denormals" in flags else []
+    result_denorm_shift = MODE_SHIFT[op.dst] + 4 if "denormals" in flags and op.dst in MODE_SHIFT else None
 
     def execute(st, w):
         values = [r(st, w) for r in readers]
-        result = fn(*values, scc=st.scc[w]) if scc_in else fn(*values)
+        for i, shift in flushed_srcs:
+            keep = ((st.mode[w] >> shift) & 1).astype(bool)
+            values[i] = np.where(keep, values[i], flush_denormals(values[i]))
+        if rounds:
+            result = _by_rounding_mode(fn, values, (st.mode[w] >> round_shift) & 3)
+        else:
+            result = fn(*values, scc=st.scc[w]) if scc_in else fn(*values)
+        if result_denorm_shift is not None:
+            keep = ((st.mode[w] >> result_denorm_shift) & 2).astype(bool)
+            result = np.where(keep, result, flush_denormals(np.asarray(result)))
         if is_cmp:
             st.scc[w] = np.asarray(result, bool)
             return False

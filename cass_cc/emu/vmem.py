@@ -19,7 +19,9 @@ from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
 STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
 ATOMIC = re.compile(r"^(global|flat|buffer)_atomic_(?P<op>[a-z]+)_(?P<t>[uibf](32|64))$")
-SMEM = re.compile(r"^s_(buffer_)?load_(?P<t>b32|b64|b96|b128|b256|b512|dword(x\d+)?)$")  # b96: gfx12
+# b96 and the sub-dword loads (u8, i8, u16, i16) are gfx12's
+SMEM = re.compile(r"^s_(buffer_)?load_(?P<t>b32|b64|b96|b128|b256|b512|dword(x\d+)?|[ui](?:8|16))$")
+SUB_DWORD = {"u8": (8, False), "i8": (8, True), "u16": (16, False), "i16": (16, True)}
 NBYTES = {"b8": 1, "u8": 1, "i8": 1, "b16": 2, "u16": 2, "i16": 2, "b32": 4, "b64": 8, "b96": 12, "b128": 16}
 
 
@@ -235,7 +237,8 @@ def build_vmem(instr: Instr):
         name, t = am.group("op"), am.group("t")
         if name not in ATOMIC_OPS and name != "cmpswap":
             raise Unimplemented(f"atomic operation '{name}'")
-        returns = bool(instr.mods.get("glc"))
+        # gfx11 asks for the old value with glc, gfx12 with a th: policy that says RETURN
+        returns = bool(instr.mods.get("glc")) or "RETURN" in str(instr.mods.get("th", ""))
         if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
             vdata, vaddr, rest = ops[0], ops[1], ops
             vdst = vdata if returns else None
@@ -287,6 +290,9 @@ def build_smem(instr: Instr):
     if not sm:
         return None
     t = sm.group("t")
+    narrow = SUB_DWORD.get(t)   # (bits, signed): one dword read, the value extracted from it
+    if narrow:
+        t = "b32"
     dwords = {"b32": 1, "b64": 2, "b96": 3, "b128": 4, "b256": 8, "b512": 16, "dword": 1}.get(t) or int(t[len("dwordx"):])
     buffer = bool(sm.group(1))
     dst, base, off = instr.operands[0], instr.operands[1], instr.operands[2] if len(instr.operands) > 2 else None
@@ -302,11 +308,18 @@ def build_smem(instr: Instr):
             a = a + np.uint64(off.value & 0xFFFFFFFF)
         elif off is not None and off.kind == "s" and off.reg != 124:
             a = a + read_scalar_bits(st, w, off, 32).astype(np.uint64)
+        byte = (a & np.uint64(3)).astype(np.uint32)
         a = a & ~np.uint64(3)
         if buffer:      # dwords past the descriptor's NUM_RECORDS bytes read 0 (not read at all)
             vals = _scalar_buffer_read(st, w, a, a - b, st.S[w, base.reg + 2].astype(np.uint64), dwords)
         else:
             vals = _scalar_read(st, w, a, dwords)
+        if narrow:
+            bits, signed = narrow
+            field = (vals[:, 0] >> (np.uint32(8) * byte)) & np.uint32((1 << bits) - 1)
+            if signed:
+                field = ((field ^ np.uint32(1 << (bits - 1))) - np.uint32(1 << (bits - 1))).astype(np.uint32)
+            vals = field[:, None]
         for i in range(dwords):
             if dst.reg + i != 124:
                 st.S[w, dst.reg + i] = vals[:, i]
