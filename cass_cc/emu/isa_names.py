@@ -18,6 +18,7 @@ RENAMED: dict[str, dict[str, str]] = {
         "s_sub_co_u32": "s_sub_u32",
         "s_sub_co_i32": "s_sub_i32",
         "s_sub_co_ci_u32": "s_subb_u32",
+        "s_addk_co_i32": "s_addk_i32",
         # gfx12 splits the workgroup barrier into s_barrier_signal -1 and s_barrier_wait -1 (the
         # workgroup's own barrier). A wave's arrival is taken at the wait: what it does between
         # the two cannot be ordered against the other waves by the barrier anyway.

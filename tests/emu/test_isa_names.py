@@ -10,7 +10,7 @@ import pytest
 from cass_cc import toolchain
 from cass_cc.emu.isa_names import RENAMED
 
-OPERANDS = {"s_": "s0, s1, s2", "v_mad": "v[0:1], null, v2, v3, v[4:5]"}
+OPERANDS = {"s_addk": "s0, 0x7f", "s_": "s0, s1, s2", "v_mad": "v[0:1], null, v2, v3, v[4:5]"}
 SEMANTIC = {"s_barrier_wait"}  # not a new spelling: gfx12 has no s_barrier (see isa_names.py)
 
 

@@ -89,6 +89,30 @@ ATOMIC = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1)
 }
 """
 
+# a returning atomic, a 16-bit signed scalar load from constant memory, a division by a
+# wave-uniform divisor (gfx12 computes its reciprocal with SALU float instructions)
+SCALAR_FLOAT = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, i64 %m, ptr addrspace(4) %c) {
+""" + GID + """  %pa = getelementptr i32, ptr addrspace(1) %a, i32 %i
+  %x = load i32, ptr addrspace(1) %pa
+  %po = getelementptr i64, ptr addrspace(1) %out, i32 %i
+  %x64 = zext i32 %x to i64
+  store i64 %x64, ptr addrspace(1) %po
+  %old = atomicrmw add ptr addrspace(1) %po, i64 5 syncscope("agent") monotonic
+  %m32 = trunc i64 %m to i32
+  %d = add i32 %m32, %b
+  %q = udiv i32 %x, %d
+  %q64 = zext i32 %q to i64
+  %pc = getelementptr i16, ptr addrspace(4) %c, i64 3
+  %h = load i16, ptr addrspace(4) %pc, !invariant.load !{}
+  %h64 = sext i16 %h to i64
+  %r1 = mul i64 %old, 1000003
+  %r2 = add i64 %r1, %q64
+  %r = add i64 %r2, %h64
+  store i64 %r, ptr addrspace(1) %po
+  ret void
+}
+"""
+
 
 def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
     i = np.arange(N)
@@ -100,12 +124,15 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
         return ((np.uint64(m) + (i // BLOCK).astype(np.uint64) - np.uint64(7)) << np.uint64(3))
     if family == "lds":
         return a[(i // BLOCK) * BLOCK + (BLOCK - 1 - i % BLOCK)].astype(np.uint64)
+    if family == "scalar_float":
+        d = (np.uint64(m & 0xFFFFFFFF) + (i // BLOCK).astype(np.uint64))
+        return a.astype(np.uint64) * np.uint64(1000003) + a.astype(np.uint64) // d - np.uint64(1234)
     out = np.zeros(N, np.uint64)
     np.add.at(out, i & 7, a.astype(np.uint64))
     return out
 
 
-KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC}
+KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC, "scalar_float": SCALAR_FLOAT}
 
 
 @pytest.mark.parametrize("family", list(KERNELS))
@@ -117,7 +144,9 @@ def test_family_matches_the_host_on_every_target(family):
     for arch in TARGETS:
         dev = build(KERNELS[family], arch)
         out, pa = dev.zeros(N, np.uint64), dev.upload(a)
-        dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), out, pa, m)
+        pc = dev.upload(np.array([1, 2, 3, -1234, 5], np.int16))
+        args = (out, pa, m, pc) if family == "scalar_float" else (out, pa, m)
+        dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), *args)
         results[arch] = dev.download(out, N, np.uint64)
     np.testing.assert_array_equal(results["gfx1201"], host_values(family, a, m))
     np.testing.assert_array_equal(results["gfx1201"], results["gfx1100"])
@@ -128,5 +157,6 @@ def test_gfx12_code_uses_its_own_spellings():
     text = "".join(disassemble(link([assemble(emit_assembly(HEAD + k + TAIL, "gfx1201"), "gfx1201")]))
                    for k in KERNELS.values())
     for word in ("s_wait_loadcnt", "s_wait_kmcnt", "s_barrier_signal", "s_barrier_wait", "ttmp9",
-                 "v_mad_co_u64_u32", "s_add_nc_u64"):
+                 "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32",
+                 "th:TH_ATOMIC_RETURN"):
         assert word in text, word
