@@ -25,7 +25,7 @@ from ..fsutil import atomic_write_bytes
 from ..rdna3.code_object import CodeObject
 from ..targets import TARGETS
 from .fault import EmuFault
-from .isa_names import NO_OP_PATTERN, gfx11_mnemonic
+from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic
 
 DECODE_FORMAT = 8      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
@@ -293,7 +293,7 @@ def _decoded(data: bytes) -> dict[int, Instr]:
     key = hashlib.sha256(bytes(data)).hexdigest()
     if key in _MEMORY_CACHE:
         return _MEMORY_CACHE[key]
-    path = toolchain.cache_root() / "emu-decode" / f"{key}-{DECODE_FORMAT}.pickle"
+    path = toolchain.cache_root() / "emu-decode" / f"{key}-{DECODE_FORMAT}-{NAMES_VERSION}.pickle"
     table = None
     if path.is_file():
         try:

@@ -8,6 +8,8 @@ other processor, is printed under the other name with the same operands."""
 
 from __future__ import annotations
 
+import zlib
+
 RENAMED: dict[str, dict[str, str]] = {
     "gfx12": {
         "v_mad_co_u64_u32": "v_mad_u64_u32",
@@ -30,6 +32,10 @@ RENAMED: dict[str, dict[str, str]] = {
 # its ALU dependency wait: no effect in an emulator that completes every access when it is made.
 NO_OP_PATTERN = (r"s_wait_(?:load|store|ds|km|sample|bvh|exp)cnt\w*|s_wait_alu|s_barrier_signal|"
                  r"global_inv|global_wb")  # cache invalidate/write-back: the emulator has no caches
+
+
+# part of the decode cache's key: cached decodings carry the names mapped when they were made
+NAMES_VERSION = f"{zlib.crc32(repr(sorted((k, sorted(v.items())) for k, v in RENAMED.items())).encode()):08x}"
 
 
 def gfx11_mnemonic(mnemonic: str, isa: str) -> str:

@@ -89,6 +89,13 @@ def build(instr: Instr):
             return exe
     vector_ops, scalar_ops = _tables()
     name = base_name(m)
+    if m.startswith("v_s_"):
+        # gfx12's transcendentals on one scalar value (v_s_rcp_f32 s2, s2): the VALU operation,
+        # SGPR in and out; modifiers (neg, abs, clamp, omod) are left to a later change
+        op = vector_ops.get("v_" + name[len("v_s_"):])
+        if op is None or instr.mods or any(o.neg or o.abs for o in instr.operands):
+            return None
+        return build_salu(instr, op)
     if m.startswith("v_"):
         op = vector_ops.get(name) or FALLBACK_VECTOR_OPS.get(name)
         if op is None:
