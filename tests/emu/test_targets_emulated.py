@@ -107,10 +107,18 @@ SCALAR_FLOAT = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrsp
   %h64 = sext i16 %h to i64
   %r1 = mul i64 %old, 1000003
   %r2 = add i64 %r1, %q64
-  %r = add i64 %r2, %h64
+  %r3 = add i64 %r2, %h64
+  %mf = sitofp i32 %d to float
+  %inv = fdiv float 1.0, %mf
+  %ge = fcmp oge float %inv, 0x3F847AE140000000  ; float 0.01
+  %tr = call float @llvm.trunc.f32(float %mf)
+  %tri = fptosi float %tr to i64
+  %bonus = select i1 %ge, i64 %tri, i64 0
+  %r = add i64 %r3, %bonus
   store i64 %r, ptr addrspace(1) %po
   ret void
 }
+declare float @llvm.trunc.f32(float)
 """
 
 
@@ -126,7 +134,8 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
         return a[(i // BLOCK) * BLOCK + (BLOCK - 1 - i % BLOCK)].astype(np.uint64)
     if family == "scalar_float":
         d = (np.uint64(m & 0xFFFFFFFF) + (i // BLOCK).astype(np.uint64))
-        return a.astype(np.uint64) * np.uint64(1000003) + a.astype(np.uint64) // d - np.uint64(1234)
+        bonus = np.where(np.float32(1) / d.astype(np.float32) >= np.float32(0.01), d, np.uint64(0))
+        return a.astype(np.uint64) * np.uint64(1000003) + a.astype(np.uint64) // d - np.uint64(1234) + bonus
     out = np.zeros(N, np.uint64)
     np.add.at(out, i & 7, a.astype(np.uint64))
     return out
@@ -139,7 +148,7 @@ KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC, "scalar_flo
 def test_family_matches_the_host_on_every_target(family):
     rng = np.random.default_rng(7)
     a = rng.integers(0, 2**20, N, dtype=np.uint32)
-    m = 0x1_0000_0003
+    m = 0x1_0000_0062   # 98 + the block index: 1/d crosses 0.01 between the blocks
     results = {}
     for arch in TARGETS:
         dev = build(KERNELS[family], arch)
@@ -157,6 +166,6 @@ def test_gfx12_code_uses_its_own_spellings():
     text = "".join(disassemble(link([assemble(emit_assembly(HEAD + k + TAIL, "gfx1201"), "gfx1201")]))
                    for k in KERNELS.values())
     for word in ("s_wait_loadcnt", "s_wait_kmcnt", "s_barrier_signal", "s_barrier_wait", "ttmp9",
-                 "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32",
+                 "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32",
                  "th:TH_ATOMIC_RETURN"):
         assert word in text, word
