@@ -121,6 +121,29 @@ SCALAR_FLOAT = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrsp
 declare float @llvm.trunc.f32(float)
 """
 
+# fmaxf/fminf with NaNs (gfx12: v_max_num_f32/v_min_num_f32; gfx11: v_max_f32 after quieting)
+MINMAX = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, i64 %m) {
+""" + GID + """  %pa = getelementptr float, ptr addrspace(1) %a, i32 %i
+  %x = load float, ptr addrspace(1) %pa
+  %j = xor i32 %i, 1
+  %pb = getelementptr float, ptr addrspace(1) %a, i32 %j
+  %y = load float, ptr addrspace(1) %pb
+  %hi = call float @llvm.maxnum.f32(float %x, float %y)
+  %lo = call float @llvm.minnum.f32(float %x, float %y)
+  %hb = bitcast float %hi to i32
+  %lb = bitcast float %lo to i32
+  %h64 = zext i32 %hb to i64
+  %l64 = zext i32 %lb to i64
+  %hs = shl i64 %h64, 32
+  %r = or i64 %hs, %l64
+  %po = getelementptr i64, ptr addrspace(1) %out, i32 %i
+  store i64 %r, ptr addrspace(1) %po
+  ret void
+}
+declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.minnum.f32(float, float)
+"""
+
 
 def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
     i = np.arange(N)
@@ -132,6 +155,11 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
         return ((np.uint64(m) + (i // BLOCK).astype(np.uint64) - np.uint64(7)) << np.uint64(3))
     if family == "lds":
         return a[(i // BLOCK) * BLOCK + (BLOCK - 1 - i % BLOCK)].astype(np.uint64)
+    if family == "minmax":
+        x = a.view(np.float32)
+        y = x[i ^ 1]
+        return (np.fmax(x, y).view(np.uint32).astype(np.uint64) << np.uint64(32)) | \
+            np.fmin(x, y).view(np.uint32).astype(np.uint64)
     if family == "scalar_float":
         d = (np.uint64(m & 0xFFFFFFFF) + (i // BLOCK).astype(np.uint64))
         bonus = np.where(np.float32(1) / d.astype(np.float32) >= np.float32(0.01), d, np.uint64(0))
@@ -141,13 +169,16 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
     return out
 
 
-KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC, "scalar_float": SCALAR_FLOAT}
+KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC, "scalar_float": SCALAR_FLOAT,
+           "minmax": MINMAX}
 
 
 @pytest.mark.parametrize("family", list(KERNELS))
 def test_family_matches_the_host_on_every_target(family):
     rng = np.random.default_rng(7)
     a = rng.integers(0, 2**20, N, dtype=np.uint32)
+    if family == "minmax":   # floats, every 5th a quiet NaN (no +-0 pairs: their order is the ISA's)
+        a = np.where(np.arange(N) % 5 == 0, np.float32(np.nan), rng.normal(size=N).astype(np.float32)).view(np.uint32)
     m = 0x1_0000_0062   # 98 + the block index: 1/d crosses 0.01 between the blocks
     results = {}
     for arch in TARGETS:
@@ -166,6 +197,6 @@ def test_gfx12_code_uses_its_own_spellings():
     text = "".join(disassemble(link([assemble(emit_assembly(HEAD + k + TAIL, "gfx1201"), "gfx1201")]))
                    for k in KERNELS.values())
     for word in ("s_wait_loadcnt", "s_wait_kmcnt", "s_barrier_signal", "s_barrier_wait", "ttmp9",
-                 "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32",
+                 "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32", "v_max_num_f32",
                  "th:TH_ATOMIC_RETURN"):
         assert word in text, word

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import rounding
-from .ieee import exponent, flush_denormals, fma_narrow, ieee_max, ieee_med3, ieee_min, is_denormal, quieted
+from .ieee import (exponent, flush_denormals, fma_narrow, ieee_max, ieee_med3, ieee_min, is_denormal, number_max,
+                   number_min, quieted)
 from .op import Op, op, with_flags
 
 F32, F64, I32, U32 = np.float32, np.float64, np.int32, np.uint32
@@ -196,6 +197,8 @@ FLOAT32: dict[str, Op] = {
         (b == -_MAX_F32) | np.isneginf(b) | np.isnan(b) | (c <= 0) | np.isnan(c), -_MAX_F32, a * b).astype(F32)),
     "v_min_f32": op("f32 f32", "f32", ieee_min),
     "v_max_f32": op("f32 f32", "f32", ieee_max),
+    "v_min_num_f32": op("f32 f32", "f32", number_min),   # gfx12
+    "v_max_num_f32": op("f32 f32", "f32", number_max),
     "v_min3_f32": op("f32 f32 f32", "f32", lambda a, b, c: ieee_min(ieee_min(a, b), c)),
     "v_max3_f32": op("f32 f32 f32", "f32", lambda a, b, c: ieee_max(ieee_max(a, b), c)),
     "v_med3_f32": op("f32 f32 f32", "f32", ieee_med3),
@@ -245,7 +248,8 @@ for _i in range(4):
     FLOAT32[f"v_cvt_f32_ubyte{_i}"] = op("u32", "f32", lambda a, _i=_i: ((a >> U32(8 * _i)) & U32(0xFF)).astype(F32))
 # min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
 with_flags(FLOAT32, (
-    "v_min_f32", "v_max_f32", "v_min3_f32", "v_max3_f32", "v_med3_f32", "v_minmax_f32",
+    "v_min_f32", "v_max_f32", "v_min_num_f32", "v_max_num_f32",
+    "v_min3_f32", "v_max3_f32", "v_med3_f32", "v_minmax_f32",
     "v_maxmin_f32", "v_ldexp_f32", "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_floor_f32",
     "v_rndne_f32", "v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32"
 ), "denormals")

@@ -9,7 +9,7 @@ import numpy as np
 
 from . import rounding
 from .float32 import div_fixup, div_scale, to_int
-from .ieee import exponent, fma64, ieee_max, ieee_min
+from .ieee import exponent, fma64, ieee_max, ieee_min, number_max, number_min
 from .op import Op, op, with_flags
 
 F32, F64, I32, U32 = np.float32, np.float64, np.int32, np.uint32
@@ -77,6 +77,8 @@ FLOAT64: dict[str, Op] = {
     "v_fma_f64": op("f64 f64 f64", "f64", rounding.fma, "rounding", "denormals"),
     "v_min_f64": op("f64 f64", "f64", ieee_min),
     "v_max_f64": op("f64 f64", "f64", ieee_max),
+    "v_min_num_f64": op("f64 f64", "f64", number_min),   # gfx12
+    "v_max_num_f64": op("f64 f64", "f64", number_max),
     "v_ldexp_f64": op("f64 i32", "f64", lambda a, e: np.ldexp(a, e)),
     "v_frexp_mant_f64": op("f64", "f64", lambda x: np.where(np.isfinite(x), np.frexp(x)[0], x)),
     "v_frexp_exp_i32_f64": op("f64", "i32", lambda x: np.where(np.isfinite(x), np.frexp(x)[1], 0).astype(I32)),
@@ -101,6 +103,6 @@ FLOAT64: dict[str, Op] = {
 }
 # min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
 with_flags(FLOAT64, (
-    "v_min_f64", "v_max_f64", "v_ldexp_f64", "v_fract_f64", "v_trunc_f64", "v_ceil_f64",
+    "v_min_f64", "v_max_f64", "v_min_num_f64", "v_max_num_f64", "v_ldexp_f64", "v_fract_f64", "v_trunc_f64", "v_ceil_f64",
     "v_floor_f64", "v_rndne_f64", "v_div_scale_f64", "v_div_fmas_f64", "v_div_fixup_f64"
 ), "denormals")

@@ -179,3 +179,21 @@ def _fma_exact(a: float, b: float, c: float) -> float:
         return float(exact)
     except OverflowError:
         return float("inf") if exact > 0 else float("-inf")
+
+
+def _number_first(a: np.ndarray, b: np.ndarray, pick) -> np.ndarray:
+    """gfx12's v_min_num/v_max_num (IEEE 754-2019 minimumNumber/maximumNumber): a NaN, quiet or
+    signalling, loses to a number; two NaNs give a quiet NaN; otherwise as v_min/v_max."""
+    nan_a, nan_b = np.isnan(a), np.isnan(b)
+    if not (nan_a.any() or nan_b.any()):
+        return pick(a, b)
+    r = pick(np.where(nan_a, b, a), np.where(nan_b, a, b))
+    return np.where(nan_a & nan_b, quieted(a), r)
+
+
+def number_min(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _number_first(a, b, ieee_min)
+
+
+def number_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return _number_first(a, b, ieee_max)
