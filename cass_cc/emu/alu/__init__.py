@@ -47,6 +47,7 @@ SCALAR_FLOAT: dict[str, Op] = {f"s_{name}": FLOAT32[f"v_{name}"]
                                for name in ("cvt_f32_i32", "cvt_f32_u32", "cvt_u32_f32", "cvt_i32_f32", "add_f32",
                                             "sub_f32", "mul_f32", "fmac_f32", "fmaak_f32", "fmamk_f32", "trunc_f32",
                                             "ceil_f32", "floor_f32", "rndne_f32")}
+SCALAR_FLOAT["s_cvt_f32_f16"] = FLOAT16["v_cvt_f32_f16"]   # the SGPR's low half
 SCALAR_FLOAT |= {f"s_cmp_{c}_f32": VECTOR_COMPARE[f"v_cmp_{c}_f32"]   # SCC gets the lane's bit
                  for c in ("eq", "ge", "gt", "le", "lg", "lt", "neq", "nge", "ngt", "nle", "nlg", "nlt", "o", "u")}
 SCALAR_OPS: dict[str, Op] = _merge(SCALAR_ARITH, SCALAR_BITS, SCALAR_COMPARE, SCALAR_FLOAT)
