@@ -98,30 +98,17 @@ def test_module_queries(values: dict[str, str], tmp_path: Path) -> None:
     """Enumerating a library's kernels and a module's functions, cuKernelGetLibrary and the
     occupancy calculator (tests/programs/prebuilt/module_queries) print what they print on the
     H200."""
-    prebuilt.build("module_queries", tmp_path, values, echo=False)
-    proc = cass_run(prebuilt.run_argv("module_queries", tmp_path, values))
+    runs_as_on_the_h200("module_queries", values, tmp_path)
+
+
+def runs_as_on_the_h200(name: str, values: dict[str, str], tmp_path: Path) -> None:
+    """Build a prebuilt program, run it under cass-run: its output is the H200's (reference.txt),
+    and nothing it calls answers "not supported"."""
+    prebuilt.build(name, tmp_path, values, echo=False)
+    proc = cass_run(prebuilt.run_argv(name, tmp_path, values))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout == (PREBUILT / "module_queries" / "reference.txt").read_text()
+    assert proc.stdout == (PREBUILT / name / "reference.txt").read_text()
     assert "not supported" not in proc.stderr, proc.stderr
-
-
-# What pitched_copies prints for each default stream when every byte equals its host model: the
-# checksums are of the models, so they follow from the program alone (its H200 reference is still
-# to be recorded).
-PITCHED_COPIES_LINES = """\
-array 50 x 0 x 0, format 0x1, 1 channels, flags 0
-array 16 x 10 x 0, format 0x2, 2 channels, flags 0
-array 6 x 5 x 4, format 0x10, 4 channels, flags 0
-start: d1 e86323a2d6a09c03, d2 bff8b9ef3f5bbac3, arrays 2030d94a87283fa7 e1bc78208c572f78 fa35add56a2425cf 0069dadb2eae11c0
-2D copies: d1 450d338711823fad, d2 4dfd1aba6da25e6b, arrays 605bf624c5db965a 54ef134f53cc8cc6 ddbe9b9c88134e8f, host 5e1ce855960f2879
-3D copies: d1 ed824622235f001c, d2 f01ec4d5aa5ec063, 3D array c3262d60c242d752, host e0f05a7203cc0aa5
-2D sets: d1 edfcb6630ddab62a, d2 340a34d71bc97e9a, d3 7bdb082e3f8e1069
-""".splitlines() + [f"bad argument, {case}: CUDA_ERROR_INVALID_VALUE" for case in (
-    "no 2D copy", "no 3D copy", "source pitch below the width", "destination pitch below x + width",
-    "memory type 0", "memory type 5", "no host pointer", "no device pointer", "no array",
-    "array row overrun", "array rows overrun", "source height below y + height",
-    "array slices overrun", "level 1 of an array", "32-bit set with a pitch below the width",
-    "16-bit set at an odd address", "8-bit set of no pointer")]
 
 
 def test_pitched_copies(values: dict[str, str], tmp_path: Path) -> None:
@@ -129,72 +116,15 @@ def test_pitched_copies(values: dict[str, str], tmp_path: Path) -> None:
     legacy and on the per-thread default stream (the _ptds/_ptsz functions), array offsets inside an
     element (accepted, as on the H200), and the bad arguments they refuse
     (tests/programs/prebuilt/pitched_copies)."""
-    prebuilt.build("pitched_copies", tmp_path, values, echo=False)
-    proc = cass_run(prebuilt.run_argv("pitched_copies", tmp_path, values))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    expected = [f"{stream}: {line}" for stream in ("legacy stream", "per-thread stream")
-                for line in PITCHED_COPIES_LINES] + ["PASS"]
-    assert proc.stdout.splitlines() == expected
-    assert "not supported" not in proc.stderr, proc.stderr
-
-
-# What array_copies prints when every byte equals its host model (the checksums are of the models;
-# its H200 reference is still to be recorded). The copies at a byte inside an element are expected
-# to succeed, as the 2D copies' do on the H200.
-ARRAY_COPIES_CHECKSUMS = {
-    "legacy stream": (
-        "filled: a 1cccfb52ca4b5514, b 430b9fb5d6c4885e, c 5e70711fbdc67a68, d 197dba4a39f802ed",
-        "copies: a b6e8c1044d3d7bd4, b 62f13ae765c0f9f8, c 57c23433d09fae52, d 7fdd0c344ed8e804, "
-        "host f1ce7ff492316385 9f81241efe51528b",
-        "inside elements: a 2d3046586b8b2039, host 0ef9c49ce50c6fcc"),
-    "per-thread stream": (
-        "filled: a 8c5ba912ee15faee, b 02bf127d0e71ef77, c bfaf607c91037dec, d 11a6e70282966158",
-        "copies: a b6f169f82572e823, b 7cddd5e73c6dbf66, c b104f4eeda33f349, d 8a4df404f7674d6b, "
-        "host 3e5a8f5ba6c288a2 12e72ae9791f0ba8",
-        "inside elements: a ae65111ef4f4d701, host 71fb4dbe4b0e45b3"),
-}
-ARRAY_COPIES_REFUSED = (
-    "host to array past its end", "array to host, one byte more than the array",
-    "array to device from the array's end", "device to array, offset wrapping around",
-    "array to array, source past its end", "array to array, destination past its end",
-    "async host to array past its end", "async array to host past its end")
-
-
-def array_copies_lines() -> list[str]:
-    names = ["cuMemcpyHtoA", "cuMemcpyAtoH", "cuMemcpyAtoD", "cuMemcpyDtoA", "cuMemcpyAtoA", "cuMemcpyHtoAAsync",
-             "cuMemcpyAtoHAsync", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemsetD32"]
-    lines = [f"cuGetProcAddress {n}, per-thread default stream: found" for n in names]
-    for stream, (filled, copies, inside) in ARRAY_COPIES_CHECKSUMS.items():
-        lines += [f"{stream}: {filled}", f"{stream}: {copies}",
-                  f"{stream}: 1D copy into an array at a byte inside an element: CUDA_SUCCESS",
-                  f"{stream}: 1D copy from an array at a byte inside an element: CUDA_SUCCESS",
-                  f"{stream}: {inside}"]
-        lines += [f"{stream}: out of range, {case}: CUDA_ERROR_INVALID_VALUE" for case in ARRAY_COPIES_REFUSED]
-    return lines + ["PASS"]
+    runs_as_on_the_h200("pitched_copies", values, tmp_path)
 
 
 def test_array_copies(values: dict[str, str], tmp_path: Path) -> None:
     """The driver's 1D array copies (cuMemcpyHtoA, AtoH, AtoD, DtoA, AtoA, HtoAAsync, AtoHAsync)
-    at byte offsets, linked and in the per-thread-stream forms cuGetProcAddress hands out (with
-    cuMemcpyHtoD/DtoH and cuMemsetD32 for device memory), and the copies past an array's end they
-    refuse (tests/programs/prebuilt/array_copies)."""
-    prebuilt.build("array_copies", tmp_path, values, echo=False)
-    proc = cass_run(prebuilt.run_argv("array_copies", tmp_path, values))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.splitlines() == array_copies_lines()
-    assert "not supported" not in proc.stderr, proc.stderr
-
-
-# What per_thread_streams prints when every result equals its host model (the checksums are of the
-# models; its H200 reference is still to be recorded). "flags 1" is CU_STREAM_NON_BLOCKING, the
-# flag the stream was created with; 0 is the default stream's priority on NVIDIA's and HIP's ranges.
-PER_THREAD_STREAMS_LINES = """\
-thread 0: pipeline 907c6c0911d52208, managed b9e4af2d540188d3, host functions 2, as modelled
-thread 1: pipeline 881193e8a63a34ff, managed c2baefff33d83b73, host functions 2, as modelled
-driver: created stream flags 1, default stream priority 0
-driver: copies dab4f273ef07f9cf, as modelled
-PASS
-""".splitlines()
+    at byte offsets, inside an element too, linked and in the per-thread-stream forms
+    cuGetProcAddress hands out (with cuMemcpyHtoD/DtoH and cuMemsetD32 for device memory), and the
+    copies past an array's end they refuse (tests/programs/prebuilt/array_copies)."""
+    runs_as_on_the_h200("array_copies", values, tmp_path)
 
 
 def test_per_thread_streams(values: dict[str, str], tmp_path: Path) -> None:
@@ -203,11 +133,7 @@ def test_per_thread_streams(values: dict[str, str], tmp_path: Path) -> None:
     and callback calls from cuGetProcAddress, two threads each on their own default stream, and
     the program calls the driver's per-thread forms directly too
     (tests/programs/prebuilt/per_thread_streams)."""
-    prebuilt.build("per_thread_streams", tmp_path, values, echo=False)
-    proc = cass_run(prebuilt.run_argv("per_thread_streams", tmp_path, values))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert proc.stdout.splitlines() == PER_THREAD_STREAMS_LINES
-    assert "not supported" not in proc.stderr, proc.stderr
+    runs_as_on_the_h200("per_thread_streams", values, tmp_path)
 
 
 def test_runtime_of_cuda_12(tmp_path: Path) -> None:

@@ -17,8 +17,8 @@ static int launch_of(const struct cudaKernelNodeParams *p, struct launch *l)
     if (!p)
         return cudaErrorInvalidValue;
     struct cassrt_kernel *kernel = cassrt_kernel_of(p->func);
-    if (!kernel)
-        return cudaErrorInvalidDeviceFunction;
+    if (!kernel)    /* what an H200 answers for a host function */
+        return cudaErrorInvalidResourceHandle;
     int e = cassrt_bind_heap(kernel);
     if (e == cudaSuccess)
         e = cassrt_kernel_hip_function(kernel, &l->function);

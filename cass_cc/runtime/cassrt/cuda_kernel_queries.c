@@ -26,8 +26,8 @@ cudaError_t CUDARTAPI cudaFuncGetName(const char **name, const void *func)
     struct cassrt_kernel *kernel = cassrt_kernel_of(func);
     if (!name)
         return result(cudaErrorInvalidValue);
-    if (!kernel)
-        return result(cudaErrorInvalidDeviceFunction);
+    if (!kernel)    /* what an H200 answers for a host function */
+        return result(cudaErrorInvalidResourceHandle);
     *name = cassrt_kernel_name(kernel);
     return cudaSuccess;
 }

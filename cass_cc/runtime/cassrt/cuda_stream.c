@@ -70,7 +70,8 @@ static cudaError_t get_attribute(cudaStream_t stream, cudaStreamAttrID attr, cud
     if (slot == 0)   /* unset: no window (all zero) */
         value->accessPolicyWindow = kept.accessPolicyWindow;
     else
-        value->syncPolicy = was_set ? kept.syncPolicy : cudaSyncPolicyAuto;
+        /* a stream whose policy was never set reads -1 on an H200 (no cudaSyncPolicy value) */
+        value->syncPolicy = was_set ? kept.syncPolicy : (enum cudaSynchronizationPolicy)-1;
     return cudaSuccess;
 }
 
