@@ -21,15 +21,16 @@ class RawArguments(click.Command):
 
 
 @click.command("translate-object", cls=RawArguments, context_settings={"help_option_names": ["-h", "--help"]})
-@click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="INPUT -o OUTPUT [--source FILE.cu] "
-                "[--product-dir DIR] -- [NVCC_OPTIONS]")
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED, metavar="INPUT -o OUTPUT [--source FILE.cu "
+                "[--language cu|c|c++]] [--product-dir DIR] -- [NVCC_OPTIONS]")
 def translate_object(arguments: list[str]) -> None:
     """Translate the NVIDIA device code of INPUT, an object or static library nvcc made, and
     write the copy OUTPUT with AMD code in its place: the step cass-nvcc runs after nvcc, as
     `cass-nvcc --dryrun` prints it.
 
     --source names the CUDA source INPUT came from (the hipify fallback compiles it for kernels
-    the translators refuse; the report names it); --product-dir is where --cass-save-temps puts
+    the translators refuse; the report names it); --language is its language when the suffix
+    does not say it (a .cpp file built with -x cu); --product-dir is where --cass-save-temps puts
     <stem>.cass/ (default: OUTPUT's folder). NVCC_OPTIONS, after `--`, are cass-nvcc options
     that set the translation as in a build: --cass-offload-arch, --cass-translators,
     --cass-route, --cass-report, --cass-save-temps, -I/-D/-std (for the hipify fallback).

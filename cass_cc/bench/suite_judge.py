@@ -129,12 +129,13 @@ def judge_run(program: SuiteProgram, exit_status: int | None, stdout: str, error
     one applies (recorded with the same sources, flags and args), else None."""
     if timed_out:
         return Verdict(FAIL, f"timeout after {program.timeout:g} s")
-    want_exit = reference["exit"] if reference else 0
+    want_exit = reference["exit"] if reference else program.exit
     if exit_status != want_exit:
         detail = f": {error_line}" if error_line else ""
         if error_line and is_refusal(error_line):
             return Verdict(REFUSED, f"exit {exit_status}{detail}")
-        return Verdict(FAIL, f"exit {exit_status}" + (f", H200 {want_exit}" if want_exit else "") + detail)
+        expected = f", H200 {want_exit}" if reference else f", expected {want_exit}"
+        return Verdict(FAIL, f"exit {exit_status}" + (expected if want_exit else "") + detail)
     why = self_check(program, stdout)
     if why:
         return Verdict(WRONG, f"exit {exit_status} but {why}")

@@ -23,7 +23,7 @@ _SUITE_KEYS = {"name": str, "repository": str, "commit": str, "license": str, "f
 _PROGRAM_KEYS = {"name": str, "dir": str, "sources": list, "flags": list, "args": list, "files": list,
                  "binary": str, "pass": str, "fail": str, "compare": list, "rtol": (int, float),
                  "atol": (int, float), "outputs": list, "timeout": (int, float),
-                 "build_timeout": (int, float), "expect": str, "reason": str}
+                 "build_timeout": (int, float), "expect": str, "reason": str, "exit": int}
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,7 @@ class SuiteProgram:
     build_timeout: float = DEFAULT_BUILD_TIMEOUT_S
     expect: str = "pass"
     reason: str = ""
+    exit: int = 0  # the exit status of a normal end (some programs end non-zero on success)
 
     @property
     def needs_reference(self) -> bool:
@@ -99,7 +100,8 @@ def _check_keys(path: Path, where: str, table: dict, allowed: dict) -> None:
             raise CassError(f"{_where(path, where)}: unknown key '{key}' (known: {', '.join(sorted(allowed))})")
         want = allowed[key]
         if isinstance(value, bool) or not isinstance(value, want):
-            kind = "a list" if want is list else "a number" if want == (int, float) else "a string"
+            kind = ("a list" if want is list else "a number" if want == (int, float) else "an integer" if want is int
+                    else "a string")
             raise CassError(f"{_where(path, where)}: '{key}' must be {kind}")
         if want is list and not all(isinstance(v, str) for v in value):
             raise CassError(f"{_where(path, where)}: '{key}' must be a list of strings")
@@ -144,6 +146,8 @@ def _program(path: Path, index: int, table: dict, defaults: dict, suite_files: t
     for key in ("timeout", "build_timeout", "rtol", "atol"):
         if key in table and table[key] < 0 or key in ("timeout", "build_timeout") and table.get(key) == 0:
             raise CassError(f"{_where(path, where)}: '{key}' must be positive")
+    if not 0 <= table.get("exit", 0) <= 255:
+        raise CassError(f"{_where(path, where)}: 'exit' must be an exit status, 0 to 255")
     binary = table.get("binary", name)
     if "/" in binary or not binary:
         raise CassError(f"{_where(path, where)}: 'binary' must be a plain file name")
@@ -165,6 +169,7 @@ def _program(path: Path, index: int, table: dict, defaults: dict, suite_files: t
         build_timeout=float(table.get("build_timeout", DEFAULT_BUILD_TIMEOUT_S)),
         expect=expect,
         reason=table.get("reason", ""),
+        exit=table.get("exit", 0),
     )
 
 

@@ -172,7 +172,7 @@ def _record(program: SuiteProgram, run: Finished, outputs: dict[str, bytes | Non
     whose compared output is not the same twice (inputs seeded from the clock, say) cannot be
     judged by comparison: a second run must agree with the first, or nothing is recorded."""
     v = J.judge_run(program, run.exit, run.stdout, _error_line(run), outputs, None, run.exit is None)
-    if v.status not in (J.PASS, J.UNVERIFIED) or run.exit != 0:
+    if v.status not in (J.PASS, J.UNVERIFIED) or run.exit != program.exit:
         return v
     try:
         entry = record_entry(program, run.stdout, run.exit, outputs)
@@ -181,7 +181,7 @@ def _record(program: SuiteProgram, run: Finished, outputs: dict[str, bytes | Non
     if program.needs_reference:
         _remove_outputs(cwd, program)
         again = run_process(argv, str(cwd), _environment(), program.timeout)
-        if again.exit != 0:
+        if again.exit != program.exit:
             return J.Verdict(J.FAIL, f"second run: exit {again.exit}: {_error_line(again)}")
         differs = J.judge_run(program, again.exit, again.stdout, _error_line(again), _read_outputs(cwd, program),
                               entry, False)

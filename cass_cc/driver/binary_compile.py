@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from .. import toolchain
 from ..errors import CassError
 from .jobs import Job, run_tool
-from .plan import Compile, TranslationUnit
+from .plan import Compile, TranslationUnit, language_of
 from .settings import Settings
 from .object_translation import fallback_refusal, translate_job
 
@@ -60,7 +60,7 @@ def nvcc_command(source: str, language: str, output: str, settings: Settings,
                  deps_file: str | None = None, deps_targets: list[str] | None = None) -> list[str]:
     """The real nvcc's command line for one translation unit."""
     cmd = [toolchain.path("nvcc"), "-c", source, "-o", output]
-    if language != "cu":
+    if language != language_of(source):  # -x cu on a .cpp file, say: nvcc must be told as well
         cmd += ["-x", language]
     cmd += SASS_TARGET + settings.nvcc_front_end
     cmd += [f"-I{d}" for d in settings.include_dirs] + [f"-isystem={d}" for d in settings.system_dirs]

@@ -26,7 +26,7 @@ from ..ar import is_archive, read_members
 from ..errors import CassError, ToolMissing
 from ..fsutil import atomic_copy, atomic_write_bytes
 from .jobs import Job
-from .plan import TranslationUnit, language_of
+from .plan import X_LANGUAGES, TranslationUnit, language_of
 from .settings import Settings
 from .step_arguments import read_arguments, settings_of
 
@@ -54,7 +54,8 @@ def translate_job(input_path: str, output: str, settings: Settings, source: Tran
     in `input_path` (a speed-up only: the command alone gives the same object)."""
     argv = [*PROG, input_path, "-o", output]
     if source is not None:
-        argv += ["--source", source.source]
+        # the language too: `-x cu` makes a .cpp file CUDA, which its suffix does not say
+        argv += ["--source", source.source, "--language", source.language]
     if product_dir is not None and settings.save_temps:
         argv += ["--product-dir", product_dir]
     argv += ["--", *settings.step_options]
@@ -63,11 +64,15 @@ def translate_job(input_path: str, output: str, settings: Settings, source: Tran
 
 def run(argv: list[str], early: object = None) -> None:
     """Run the step from its command line (cass-cc translate-object and the build's own job)."""
-    names = {"-o": "output", "--output": "output", "--source": "source", "--product-dir": "product_dir"}
+    names = {"-o": "output", "--output": "output", "--source": "source", "--language": "language",
+             "--product-dir": "product_dir"}
     values, inputs, options = read_arguments(argv, "translate-object", names, ("INPUT", 1, 1), ("output",))
     settings = settings_of(options)
     source = values.get("source")
-    tu = TranslationUnit(source, language_of(source) or "cu") if source else None
+    language = values.get("language") or language_of(source or "") or "cu"
+    if language not in X_LANGUAGES:
+        raise CassError(f"translate-object: --language must be one of {', '.join(X_LANGUAGES)}, not '{language}'")
+    tu = TranslationUnit(source, language) if source else None
     work = tempfile.mkdtemp(prefix="translate-object-")
     try:
         translate_object(inputs[0], values["output"], settings, tu, work, values.get("product_dir"), early)

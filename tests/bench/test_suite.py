@@ -49,6 +49,10 @@ def test_manifest_defaults_and_files(tmp_path):
     ('pass = "("', "'pass' is not a valid regular expression"),
     ('expect = "refused"', "needs a 'reason'"),
     ('expect = "maybe"', "'expect' must be"),
+    ('exit = "1"', "'exit' must be an integer"),
+    ('exit = 1.0', "'exit' must be an integer"),
+    ('exit = 256', "'exit' must be an exit status, 0 to 255"),
+    ('exit = -1', "'exit' must be an exit status, 0 to 255"),
 ])
 def test_manifest_mistakes_are_one_line_errors(tmp_path, extra, message):
     with pytest.raises(CassError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -92,6 +96,15 @@ def test_verdicts(tmp_path):
     refused = _program(tmp_path, 'expect = "refused"\nreason = "texture references"\n')
     assert J.expected_refusal(refused, J.Verdict(J.REFUSED, "r")).reason == "as expected: r"
     assert J.expected_refusal(refused, J.Verdict(J.PASS)).reason.startswith("expected refused")
+
+
+def test_a_program_that_ends_nonzero_on_success(tmp_path):
+    """`exit = N`: the exit status of a normal end; 0 then is a failure like any other status."""
+    p = load(_manifest(tmp_path, MINIMAL + 'exit = 1\npass = "^PASS$"\n')).programs[0]
+    assert p.exit == 1 and load(_manifest(tmp_path, MINIMAL)).programs[0].exit == 0
+    assert J.judge_run(p, 1, "PASS\n", "", {}, None, False) == J.Verdict(J.PASS)
+    assert J.judge_run(p, 0, "PASS\n", "", {}, None, False) == J.Verdict(J.FAIL, "exit 0, expected 1")
+    assert J.judge_run(p, 1, "no\n", "", {}, None, False).status == J.WRONG
 
 
 def test_a_reference_recorded_with_other_arguments_is_stale(tmp_path):
@@ -221,3 +234,50 @@ def test_recording_needs_two_runs_that_agree(tmp_path):
         if not recorded:
             assert verdict.status == J.FAIL and verdict.reason.startswith(
                 "not reproducible, nothing recorded: a second run differs: stdout line 1:"), verdict
+
+
+def test_recording_a_program_that_ends_nonzero_on_success(tmp_path):
+    """The H200's run is recorded when it ends with the manifest's `exit`, and only then."""
+    from cass_cc.bench.suite_run import _record, run_process
+    p = load(_manifest(tmp_path, MINIMAL + 'exit = 2\npass = "^PASS$"\ncompare = ["^r: "]\n')).programs[0]
+    for status, recorded in ((2, True), (0, False)):
+        argv = [sys.executable, "-c", f"import sys; print('r: 7'); print('PASS'); sys.exit({status})"]
+        result: dict = {}
+        verdict = _record(p, run_process(argv, str(tmp_path), dict(os.environ), 60), {}, argv, tmp_path, result)
+        assert ("record" in result) is recorded, verdict
+        if recorded:
+            assert result["record"]["exit"] == 2 and verdict == J.Verdict(J.PASS, "recorded")
+
+
+CPP_CUDA = r"""#include <cstdio>
+__global__ void add(int *a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] += i; }
+int main() {
+  int n = 100, *d, h[100] = {0};
+  cudaMalloc(&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  add<<<1, 128>>>(d, n);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  long sum = 0;
+  for (int i = 0; i < n; i++) sum += h[i];
+  printf("sum %ld\n", sum);
+  return sum == 4950 ? 3 : 1;  /* like programs whose success is a non-zero status */
+}
+"""
+
+
+@pytest.mark.slow
+def test_cpp_sources_compiled_as_cuda_and_a_nonzero_exit(tmp_path):
+    """A suite program in a .cpp file built with `-x cu` (nvcc's way to make it CUDA: cass-nvcc
+    must pass it on to each of its steps) that ends with status 3 when its answer is right: with
+    `exit = 3` it passes on the default route; without, the same run is a failure."""
+    (tmp_path / "src" / "p").mkdir(parents=True)
+    (tmp_path / "src" / "p" / "k.cpp").write_text(CPP_CUDA)
+    program = 'dir = "p"\nsources = ["k.cpp"]\nflags = ["-x", "cu", "-O2"]\npass = "^sum 4950$"\n'
+    manifest = _manifest(tmp_path, f'[suite]\nname = "t"\n\n[[program]]\nname = "ends3"\n{program}exit = 3\n\n'
+                                   f'[[program]]\nname = "ends0"\n{program}')
+    done = run_tool("cass-cc", "bench", "--suite", str(manifest), "--sources", str(tmp_path / "src"),
+                    "--routes", "auto", "--out", str(tmp_path / "out"), timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    cells = _cells(done.stdout)
+    assert cells["ends3"] == ["pass"], done.stdout
+    assert cells["ends0"] == ["FAIL(exit 3: sum 4950)"], done.stdout
