@@ -39,6 +39,11 @@ extern "C" __global__ void device_atomics(int *s, unsigned *u, float *f, unsigne
     atomicAdd(&f[0], 0.25f * v);
     atomicAdd(&l[0], (unsigned long long)v << 33);
 }
+extern "C" __global__ void denormal_adds(float *f, const unsigned *bits)
+{
+    atomicAdd(&f[0], __uint_as_float(bits[threadIdx.x]));
+    f[1 + threadIdx.x] = atomicAdd(&f[33], __uint_as_float(bits[threadIdx.x]) + 1.0f);
+}
 extern "C" __global__ void system_atomics(unsigned *u, const int *in)
 {
     unsigned v = in[threadIdx.x];
@@ -130,3 +135,16 @@ def test_native_atomics_give_cudas_results(lifted):
     assert f.tolist() == [0.25 * total]                     # every partial sum is exact
     assert int(l[0]) == sum(int(x) << 33 for x in v) % 2**64
     assert sorted(olds.tolist()) == list(range(threads))
+
+
+def test_float_atomic_add_flushes_a_denormal_operand(lifted):
+    """nvcc's atomicAdd(float*) is RED/ATOMG .ADD.F32.FTZ: on an H200 32 adds of the smallest
+    denormal to 0.0 leave 0.0, and one add of 2^-127 to 0.0 leaves 0.0 (recorded 2026-12-03); the
+    lifted kernel flushes its operand the same way. Normal operands add as before."""
+    threads = 32
+    bits = np.full(threads, 1, np.uint32)                   # the smallest denormal
+    bits[5] = 0x00400000                                    # 2^-127
+    f, _ = _run(lifted["denormal_adds"][1], "denormal_adds", threads, [np.zeros(34, np.float32), bits])
+    assert f[0].view(np.uint32) == 0, hex(f[0].view(np.uint32))
+    assert f[33] == np.float32(threads)
+    assert sorted(f[1:33].tolist()) == [float(i) for i in range(threads)]

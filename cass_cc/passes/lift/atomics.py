@@ -23,6 +23,7 @@ from llvmlite import ir
 
 from .core import F16, F32, F64, I1, I32, I64, Lifter, Reg, handles, unsupported
 from .memory import SCOPE, pointer
+from .rounding import flush32
 
 OPS = {"ADD": "add", "MIN": "min", "MAX": "max", "INC": "uinc_wrap", "DEC": "udec_wrap",
        "AND": "and", "OR": "or", "XOR": "xor", "EXCH": "xchg"}
@@ -214,5 +215,11 @@ def atomic(ctx: Lifter, ins) -> None:
         llvm_op = "u" + llvm_op
     if op in ("INC", "DEC") and ty != I32:
         raise unsupported(ins, "64-bit INC/DEC")
-    rmw = insert_rmw(ctx, llvm_op, ptr, _value(ctx, values[0], ty), scope)
+    value = _value(ctx, values[0], ty)
+    if llvm_op == "fadd" and ty == F32 and "FTZ" in mods:
+        # nvcc's float atomicAdd is .FTZ: an H200 adds a denormal operand as zero (32 adds of the
+        # smallest denormal to 0 leave 0). The sum itself is the native instruction's, which keeps
+        # a denormal result that NVIDIA's would flush (a cancellation to below FLT_MIN).
+        value = flush32(ctx, value)
+    rmw = insert_rmw(ctx, llvm_op, ptr, value, scope)
     _result(ctx, dest, rmw)
