@@ -1,5 +1,6 @@
 """Compile a CUDA file with nvcc, lift every kernel through the pipeline (optionally editing the
-SASS text first) and hand back the code objects: the fixture of test_barrier and test_warp_forms."""
+SASS text first) and hand back the code objects (the fixture of test_barrier and test_warp_forms), and run a kernel of
+one on the emulator (test_families_atomics, test_native_atomics)."""
 
 from __future__ import annotations
 
@@ -26,4 +27,30 @@ def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tu
         unit = run_pipeline(unit, [p for p in LIFT_PIPELINE if p not in before])
         assert unit.status == "ok", unit.reasons
         out[unit.name] = unit.code_object
+    return out
+
+
+def run_one_block(code: bytes, name: str, threads: int, buffers: list) -> list:
+    """Launch kernel `name` of a code object on the emulator as one block of `threads`, its
+    arguments the device copies of `buffers` (numpy arrays, in order); their contents after it."""
+    import ctypes
+    import struct
+
+    import numpy as np
+
+    from cass_cc.emu import CodeObject, Memory, launch
+    mem = Memory()
+    co = CodeObject.load(code, mem)
+    addrs = []
+    for array in buffers:
+        addr = mem.allocate(max(array.nbytes, 4))
+        ctypes.memmove(addr, np.ascontiguousarray(array).ctypes.data, array.nbytes)
+        addrs.append(addr)
+    launch(co, name, grid=(1, 1, 1), block=(threads, 1, 1), kernarg=struct.pack("<" + "Q" * len(addrs), *addrs),
+           memory=mem)
+    out = []
+    for array, addr in zip(buffers, addrs):
+        result = np.empty_like(array)
+        ctypes.memmove(result.ctypes.data, addr, array.nbytes)
+        out.append(result)
     return out

@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-import ctypes
 import shutil
-import struct
 import subprocess
 
 import numpy as np
 import pytest
+
+from .lifted import run_one_block
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
@@ -48,29 +48,12 @@ def code_objects(tmp_path_factory):
     return objects
 
 
-def _run(code: bytes, name: str, threads: int, buffers: list[np.ndarray]) -> list[np.ndarray]:
-    from cass_cc.emu import CodeObject, Memory, launch
-    mem = Memory()
-    co = CodeObject.load(code, mem)
-    addrs = []
-    for array in buffers:
-        addr = mem.allocate(max(array.nbytes, 4))
-        ctypes.memmove(addr, np.ascontiguousarray(array).ctypes.data, array.nbytes)
-        addrs.append(addr)
-    launch(co, name, grid=(1, 1, 1), block=(threads, 1, 1), kernarg=struct.pack("<" + "Q" * len(addrs), *addrs),
-           memory=mem)
-    out = []
-    for array, addr in zip(buffers, addrs):
-        result = np.empty_like(array)
-        ctypes.memmove(result.ctypes.data, addr, array.nbytes)
-        out.append(result)
-    return out
 
 
 def test_float2_float4_adds(code_objects):
     threads = 64
     values = (np.arange(threads, dtype=np.float32) - 20) * 0.25      # every partial sum exact
-    f2, f4, olds, _ = _run(code_objects["vector_adds"], "vector_adds", threads,
+    f2, f4, olds, _ = run_one_block(code_objects["vector_adds"], "vector_adds", threads,
                            [np.zeros(2, np.float32), np.zeros(4, np.float32), np.zeros((threads, 4), np.float32), values])
     total = values.sum()
     assert f2.tolist() == [total, 2 * total]
@@ -83,7 +66,7 @@ def test_float2_float4_adds(code_objects):
 def test_half2_bf162_adds(code_objects):
     threads = 32
     values = (np.arange(threads) % 4 * 0.5).astype(np.float32)     # bf16 partial sums stay exact
-    h, b, _ = _run(code_objects["pair_adds"], "pair_adds", threads,
+    h, b, _ = run_one_block(code_objects["pair_adds"], "pair_adds", threads,
                    [np.zeros(2, np.float16), np.zeros(2, np.uint16), values])
     assert h.tolist() == [values.sum(), threads]
     as_float = (b.astype(np.uint32) << 16).view(np.float32)

@@ -7,14 +7,14 @@ native instructions with CUDA's exact results."""
 from __future__ import annotations
 
 import collections
-import ctypes
 import re
 import shutil
-import struct
 import subprocess
 
 import numpy as np
 import pytest
+
+from .lifted import run_one_block
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
@@ -99,23 +99,6 @@ def test_system_scope_keeps_the_loop_for_fine_grained_memory(lifted):
     assert not counts["flat_atomic_max_u32"] and not counts["flat_atomic_inc_u32"], counts
 
 
-def _run(code: bytes, name: str, threads: int, buffers: list[np.ndarray]) -> list[np.ndarray]:
-    from cass_cc.emu import CodeObject, Memory, launch
-    mem = Memory()
-    co = CodeObject.load(code, mem)
-    addrs = []
-    for array in buffers:
-        addr = mem.allocate(max(array.nbytes, 4))
-        ctypes.memmove(addr, np.ascontiguousarray(array).ctypes.data, array.nbytes)
-        addrs.append(addr)
-    launch(co, name, grid=(1, 1, 1), block=(threads, 1, 1), kernarg=struct.pack("<" + "Q" * len(addrs), *addrs),
-           memory=mem)
-    out = []
-    for array, addr in zip(buffers, addrs):
-        result = np.empty_like(array)
-        ctypes.memmove(result.ctypes.data, addr, array.nbytes)
-        out.append(result)
-    return out
 
 
 def test_native_atomics_give_cudas_results(lifted):
@@ -123,7 +106,7 @@ def test_native_atomics_give_cudas_results(lifted):
     v = (np.arange(threads, dtype=np.int64) * 37 % 101 - 50).astype(np.int32)
     s = np.array([5, 0, 0, 1000, -1000, -1, 0, 0, 0], np.int32)
     u = np.array([0xFFFFFFFF, 0, 0, 5], np.uint32)
-    s, u, f, l, olds, _ = _run(lifted["device_atomics"][1], "device_atomics", threads,
+    s, u, f, l, olds, _ = run_one_block(lifted["device_atomics"][1], "device_atomics", threads,
                                [s, u, np.zeros(1, np.float32), np.zeros(1, np.uint64),
                                 np.zeros(threads, np.int32), v])
     total = int(v.sum())
@@ -144,7 +127,7 @@ def test_float_atomic_add_flushes_a_denormal_operand(lifted):
     threads = 32
     bits = np.full(threads, 1, np.uint32)                   # the smallest denormal
     bits[5] = 0x00400000                                    # 2^-127
-    f, _ = _run(lifted["denormal_adds"][1], "denormal_adds", threads, [np.zeros(34, np.float32), bits])
+    f, _ = run_one_block(lifted["denormal_adds"][1], "denormal_adds", threads, [np.zeros(34, np.float32), bits])
     assert f[0].view(np.uint32) == 0, hex(f[0].view(np.uint32))
     assert f[33] == np.float32(threads)
     assert sorted(f[1:33].tolist()) == [float(i) for i in range(threads)]
