@@ -89,6 +89,12 @@ def load_value(ctx: Lifter, ins, ptr: ir.Value, size: int, signed: bool, fresh: 
         v = b.load_atomic(ptr, "monotonic", size, typ=ty)
     else:
         v = b.load(ptr, typ=ty, align=size)
+        if "CONSTANT" in ins.modifiers:
+            # LDG.E.CONSTANT is PTX's ld.global.nc, valid only on memory that stays read-only for
+            # the kernel's lifetime: invariant, so LLVM may load a uniform address on the scalar
+            # unit (s_load, as hipcc does for `const __restrict__`) instead of a vector load
+            # whose uniform value then needs v_readfirstlane copies into SGPRs
+            v.set_metadata("invariant.load", ctx.module.add_metadata([]))
     if size < 4:
         return [(b.sext if signed else b.zext)(v, I32)]
     if size == 4:
