@@ -73,10 +73,12 @@ def score(program: Program, translator: Translator, level: str, offload_arch: st
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _tool(argv: list[str], stage: str, env: dict[str, str] | None = None) -> None:
+def _tool(argv: list[str], stage: str, env: dict[str, str] | None = None, folder: str | None = None) -> None:
+    """Run a build tool; its first error line is the failure (file names relative to `folder`,
+    a private folder that is gone when the reader sees the message)."""
     done = _timed(argv, env or _environment(), BUILD_TIMEOUT_S)
     if not done["ok"]:
-        raise StageFailure(stage, done["error"])
+        raise StageFailure(stage, done["error"].replace(folder + os.sep, "") if folder else done["error"])
 
 
 # --- source level -------------------------------------------------------------------------------
@@ -100,7 +102,7 @@ def _build_source(program: Program, translator: Translator, work: str, offload_a
     argv = [toolchain.find("hipcc").path, f"--offload-arch={offload_arch}",
             f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(offload_arch)}", "-O2", "-std=c++17",
             "-w", *flags, "-x", "hip", *sources, "-o", exe]
-    _tool(argv, "compile", toolchain.hip_environment())
+    _tool(argv, "compile", toolchain.hip_environment(), folder)
     return exe
 
 

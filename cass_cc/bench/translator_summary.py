@@ -52,7 +52,7 @@ def _text(text: str) -> str:
 
 def tables(agg: dict) -> list[str]:
     """The accuracy tables: overall (the paper's shape), then one per level by domain."""
-    out = ["| Translator | Assembly accuracy | Source accuracy |", "|---|---|---|"]
+    out = ["| Translator | Assembly accuracy | Source-to-source accuracy |", "|---|---|---|"]
     for spec in agg["translators"]:
         cells = [agg["table"][level][spec] for level in LEVELS]
         out.append(f"| `{_text(spec)}` | " + " | ".join(_cell(c and c["overall"], True) for c in cells) + " |")

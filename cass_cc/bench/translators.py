@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -97,15 +98,14 @@ class Command(Translator):
         return self._run(str(path), {"CASS_OFFLOAD_ARCH": offload_arch})
 
     def assembly(self, unit: KernelUnit) -> str:
+        from ..translation import file_stem
         folder = tempfile.mkdtemp(prefix="cass-bench-sass-")
         try:
-            path = os.path.join(folder, "kernel.sass")
+            path = os.path.join(folder, file_stem(unit.name) + ".sass")
             Path(path).write_text(unit.sass_text)
             return self._run(path, {"CASS_KERNEL": unit.name, "CASS_OFFLOAD_ARCH": unit.offload_arch})
         finally:
-            for name in os.listdir(folder):
-                os.unlink(os.path.join(folder, name))
-            os.rmdir(folder)
+            shutil.rmtree(folder, ignore_errors=True)
 
     def _run(self, path: str, extra: dict[str, str]) -> str:
         argv = [*self.argv, path]
@@ -137,6 +137,6 @@ def parse(spec: str) -> Translator:
         try:
             argv = shlex.split(rest)
         except ValueError as e:
-            raise CassError(f"--translator '{spec}': {e}") from None
+            raise CassError(f"'{spec}': {e}") from None
         return Command(spec, argv)
-    raise CassError(f"--translator '{spec}': choose lift, hipify, model[:URL] or command:CMD")
+    raise CassError(f"'{spec}': choose lift, hipify, model[:URL] or command:CMD")
