@@ -25,7 +25,7 @@ from ..errors import CassError, Refusal
 from ..unit import KernelUnit
 from .programs import Program, checksum_of, judge
 from .runner import BUILD_TIMEOUT_S, RUN_TIMEOUT_S, _environment, _timed, tool_command
-from .translators import ASSEMBLY, SOURCE, Translator
+from .translators import SOURCE, Translator
 
 # The files of a program a source translator gets (its headers too: they hold CUDA code).
 CUDA_FILES = (".cu", ".cuh", ".h", ".hpp", ".cpp")
@@ -38,6 +38,9 @@ SM_ARCH = "sm_80"
 
 
 class StageFailure(CassError):
+    """A build step that failed: the stage (nvcc, translate, assemble, link, layout, compile)
+    and the tool's or translator's message."""
+
     def __init__(self, stage: str, message: str):
         super().__init__(message)
         self.stage = stage
