@@ -110,10 +110,10 @@ class Command(Translator):
     def _run(self, path: str, extra: dict[str, str]) -> str:
         argv = [*self.argv, path]
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=COMMAND_TIMEOUT_S,
-                                  env={**os.environ, **extra})
-        except FileNotFoundError:
-            raise ToolVerdict(f"command '{self.argv[0]}' not found") from None
+            done = subprocess.run(argv, capture_output=True, text=True, errors="replace",
+                                  timeout=COMMAND_TIMEOUT_S, env={**os.environ, **extra})
+        except OSError as e:    # not found, not executable
+            raise ToolVerdict(f"cannot run command '{self.argv[0]}': {e.strerror}") from None
         except subprocess.TimeoutExpired:
             raise ToolVerdict(f"command gave no answer within {COMMAND_TIMEOUT_S} s") from None
         if done.returncode != 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -142,6 +143,24 @@ def test_model_rows_pass_only_what_runs_correctly_and_command_row(lifted, tmp_pa
     assert r["stage"] == "compile" and "error" in r["error"], r
     md = (tmp_path / "out" / "translators.md").read_text()
     assert f"| `model:{garbage.url}` | assembly | {PROGRAM} | assemble | " in md
+
+
+def test_translators_that_give_no_answer_fail_with_the_reason(tmp_path):
+    with socket.socket() as s:            # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{s.getsockname()[1]}/v1"
+    done = run_tool("cass-cc", "bench", "--only", PROGRAM, "--out", str(tmp_path), "--translator", f"model:{url}",
+                    "--translator", "command:false", "--translator", f"command:{tmp_path}", timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "0 passed, 6 failed"
+    results = _results(tmp_path)
+    for level in ("assembly", "source"):
+        errors = {t: results[(t, level, PROGRAM)]["error"]
+                  for t in (f"model:{url}", "command:false", f"command:{tmp_path}")}
+        assert all(results[(t, level, PROGRAM)]["stage"] == "translate" for t in errors)
+        assert errors[f"model:{url}"].endswith(f"no server at {url} (set CASS_MODEL_URL)"), errors
+        assert errors["command:false"].endswith("command exited 1"), errors
+        assert errors[f"command:{tmp_path}"].endswith(f"cannot run command '{tmp_path}': Permission denied"), errors
 
 
 def test_unknown_translator_is_a_usage_error(tmp_path):
