@@ -40,6 +40,9 @@ def _routes(value: str | None) -> list[str]:
                    "translated at the first run and found in the image cache at the second, beside a "
                    "cass-nvcc build of the same source (one program at a time; default out "
                    "bench-results/prebuilt).")
+@click.option("--translator", "translators", multiple=True, metavar="lift|hipify|model[:URL]|command:CMD",
+              help="Instead: score this translator as CASS scores models (repeatable, one table row "
+                   "each; default out bench-results/translators).")
 @click.option("--routes", default=None,
               help=f"cass-nvcc routes to build each program with (comma-separated; default {','.join(ROUTES)}).")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
@@ -52,7 +55,8 @@ def _routes(value: str | None) -> list[str]:
                                                      "(with --suite: default suite-results/<suite>).")
 @click.pass_context
 def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
-          prebuilt: bool, routes: str | None, only: str | None, jobs: int, out_dir: str | None) -> None:
+          prebuilt: bool, translators: tuple[str, ...], routes: str | None, only: str | None, jobs: int,
+          out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
     Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
@@ -72,7 +76,23 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     second run's start-up per module with the image cache warm (goal: under 50 ms), as libcassrt
     reports it (CASS_IMAGE_STATS_FILE); each run must pass. Writes summary.json and summary.md;
     last line 'N passed, M failed'.
+
+    With --translator T (repeatable): score translators the way CASS-Bench scores models, by
+    running what they answer. Source level: each CUDA file of a program translated to HIP (hipify:
+    cass-cc's; model: the model's answer; command:CMD: CMD FILE prints it), built by hipcc.
+    Assembly level: each kernel's SASS translated to RDNA3 assembly (lift: the lifter's; model:
+    the model's answer; command:CMD: CMD FILE.sass prints it, the kernel's name in $CASS_KERNEL),
+    assembled by llvm-mc and linked into the program. A build passes when it runs on the emulator
+    and prints the H200's checksum and PASS; an answer that does not compile or assemble fails
+    with its reason. lift has no source level and hipify no assembly level ("-"). Prints the
+    accuracy per translator, level and domain; writes translators.md and translators.json; last
+    line 'N passed, M failed'.
     """
+    if translators:
+        others = [flag for flag, given in (("--suite", manifest is not None), ("--prebuilt", prebuilt),
+                                           ("--routes", routes is not None)) if given]
+        if others:
+            raise click.UsageError(f"--translator does not go with {', '.join(others)}")
     if manifest is not None:
         from .suite import parse_routes, run_suite
         status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
@@ -85,6 +105,9 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     if not programs:
         raise CassError(f"no benchmark program matches '{only}' under {PROGRAMS_ROOT}" if only
                         else f"no benchmark programs under {PROGRAMS_ROOT}")
+    if translators:
+        _bench_translators(translators, programs, jobs, out_dir or "bench-results/translators")
+        return
     if prebuilt:
         if routes is not None or jobs != 1:
             raise click.UsageError("--prebuilt takes no --routes, and runs one program at a time (no --jobs)")
@@ -102,6 +125,33 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
                 results.append(future.result())
     agg = write_all(results, routes, out_dir)
     click.echo(f"wrote {out_dir}/summary.json, summary.md, accuracy.png")
+    click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
+
+
+def _bench_translators(specs: tuple[str, ...], programs: list, jobs: int, out_dir: str) -> None:
+    from ..translate import DEFAULT_OFFLOAD_ARCH
+    from .translator_build import score
+    from .translator_summary import tables, write_all
+    from .translators import parse
+
+    try:
+        translators = [parse(spec) for spec in dict.fromkeys(specs)]
+    except CassError as e:
+        raise click.BadParameter(e.message, param_hint="'--translator'") from None
+    tasks = [(p, t, level) for t in translators for level in t.levels for p in programs]
+    results = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(score, p, t, level, DEFAULT_OFFLOAD_ARCH) for p, t, level in tasks]
+        with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
+                               label=f"scoring {len(translators)} translators on {len(programs)} programs",
+                               file=click.get_text_stream("stderr"),
+                               item_show_func=lambda f: f.result()["program"] if f else None) as bar:
+            for future in bar:
+                results.append(future.result())
+    domains = sorted({p.domain for p in programs})
+    agg = write_all(results, translators, domains, out_dir)
+    click.echo("\n".join(tables(agg)))
+    click.echo(f"wrote {out_dir}/translators.json, translators.md")
     click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
 
 

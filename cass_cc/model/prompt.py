@@ -1,4 +1,5 @@
-"""The SASS -> RDNA3 request and the reading of the model's answer.
+"""The model's requests (SASS -> RDNA3 assembly; CUDA -> HIP source, CASS's two tasks) and the
+reading of its answers.
 
 CASS (Heakl et al., 2025) trains its models on pairs of Nvidia SASS and AMD RDNA3 device assembly
 of the same kernel; the stored copies of the paper, project page and dataset card consulted for
@@ -16,6 +17,9 @@ TEMPLATE = ("Translate the following Nvidia SASS assembly (CUDA kernel `{name}`,
             "assembly for {offload_arch} (wave32, code object v5). Answer with the RDNA3 assembly only.\n\n"
             "{sass}")
 
+SOURCE_TEMPLATE = ("Translate the following CUDA source file `{name}` to HIP for AMD GPUs ({offload_arch}). "
+                   "Answer with the complete HIP source file only.\n\n{source}")
+
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.S | re.M)
 
 
@@ -23,10 +27,24 @@ def prompt_for(sass_compact: str, name: str, sm_arch: str, offload_arch: str) ->
     return TEMPLATE.format(name=name, sm_arch=sm_arch, offload_arch=offload_arch, sass=sass_compact.strip())
 
 
-def assembly_of_answer(answer: str) -> str:
-    """The assembly in an answer: the longest fenced code block, else the whole text."""
+def source_prompt_for(source: str, name: str, offload_arch: str) -> str:
+    return SOURCE_TEMPLATE.format(name=name, offload_arch=offload_arch, source=source.strip())
+
+
+def _code_of_answer(answer: str, what: str) -> str:
+    """The longest fenced code block of an answer, else the whole text."""
     blocks = _FENCE.findall(answer)
     text = max(blocks, key=len) if blocks else answer
     if not text.strip():
-        raise FailedCheck("the model answered with no assembly")
+        raise FailedCheck(f"the model answered with no {what}")
     return text.strip("\n") + "\n"
+
+
+def assembly_of_answer(answer: str) -> str:
+    """The assembly in an answer."""
+    return _code_of_answer(answer, "assembly")
+
+
+def source_of_answer(answer: str) -> str:
+    """The HIP source in an answer."""
+    return _code_of_answer(answer, "source")

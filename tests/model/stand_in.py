@@ -1,5 +1,6 @@
 """A local HTTP server that speaks the OpenAI chat/completions API (as `vllm serve` does) and
-answers every request with a text the test sets. It STANDS IN FOR THE CASS MODEL: no CASS weights
+answers every request with a text the test sets (or with what a function the test sets makes of
+the request's message). It STANDS IN FOR THE CASS MODEL: no CASS weights
 can be had offline here, and the model's skill is not what these tests measure. What they test is
 the client and, above all, the check that every model answer passes before it is trusted."""
 
@@ -8,13 +9,14 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Callable
 
 SERVED_MODEL = "cass-stand-in"
 
 
 class StandInServer:
     def __init__(self):
-        self.answer = ""
+        self.answer: str | Callable[[str], str] = ""
         self.status = 200
         self.requests: list[dict] = []
         outer = self
@@ -35,9 +37,10 @@ class StandInServer:
                 if outer.status != 200:
                     self._send(outer.status, {"error": {"message": "the stand-in was told to fail"}})
                     return
+                answer = outer.answer(body["messages"][-1]["content"]) if callable(outer.answer) else outer.answer
                 self._send(200, {"id": "cmpl-0", "object": "chat.completion", "model": body.get("model"),
                                  "choices": [{"index": 0, "finish_reason": "stop",
-                                              "message": {"role": "assistant", "content": outer.answer}}]})
+                                              "message": {"role": "assistant", "content": answer}}]})
 
             def _send(self, status, obj):
                 data = json.dumps(obj).encode()
