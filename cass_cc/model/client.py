@@ -27,6 +27,8 @@ def server_url() -> str:
 class ModelClient:
     def __init__(self, url: str | None = None, model: str | None = None, timeout: float = REQUEST_TIMEOUT_S):
         self.url = (url or server_url()).rstrip("/")
+        # where a wrong address is fixed: the caller's own option, or the environment
+        self.url_source = "check the URL given" if url else "set CASS_MODEL_URL"
         self.model = model or os.environ.get("CASS_MODEL", "")
         self.timeout = timeout
 
@@ -68,7 +70,7 @@ class ModelClient:
                     break
             except urllib.error.URLError as e:
                 if isinstance(e.reason, (ConnectionRefusedError, socket.gaierror, FileNotFoundError)):
-                    raise ToolVerdict(f"no server at {self.url} (set CASS_MODEL_URL)") from None
+                    raise ToolVerdict(f"no server at {self.url} ({self.url_source})") from None
                 last = f"{self.url}{path}: {e.reason}"
             except (TimeoutError, socket.timeout):
                 last = f"{self.url}{path}: no answer within {self.timeout:g} s"

@@ -158,7 +158,7 @@ def test_translators_that_give_no_answer_fail_with_the_reason(tmp_path):
         errors = {t: results[(t, level, PROGRAM)]["error"]
                   for t in (f"model:{url}", "command:false", f"command:{tmp_path}")}
         assert all(results[(t, level, PROGRAM)]["stage"] == "translate" for t in errors)
-        assert errors[f"model:{url}"].endswith(f"no server at {url} (set CASS_MODEL_URL)"), errors
+        assert errors[f"model:{url}"].endswith(f"no server at {url} (check the URL given)"), errors
         assert errors["command:false"].endswith("command exited 1"), errors
         assert errors[f"command:{tmp_path}"].endswith(f"cannot run command '{tmp_path}': Permission denied"), errors
 
