@@ -57,8 +57,10 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            architected_sgprs=True, product="AMD Radeon RX 9060 XT"),
     Target("gfx1201", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x04E, emulated=True,
            architected_sgprs=True, product="AMD Radeon RX 9070 XT"),
-    Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F),
-    Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C),
+    Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F, emulated=True,
+           product="AMD Instinct MI210"),
+    Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C, emulated=True,
+           product="AMD Instinct MI300X"),
 )}
 
 DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise

@@ -25,9 +25,9 @@ from ..fsutil import atomic_write_bytes
 from ..rdna3.code_object import CodeObject
 from ..targets import TARGETS
 from .fault import EmuFault
-from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic
+from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic, swaps_data
 
-DECODE_FORMAT = 8      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 9      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
 TTMP_BASE = 108
@@ -329,6 +329,8 @@ def _decode_text(text: str, isa: str) -> dict[int, Instr]:
             continue
         instr = parse_instruction(asm, pc, size)
         instr.function = function
+        if swaps_data(instr.mnemonic, isa) and len(instr.operands) >= 2:
+            instr.operands = [*instr.operands[:-2], instr.operands[-1], instr.operands[-2]]
         for part in (instr, *(instr.dual or ())):
             part.mnemonic = gfx11_mnemonic(part.mnemonic, isa)
         if instr.mnemonic.startswith(("s_branch", "s_cbranch")) and instr.operands:

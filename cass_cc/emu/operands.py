@@ -12,6 +12,8 @@ from .state import (UNSIGNED, WIDTH, across_lanes, apply_float_mods, bits_to_typ
 
 
 def _width(t: str) -> int:
+    if t == "pk_f32":
+        return 64
     return 32 if t.startswith("pk_") else max(WIDTH[t], 16) if WIDTH[t] >= 16 else 32
 
 

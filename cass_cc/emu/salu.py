@@ -102,7 +102,15 @@ def build_control(instr: Instr):
             st.status[w] = DONE
             return True
         return endpgm
-    if m == "s_barrier":
+    if m in ("s_barrier", "s_barrier_signal"):
+        # gfx12 names the work-group's own barrier -1 (s_barrier_signal -1, s_barrier_wait -1,
+        # the latter decoded as s_barrier); other barriers (named barriers) are not emulated
+        if any(o.kind != "imm" or o.value != -1 for o in ops):
+            raise Unimplemented(f"barrier {instr.text.split(None, 1)[1]} (a named barrier; only the "
+                                "work-group barrier -1 is emulated)")
+        if m == "s_barrier_signal":
+            return lambda st, w: False     # the arrival is taken at s_barrier_wait -1
+
         def barrier(st, w):
             st.status[w] = AT_BARRIER
             return True            # the scheduler moves them past it when their workgroup has arrived

@@ -176,6 +176,8 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
 
     if mix:
         return _mix_source(s, i, pick)
+    if t == "pk_f32":
+        return _pk_f32_source(s, pick)
     if t.startswith("pk_") and vop3p:
         raw = vector_bits(s, t)
         sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
@@ -203,6 +205,26 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
             return (lambda st, w: st.V[:, reg][w]) if dtype == np.uint32 else (lambda st, w: st.V[:, reg][w].view(dtype))
         return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
+
+
+def _pk_f32_source(s: Operand, pick):
+    """A register pair of two f32: element 0 is the dword op_sel picks, element 1 the dword
+    op_sel_hi picks (default: as stored); neg_lo/neg_hi negate them."""
+    if s.kind != "v" and s.kind != "s":
+        raise Unimplemented(f"packed f32 source {s.name or s.kind}")
+    raw = vector_bits(s, "b64")
+    sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
+    neg_lo, neg_hi = pick("neg_lo", False), pick("neg_hi", False)
+    low, sign = np.uint64(0xFFFFFFFF), np.uint64(0x80000000)
+
+    def read(st, w):
+        x = raw(st, w)
+        lo = (x >> np.uint64(32)) if sel_lo else (x & low)
+        hi = (x >> np.uint64(32)) if sel_hi else (x & low)
+        lo = lo ^ sign if neg_lo else lo
+        hi = hi ^ sign if neg_hi else hi
+        return lo | (hi << np.uint64(32))
+    return read
 
 
 def _mix_source(s: Operand, i: int, pick):

@@ -237,8 +237,9 @@ def build_vmem(instr: Instr):
         name, t = am.group("op"), am.group("t")
         if name not in ATOMIC_OPS and name != "cmpswap":
             raise Unimplemented(f"atomic operation '{name}'")
-        # gfx11 asks for the old value with glc, gfx12 with a th: policy that says RETURN
-        returns = bool(instr.mods.get("glc")) or "RETURN" in str(instr.mods.get("th", ""))
+        # gfx9-gfx11 ask for the old value with glc (gfx942 calls that bit sc0), gfx12 with a th:
+        # policy that says RETURN
+        returns = bool(instr.mods.get("glc") or instr.mods.get("sc0")) or "RETURN" in str(instr.mods.get("th", ""))
         if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
             vdata, vaddr, rest = ops[0], ops[1], ops
             vdst = vdata if returns else None

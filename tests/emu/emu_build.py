@@ -97,6 +97,18 @@ def compile_hip(source: Path, extra: tuple[str, ...] = ()) -> bytes:
               "--targets=hipv4-amdgcn-amd-amdhsa--gfx1100", f"--output={co}"])
         return Path(co).read_bytes()
 
+def llc_code_object(ir: str, arch: str) -> bytes:
+    """LLVM IR -> a code object for any processor LLVM knows (llc-22, then ld.lld-22): kernels
+    for targets the lifter does not build for (wave64 CDNA, RDNA2)."""
+    with tempfile.TemporaryDirectory(prefix="cass-llc-") as tmp:
+        src, obj, out = (os.path.join(tmp, n) for n in ("k.ll", "k.o", "k.hsaco"))
+        Path(src).write_text(ir)
+        _run([toolchain.path("llc"), "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", "-O2", "-filetype=obj",
+              src, "-o", obj])
+        _run([toolchain.path("ld.lld"), "-shared", obj, "-o", out])
+        return Path(out).read_bytes()
+
+
 class Device:
     """An emulated device: Memory plus helpers tests use to move arrays and launch kernels."""
 
