@@ -68,7 +68,7 @@ DATA_SWAPPED = {"gfx9": ("ds_cmpst_",), "gfx10.3": ("ds_cmpst_",)}
 # its ALU dependency wait: no effect in an emulator that completes every access when it is made.
 NO_OP_PATTERN = (r"s_wait_(?:load|store|ds|km|sample|bvh|exp)cnt\w*|s_wait_alu|"
                  r"global_inv|global_wb|"  # cache invalidate/write-back: the emulator has no caches
-                 r"buffer_wbl2|buffer_inv")  # gfx90a/gfx942's cache write-back and invalidate
+                 r"buffer_wbl2|buffer_inv|buffer_invl2")  # gfx90a/gfx942's cache write-back and invalidate
 
 _LOAD_TYPES = {"dword": "b32", "dwordx2": "b64", "dwordx3": "b96", "dwordx4": "b128",
                "ubyte": "u8", "sbyte": "i8", "ushort": "u16", "sshort": "i16"}

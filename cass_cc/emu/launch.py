@@ -42,7 +42,7 @@ from .printf import PrintfService
 from .program import Program, writes_exec
 from .progress import CHECK_TICKS, DEFAULT_LIMIT, Hang, Progress
 from .salu import TrapError
-from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SCRATCH_BUFFER_HI, SHARED_APERTURE_HI, Waves,
                     pack_mask, write_scalar_bits)
 
 BUDGET_ENV = "CASS_EMU_MAX_INSTRUCTIONS"      # wave-instructions one launch may execute (unset: no budget)
@@ -225,7 +225,7 @@ class _Run:
         self.waves_per_group = -(-self.threads // self.lanes)
         self.lds_bytes = info.group_segment_size + dynamic_lds
         self.scratch_bytes = info.private_segment_size + (DYNAMIC_STACK_BYTES if info.uses_dynamic_stack else 0)
-        self.nvgpr = max(program.max_vgpr, 1)
+        self.nvgpr = max(program.max_vgpr, 1 if TARGETS[co.file.processor].packed_workitem_ids else 3)
         per_wave = self.nvgpr * 4 * self.lanes + self.lanes * self.scratch_bytes + 1024 + self.lds_bytes // self.waves_per_group
         by_memory = BATCH_BYTES // (per_wave * self.waves_per_group)
         self.groups_per_batch = max(1, min(math.prod(grid), max(by_memory, resident_groups)))
@@ -257,7 +257,11 @@ class _Run:
             value = self.pointers.get(name, 0)
             if name == "private_segment_size":
                 value = self.scratch_bytes
-            if count >= 2:
+            if name == "private_segment_buffer":
+                # GFX9's buffer resource for scratch (MUBUF with this descriptor): its base
+                # tells vmem to address each lane's scratch; unbounded, raw
+                st.S[:, reg:reg + 4] = np.array([0, SCRATCH_BUFFER_HI, 0xFFFFFFFF, 3 << 28], np.uint32)
+            elif count >= 2:
                 write_scalar_bits(st, np.arange(st.n), reg, np.full(st.n, value, np.uint64), 64)
             else:
                 st.S[:, reg] = value
@@ -279,7 +283,11 @@ class _Run:
         t = wave_in_group[:, None] * st.lanes + np.arange(st.lanes)[None, :]   # thread id in the group
         valid = t < self.threads
         x, y, z = t % bx, (t // bx) % by, t // (bx * by)
-        st.V[:, 0, :] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        if TARGETS[self.co.file.processor].packed_workitem_ids:
+            st.V[:, 0, :] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        else:
+            for axis, ids in enumerate((x, y, z)):
+                st.V[:, axis, :] = np.where(valid, ids, 0).astype(np.uint32)
         st.write_mask(np.arange(st.n), EXEC, pack_mask(valid))
 
     def _execute(self, st: Waves):

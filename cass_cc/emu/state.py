@@ -24,6 +24,9 @@ from .fault import Unimplemented
 VCC, NULL, M0, EXEC = 106, 124, 125, 126
 SHARED_APERTURE_HI = 0x10000      # flat addresses 0x0001_0000_xxxx_xxxx are LDS offsets
 PRIVATE_APERTURE_HI = 0x20000     # flat addresses 0x0002_0000_xxxx_xxxx are private (scratch) offsets
+# GFX9's private segment buffer resource has this base (bits 47:32; no host pointer has them set):
+# MUBUF accesses through it are the lane's scratch offsets
+SCRATCH_BUFFER_HI = 0xFFFF
 APERTURES = {"src_shared_base": SHARED_APERTURE_HI << 32, "src_shared_limit": (SHARED_APERTURE_HI << 32) | 0xFFFFFFFF,
              "src_private_base": PRIVATE_APERTURE_HI << 32,
              "src_private_limit": (PRIVATE_APERTURE_HI << 32) | 0xFFFFFFFF}

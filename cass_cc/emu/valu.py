@@ -210,8 +210,10 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
 def _pk_f32_source(s: Operand, pick):
     """A register pair of two f32: element 0 is the dword op_sel picks, element 1 the dword
     op_sel_hi picks (default: as stored); neg_lo/neg_hi negate them."""
-    if s.kind != "v" and s.kind != "s":
-        raise Unimplemented(f"packed f32 source {s.name or s.kind}")
+    if s.kind == "imm" and s.value == 0 and not s.is_float:
+        return lambda st, w: np.zeros((len(w), st.lanes), np.uint64)   # 0 in either element
+    if s.kind != "v" and s.kind != "s":      # how other constants fill the two elements: not known here
+        raise Unimplemented(f"packed f32 source {s.name or s.kind} {s.value if s.kind == 'imm' else ''}".strip())
     raw = vector_bits(s, "b64")
     sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
     neg_lo, neg_hi = pick("neg_lo", False), pick("neg_hi", False)

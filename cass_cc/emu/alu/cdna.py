@@ -42,6 +42,7 @@ CDNA: dict[str, Op] = {
     "v_mov_b64": op("b64", "b64", lambda a: a.copy()),
     # D = (S0 << S1[2:0]) + S2 (gfx940: an address's shifted index plus its base)
     "v_lshl_add_u64": op("u64 u32 u64", "u64", lambda a, s, c: (a << (s & U32(7)).astype(U64)) + c),
+    "v_fmac_f64": op("f64 f64 f64", "f64", rounding.fma, "dst_in", "rounding", "denormals"),
     "v_pk_mov_b32": op("pk_f32 pk_f32", "b64", _pk_mov),
     "v_pk_add_f32": op("pk_f32 pk_f32", "pk_f32", _packed(rounding.add), "rounding"),
     "v_pk_mul_f32": op("pk_f32 pk_f32", "pk_f32", _packed(rounding.mul), "rounding"),
