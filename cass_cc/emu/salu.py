@@ -103,9 +103,10 @@ def build_control(instr: Instr):
             return True
         return endpgm
     if m in ("s_barrier", "s_barrier_signal"):
-        # gfx12 names the work-group's own barrier -1 (s_barrier_signal -1, s_barrier_wait -1,
-        # the latter decoded as s_barrier); other barriers (named barriers) are not emulated
-        if any(o.kind != "imm" or o.value != -1 for o in ops):
+        # gfx12 names the work-group's own barrier -1 (s_barrier_signal -1; s_barrier_wait's
+        # 16-bit -1, printed 0xffff, decoded as s_barrier); named barriers are not emulated
+        workgroup = (-1,) if m == "s_barrier_signal" else (-1, 0xFFFF)
+        if any(o.kind != "imm" or o.value not in workgroup for o in ops):
             raise Unimplemented(f"barrier {instr.text.split(None, 1)[1]} (a named barrier; only the "
                                 "work-group barrier -1 is emulated)")
         if m == "s_barrier_signal":
