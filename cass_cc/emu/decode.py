@@ -27,7 +27,7 @@ from ..targets import TARGETS
 from .fault import EmuFault
 from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic, swaps_data
 
-DECODE_FORMAT = 11      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 13      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
 TTMP_BASE = 108
@@ -62,6 +62,7 @@ class Operand:
     abs: bool = False
     hi: bool | None = None     # true16 half: .h -> True, .l -> False, not printed -> None
     name: str = ""
+    sext: bool = False         # SDWA's sext(...): the selected byte or word is sign-extended
 
 
 @dataclass
@@ -76,6 +77,7 @@ class Instr:
     target: int | None = None                     # branch target (device address)
     function: str = ""                            # symbol the instruction belongs to
     error: str = ""                               # why the text could not be read, if it could not
+    isa: str = "gfx11"                            # the generation it was decoded for (targets.py)
 
 
 @functools.lru_cache(maxsize=1)
@@ -155,6 +157,9 @@ class _ToOperands(Transformer):
         fn = str(items[0])
         args = [a for a in items[1:] if a is not None]
         if fn == "lit":
+            return args[0]
+        if fn == "sext" and len(args) == 1 and isinstance(args[0], Operand):
+            args[0].sext = True
             return args[0]
         return Operand("call", value=[a.value if isinstance(a, Operand) and a.kind == "imm" else
                                       (a.name or a) for a in args], name=fn)
@@ -338,6 +343,7 @@ def _decode_text(text: str, isa: str) -> dict[int, Instr]:
             continue
         instr = parse_instruction(asm, pc, size)
         instr.function = function
+        instr.isa = isa
         if swaps_data(instr.mnemonic, isa) and len(instr.operands) >= 2:
             instr.operands = [*instr.operands[:-2], instr.operands[-1], instr.operands[-2]]
         for part in (instr, *(instr.dual or ())):
