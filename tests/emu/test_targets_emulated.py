@@ -12,7 +12,7 @@ from cass_cc.emu.decode import disassemble
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 
-from .emu_build import Device, llc_code_object
+from .emu_build import KERNELS as KERNEL_DIR, Device, llc_code_object
 
 TARGETS = ["gfx1100", "gfx1201"]
 HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n" \
@@ -282,3 +282,14 @@ def test_gfx10_dpp16_and_dpp8_on_gfx1030():
     dpp8 = a[wave + (lane & ~7) + np.array(sel)[lane & 7]].astype(np.uint64)
     expect = ((share << np.uint64(32)) | xmask) ^ (dpp8 * np.uint64(1000003))
     np.testing.assert_array_equal(dev.download(out, N, np.uint64), expect)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a", "gfx1030", "gfx1100"])
+def test_private_arrays_and_calls(arch):
+    """out[t] = arr[t & 15] with arr[j] = j * t in the lane's scratch, read in a callee (whose
+    stack pointer on MUBUF targets counts the wave's bytes)."""
+    dev = Device(llc_code_object((KERNEL_DIR / "private_call.ll").read_text(), arch))
+    out, unused = dev.zeros(128, np.uint32), dev.zeros(1, np.uint32)
+    dev.run("k", (1, 1, 1), (128, 1, 1), out, unused)
+    t = np.arange(128, dtype=np.uint32)
+    np.testing.assert_array_equal(dev.download(out, 128, np.uint32), (t & 15) * t)
