@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from .emu_build import Device, llc_code_object
+from .emu_build import KERNELS, Device, llc_code_object
 
 ARCHS = ["gfx942", "gfx90a"]
 HEAD = """declare i32 @llvm.amdgcn.workitem.id.x()
@@ -202,3 +202,17 @@ def test_uniform_atomic_counts_64_lanes(arch):
     # one wave: the lanes' old values are 1000 + 3 * (their rank), in lane order
     np.testing.assert_array_equal(result[:50], 1000 + 3 * np.arange(50))
     assert not result[50:].any()
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_packed_f32_arithmetic(arch):
+    """v_pk_add/mul/fma_f32 with op_sel/op_sel_hi/neg on register pairs (integer values: exact)."""
+    rng = np.random.default_rng(6)
+    x = rng.integers(-64, 64, (64, 2)).astype(np.float32)
+    y = rng.integers(-64, 64, (64, 2)).astype(np.float32)
+    dev = Device(llc_code_object((KERNELS / "packed_f32.ll").read_text() + TAIL, arch))
+    out, pa, pb = dev.zeros(128, np.float32), dev.upload(x.reshape(-1)), dev.upload(y.reshape(-1))
+    dev.run("k", (1, 1, 1), (64, 1, 1), out, pa, pb)
+    swapped = y[:, ::-1]
+    expect = ((x + y) * x * swapped + y) - swapped
+    np.testing.assert_array_equal(dev.download(out, 128, np.float32).reshape(64, 2), expect)
