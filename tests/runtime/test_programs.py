@@ -161,9 +161,9 @@ def test_emu_stats_written_when_the_program_faults(hip_program, tmp_path):
 
 @pytest.mark.slow
 def test_program_without_gfx1100_code_says_so(hip_program):
-    proc = cass_run(hip_program("vector_add", offload_arch="gfx1030"), "--emulate")
+    proc = cass_run(hip_program("vector_add", offload_arch="gfx1101"), "--emulate")
     assert proc.returncode == 1
-    assert "no gfx1100 code object in the program (it has: gfx1030)" in proc.stderr
+    assert "no gfx1100 code object in the program (it has: gfx1101)" in proc.stderr
     assert "--offload-arch=gfx1100" in proc.stderr
     assert "no kernel image is available for execution on the device" in proc.stdout
 
