@@ -22,7 +22,7 @@ from .dpp import Route
 from .fault import Unimplemented
 from .operands import typed, vector_bits, vector_writer
 from .sdwa import is_sdwa, sdwa_source, sdwa_writer, zeroes_high_half
-from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask
+from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, constant_bits, only, pack_mask
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
 LANE_IDS = np.arange(64, dtype=np.uint32)     # a wave's lane numbers: the first 32 or all 64
@@ -218,12 +218,19 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
 def _pk_f32_source(s: Operand, pick):
     """A register pair of two f32: element 0 is the dword op_sel picks, element 1 the dword
     op_sel_hi picks (default: as stored); neg_lo/neg_hi negate them."""
-    if s.kind == "imm" and s.value == 0 and not s.is_float:
-        return lambda st, w: np.zeros((len(w), st.lanes), np.uint64)   # 0 in either element
-    if s.kind != "v" and s.kind != "s":      # how other constants fill the two elements: not known here
-        raise Unimplemented(f"packed f32 source {s.name or s.kind} {s.value if s.kind == 'imm' else ''}".strip())
-    raw = vector_bits(s, "b64")
     sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
+    if s.kind == "imm":
+        # a constant is a dword: LLVM gives it to both elements with op_sel and op_sel_hi 0 (what
+        # the upper dword of a constant register pair holds is not needed, nor known here)
+        if sel_lo or sel_hi and not (s.value == 0 and not s.is_float):
+            raise Unimplemented(f"packed f32 constant {s.value} in its upper dword")
+        value = np.uint64(constant_bits(s, "f32"))
+        both = (value | (value << np.uint64(32))) ^ np.uint64((0x80000000 if pick("neg_lo", False) else 0)
+                                                               | (0x80000000 << 32 if pick("neg_hi", False) else 0))
+        return lambda st, w: np.full((len(w), st.lanes), both, np.uint64)
+    if s.kind != "v" and s.kind != "s":
+        raise Unimplemented(f"packed f32 source {s.name or s.kind}")
+    raw = vector_bits(s, "b64")
     neg_lo, neg_hi = pick("neg_lo", False), pick("neg_hi", False)
     low, sign = np.uint64(0xFFFFFFFF), np.uint64(0x80000000)
 

@@ -214,5 +214,5 @@ def test_packed_f32_arithmetic(arch):
     out, pa, pb = dev.zeros(128, np.float32), dev.upload(x.reshape(-1)), dev.upload(y.reshape(-1))
     dev.run("k", (1, 1, 1), (64, 1, 1), out, pa, pb)
     swapped = y[:, ::-1]
-    expect = ((x + y) * x * swapped + y) - swapped
+    expect = (((x + y) * x * swapped + y) - swapped + np.float32(0.5)) * np.float32(2) + x
     np.testing.assert_array_equal(dev.download(out, 128, np.float32).reshape(64, 2), expect)
