@@ -1,15 +1,17 @@
 """CDNA's matrix instructions (MFMA) on 64-lane waves, and the moves of the accumulation
 registers (AGPRs: v_accvgpr_read/write/mov_b32).
 
-One block of D = A x B + C, with M = N (16 or 32), A M x K and B K x N spread over the 64 lanes
+One block of D = A x B + C (f32 from f32, f16 or bf16; f64 from f64; i32 from i8), with M = N
+(16 or 32), A M x K and B K x N spread over the 64 lanes
 as AMD's matrix instruction calculator lays them out for gfx90a/gfx942 (one block: cbsz, abid,
 blgp 0): lane l holds A[l % M][(l // M) * kpl + e] and B[(l // N) * kpl + e][l % N] in its
 element e of kpl = K * M / 64 elements; result register r of lane l is
 D[(r // 4) * 4 * (64 // N) + (l // N) * 4 + r % 4][l % N].
-The products are summed in double precision and rounded to f32 once: the exact result wherever
-the hardware's is (integers, sums short of f32's precision); elsewhere the hardware's own order
-of accumulation may round differently. Multi-block forms (16x16x1f32, 32x32x1f32, 4x4x1f32 ...)
-and other element types are refused by name."""
+An f64 result element takes a register pair. The products are summed in double precision and
+rounded to the result type once: the exact result wherever the hardware's is (integers, sums
+short of the result's precision; i8 products always); elsewhere the hardware's own order of
+accumulation may round differently. Multi-block forms (16x16x1f32, 32x32x1f32, 4x4x4f64 ...)
+and other element types (xf32, fp8) are refused by name."""
 
 from __future__ import annotations
 
@@ -20,8 +22,9 @@ import numpy as np
 from .decode import Instr
 from .fault import Unimplemented
 
-MFMA = re.compile(r"^v_mfma_f32_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)_?(?P<t>f32|f16)$")
-ELEMENT = {"f32": (np.float32, 1), "f16": (np.float16, 2)}     # dtype, elements per dword
+MFMA = re.compile(r"^v_mfma_(?P<out>f32|f64|i32)_(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)_?(?P<t>f32|f16|bf16|f64|i8)(_1k)?$")
+ELEMENT = {"f32": np.float32, "f16": np.float16, "bf16": np.uint16, "f64": np.float64, "i8": np.int8}
+RESULT = {"f32": np.float32, "f64": np.float64, "i32": np.int32}
 AGPR_MOVES = ("v_accvgpr_read_b32", "v_accvgpr_write_b32", "v_accvgpr_mov_b32")
 
 
@@ -35,24 +38,33 @@ def build_mfma(instr: Instr):
         if m.startswith(("v_mfma", "v_smfmac")):
             raise Unimplemented(f"matrix instruction {m}")
         return None
-    rows, cols, depth, t = int(match["m"]), int(match["n"]), int(match["k"]), match["t"]
+    rows, cols, depth, t, out_t = int(match["m"]), int(match["n"]), int(match["k"]), match["t"], match["out"]
     if rows != cols or rows not in (16, 32) or depth * rows % 64:
         raise Unimplemented(f"{m}: a multi-block or other shape")
     if any(instr.mods.get(k) for k in ("cbsz", "abid", "blgp", "neg")):
         raise Unimplemented(f"{m} with {sorted(k for k in instr.mods)}")
     dst, a_op, b_op, c_op = instr.operands
-    dtype, per_dword = ELEMENT[t]
+    dtype, result = np.dtype(ELEMENT[t]), np.dtype(RESULT[out_t])
     kpl = depth * rows // 64
-    nregs = rows * cols // 64
+    nregs = rows * cols // 64                 # result elements per lane
+    words = result.itemsize // 4              # registers per result element
     lane = np.arange(64)
     row_of = [(r // 4) * 4 * (64 // cols) + (lane // cols) * 4 + r % 4 for r in range(nregs)]
     col_of = lane % cols
 
     def elements(st, w, op) -> np.ndarray:
         """(k, 64, kpl) elements of an A or B operand as float64."""
-        dwords = -(-kpl // per_dword)
+        dwords = -(-kpl * dtype.itemsize // 4)
         raw = np.stack([st.V[w, op.reg + d] for d in range(dwords)], axis=-1)     # (k, 64, dwords)
-        return np.ascontiguousarray(raw).view(dtype).reshape(len(w), 64, -1)[..., :kpl].astype(np.float64)
+        values = np.ascontiguousarray(raw).view(dtype).reshape(len(w), 64, -1)[..., :kpl]
+        if t == "bf16":
+            values = (values.astype(np.uint32) << np.uint32(16)).view(np.float32)
+        return values.astype(np.float64)
+
+    def registers(st, w, base) -> np.ndarray:
+        """(k, nregs, 64) result elements held from VGPR `base` on, as float64."""
+        raw = np.stack([st.V[w, base + d] for d in range(nregs * words)], axis=-1)  # (k, 64, dwords)
+        return np.ascontiguousarray(raw).view(result).reshape(len(w), 64, nregs).transpose(0, 2, 1).astype(np.float64)
 
     def mfma(st, w):
         if st.lanes != 64:
@@ -65,13 +77,15 @@ def build_mfma(instr: Instr):
         A[:, (lane % rows)[:, None], kk] = a
         B[:, (lane // cols)[:, None] * kpl + np.arange(kpl)[None, :], (lane % cols)[:, None]] = b
         product = A @ B                                                         # (k, rows, cols)
-        if c_op.kind == "imm":
-            c = np.full((k, nregs, 64), float(c_op.value))
+        c = np.full((k, nregs, 64), float(c_op.value)) if c_op.kind == "imm" else registers(st, w, c_op.reg)
+        d = np.stack([product[:, row_of[r], col_of] for r in range(nregs)], axis=1) + c     # (k, nregs, 64)
+        if out_t == "i32":
+            values = (d.astype(np.int64) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
         else:
-            c = np.stack([st.V[w, c_op.reg + r].view(np.float32) for r in range(nregs)], axis=1).astype(np.float64)
-        out = [(product[:, row_of[r], col_of] + c[:, r]).astype(np.float32).view(np.uint32) for r in range(nregs)]
-        for r in range(nregs):          # every lane: MFMA ignores EXEC
-            st.V[w, dst.reg + r] = out[r]
+            values = d.astype(result)
+        dwords = np.ascontiguousarray(values.transpose(0, 2, 1)).view(np.uint32)         # (k, 64, nregs * words)
+        for r in range(nregs * words):   # every lane: MFMA ignores EXEC
+            st.V[w, dst.reg + r] = dwords[:, :, r]
         return False
     return mfma
 

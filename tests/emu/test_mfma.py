@@ -1,4 +1,4 @@
-"""MFMA on gfx90a and gfx942 (one block, f32 and f16 inputs) against D = A x B + C on the host,
+"""MFMA on gfx90a and gfx942 (one block; f32, f16, f64 and i8 inputs) against D = A x B + C on the host,
 and the AGPRs LLVM keeps the accumulator in. Kernels from llc-22; matrices of small integers
 (exact in any order of accumulation). The lane layout the inputs are placed in is AMD's matrix
 instruction calculator's (also in BitBLAS/TileLang's MFMA layouts): A[i][k] in lane
@@ -15,7 +15,7 @@ from cass_cc.emu.decode import disassemble
 from .emu_build import Device, llc_code_object
 
 TAIL = '!llvm.module.flags = !{!0}\n!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}\n'
-KERNEL = """declare <{R} x float> @llvm.amdgcn.mfma.f32.{M}x{M}x{K}{T}({AT}, {AT}, <{R} x float>, i32, i32, i32)
+KERNEL = """declare <{R} x {OT}> @llvm.amdgcn.mfma.{NAME}({AT}, {AT}, <{R} x {OT}>, i32, i32, i32)
 declare i32 @llvm.amdgcn.workitem.id.x()
 define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %c) {{
   %t = call i32 @llvm.amdgcn.workitem.id.x()
@@ -23,15 +23,25 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, ptr add
   %x = load {AT}, ptr addrspace(1) %pa
   %pb = getelementptr {AT}, ptr addrspace(1) %b, i32 %t
   %y = load {AT}, ptr addrspace(1) %pb
-  %pc = getelementptr <{R} x float>, ptr addrspace(1) %c, i32 %t
-  %z = load <{R} x float>, ptr addrspace(1) %pc
-  %d = call <{R} x float> @llvm.amdgcn.mfma.f32.{M}x{M}x{K}{T}({AT} %x, {AT} %y, <{R} x float> %z, i32 0, i32 0, i32 0)
-  %po = getelementptr <{R} x float>, ptr addrspace(1) %out, i32 %t
-  store <{R} x float> %d, ptr addrspace(1) %po
+  %pc = getelementptr <{R} x {OT}>, ptr addrspace(1) %c, i32 %t
+  %z = load <{R} x {OT}>, ptr addrspace(1) %pc
+  %d = call <{R} x {OT}> @llvm.amdgcn.mfma.{NAME}({AT} %x, {AT} %y, <{R} x {OT}> %z, i32 0, i32 0, i32 0)
+  %po = getelementptr <{R} x {OT}>, ptr addrspace(1) %out, i32 %t
+  store <{R} x {OT}> %d, ptr addrspace(1) %po
   ret void
 }}
 """
-SHAPES = [(16, 4, "f32"), (16, 16, "f16"), (32, 2, "f32"), (32, 8, "f16")]
+# (intrinsic, M, K, LLVM type of a lane's A/B elements, their dtype, result type, its dtype, archs)
+SHAPES = [
+    ("f32.16x16x4f32", 16, 4, "float", np.float32, "float", np.float32, ("gfx90a", "gfx942")),
+    ("f32.16x16x16f16", 16, 16, "<4 x half>", np.float16, "float", np.float32, ("gfx90a", "gfx942")),
+    ("f32.32x32x2f32", 32, 2, "float", np.float32, "float", np.float32, ("gfx90a", "gfx942")),
+    ("f32.32x32x8f16", 32, 8, "<4 x half>", np.float16, "float", np.float32, ("gfx90a", "gfx942")),
+    ("f64.16x16x4f64", 16, 4, "double", np.float64, "double", np.float64, ("gfx90a", "gfx942")),
+    ("i32.16x16x16i8", 16, 16, "i32", np.int8, "i32", np.int32, ("gfx90a",)),
+    ("i32.16x16x32.i8", 16, 32, "i64", np.int8, "i32", np.int32, ("gfx942",)),
+]
+CASES = [(arch, *shape[:-1]) for shape in SHAPES for arch in shape[-1]]
 
 
 def lanes_of_inputs(A: np.ndarray, B: np.ndarray, kpl: int) -> tuple[np.ndarray, np.ndarray]:
@@ -50,29 +60,26 @@ def lanes_of_result(D: np.ndarray) -> np.ndarray:
     return D[(reg // 4) * 4 * groups + (lane // N) * 4 + reg % 4, lane % N]
 
 
-@pytest.mark.parametrize("arch", ["gfx90a", "gfx942"])
-@pytest.mark.parametrize("m,k,t", SHAPES)
-def test_mfma_matches_the_host(arch, m, k, t):
+@pytest.mark.parametrize("arch,name,m,k,ir_type,dtype,out_ir,out_dtype", CASES)
+def test_mfma_matches_the_host(arch, name, m, k, ir_type, dtype, out_ir, out_dtype):
     kpl, regs = k * m // 64, m * m // 64
-    at = "float" if t == "f32" else f"<{kpl} x half>"
-    ir = KERNEL.format(R=regs, M=m, K=k, T=t, AT=at)
     rng = np.random.default_rng(m * k)
     A = rng.integers(-8, 8, (m, k)).astype(np.float64)
     B = rng.integers(-8, 8, (k, m)).astype(np.float64)
     C = rng.integers(-100, 100, (m, m)).astype(np.float64)
     la, lb = lanes_of_inputs(A, B, kpl)
-    dtype = np.float32 if t == "f32" else np.float16
-    dev = Device(llc_code_object(ir + TAIL, arch))
-    out = dev.zeros(64 * regs, np.float32)
+    dev = Device(llc_code_object(KERNEL.format(R=regs, NAME=name, AT=ir_type, OT=out_ir) + TAIL, arch))
+    out = dev.zeros(64 * regs, out_dtype)
     pa, pb = dev.upload(la.astype(dtype).reshape(-1)), dev.upload(lb.astype(dtype).reshape(-1))
-    pc = dev.upload(lanes_of_result(C).astype(np.float32).reshape(-1))
+    pc = dev.upload(lanes_of_result(C).astype(out_dtype).reshape(-1))
     dev.run("k", (1, 1, 1), (64, 1, 1), out, pa, pb, pc)
-    got = dev.download(out, 64 * regs, np.float32).reshape(64, regs)
-    np.testing.assert_array_equal(got, lanes_of_result(A @ B + C).astype(np.float32))
+    got = dev.download(out, 64 * regs, out_dtype).reshape(64, regs)
+    np.testing.assert_array_equal(got, lanes_of_result(A @ B + C).astype(out_dtype))
 
 
 def test_the_accumulator_lives_in_agprs():
-    text = disassemble(llc_code_object(KERNEL.format(R=4, M=16, K=4, T="f32", AT="float") + TAIL, "gfx90a"))
+    text = disassemble(llc_code_object(KERNEL.format(R=4, NAME="f32.16x16x4f32", AT="float", OT="float") + TAIL,
+                                       "gfx90a"))
     assert "v_mfma_f32_16x16x4f32 a[0:3]" in text
 
 
