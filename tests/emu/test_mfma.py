@@ -89,3 +89,21 @@ def test_multi_block_mfma_is_refused_by_name():
     from cass_cc.emu.program import build
     with pytest.raises(Unimplemented, match="multi-block"):
         build(parse_instruction("v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]", 0, 8))
+
+
+@pytest.mark.parametrize("kernel,k,dtype", [("_Z8mfma_f32PDv4_fPKfS2_PKS_", 4, np.float32),
+                                            ("_Z8mfma_f16PDv4_fPKDv4_DF16_S3_PKS_", 16, np.float16)])
+def test_hipcc_mfma_builtins_on_gfx90a(kernel, k, dtype):
+    from .emu_build import KERNELS, compile_hip
+    dev = Device(compile_hip(KERNELS / "mfma.hip", arch="gfx90a"))
+    kpl = k * 16 // 64
+    rng = np.random.default_rng(k)
+    A, B = rng.integers(-8, 8, (16, k)).astype(np.float64), rng.integers(-8, 8, (k, 16)).astype(np.float64)
+    C = rng.integers(-100, 100, (16, 16)).astype(np.float64)
+    la, lb = lanes_of_inputs(A, B, kpl)
+    out = dev.zeros(256, np.float32)
+    pa, pb = dev.upload(la.astype(dtype).reshape(-1)), dev.upload(lb.astype(dtype).reshape(-1))
+    pc = dev.upload(lanes_of_result(C).astype(np.float32).reshape(-1))
+    dev.run(kernel, (1, 1, 1), (64, 1, 1), out, pa, pb, pc)
+    got = dev.download(out, 256, np.float32).reshape(64, 4)
+    np.testing.assert_array_equal(got, lanes_of_result(A @ B + C).astype(np.float32))
