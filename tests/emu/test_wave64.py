@@ -216,3 +216,15 @@ def test_packed_f32_arithmetic(arch):
     swapped = y[:, ::-1]
     expect = (((x + y) * x * swapped + y) - swapped + np.float32(0.5)) * np.float32(2) + x
     np.testing.assert_array_equal(dev.download(out, 128, np.float32).reshape(64, 2), expect)
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_float_atomics_of_cdna(arch):
+    dev = Device(llc_code_object((KERNELS / "float_atomics.ll").read_text(), arch))
+    out, old = dev.upload(np.array([0.5, -1.0, 100.0, 0.0], np.float64)), dev.zeros(64, np.float64)
+    dev.run("k", (1, 1, 1), (64, 1, 1), out, old)
+    result = dev.download(out, 4, np.float64)
+    assert result[:3].tolist() == [0.5 + sum(range(64)), 63.0, 0.0]
+    assert result[3:].view(np.float32).tolist() == [float(sum(range(64))), 0.0]
+    # each lane got the value before its own add, max and min: all different for the add
+    assert len(set(dev.download(old, 64, np.float64).tolist())) == 64
