@@ -228,3 +228,32 @@ def test_float_atomics_of_cdna(arch):
     assert result[3:].view(np.float32).tolist() == [float(sum(range(64))), 0.0]
     # each lane got the value before its own add, max and min: all different for the add
     assert len(set(dev.download(old, 64, np.float64).tolist())) == 64
+
+
+SWIZZLE = """declare i32 @llvm.amdgcn.ds.swizzle(i32, i32)
+declare i32 @llvm.amdgcn.ds.permute(i32, i32)
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a) {
+""" + GID + """  %q = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 32795)
+  %sb = call i32 @llvm.amdgcn.ds.swizzle(i32 %x, i32 16415)
+  %dst = sub i32 63, %lane
+  %addr = shl i32 %dst, 2
+  %p = call i32 @llvm.amdgcn.ds.permute(i32 %addr, i32 %x)
+  %qb = xor i32 %q, %sb
+  %r = add i32 %qb, %p
+  %po = getelementptr i32, ptr addrspace(1) %out, i32 %i
+  store i32 %r, ptr addrspace(1) %po
+  ret void
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ARCHS)
+def test_swizzle_and_permute_over_64_lanes(arch):
+    """ds_swizzle quad_perm [3,2,1,0] (0x801b) and bit mode xor 0x10 (0x401f: and 0x1f, xor 16,
+    within each 32 lanes), ds_permute sending each lane's value to lane 63 - lane."""
+    a = np.random.default_rng(8).integers(0, 2**31, 128, dtype=np.uint32)
+    first, lane = per_wave(a, 128)
+    quad = a[first + (lane & ~3) + (3 - (lane & 3))]
+    bits = a[first + (lane ^ 16)]
+    permuted = a[first + (63 - lane)]
+    np.testing.assert_array_equal(run(SWIZZLE, arch, a, 128), (quad ^ bits) + permuted)
