@@ -112,7 +112,9 @@ def _memory_name(m: str) -> str | None:
 
 
 # part of the decode cache's key: cached decodings carry the names mapped when they were made
-NAMES_VERSION = f"{zlib.crc32(repr((sorted((k, sorted(v.items())) for k, v in RENAMED.items()), DATA_SWAPPED, _LOAD_TYPES, _ATOMIC_OPS, 2)).encode()):08x}"
+_TABLES = (sorted((k, sorted(v.items())) for k, v in RENAMED.items()), DATA_SWAPPED, _LOAD_TYPES, _STORE_TYPES,
+           _D16_TYPES, _ATOMIC_OPS)
+NAMES_VERSION = f"{zlib.crc32(repr(_TABLES).encode()):08x}"
 
 
 def gfx11_mnemonic(mnemonic: str, isa: str) -> str:

@@ -226,7 +226,8 @@ class _Run:
         self.lds_bytes = info.group_segment_size + dynamic_lds
         self.scratch_bytes = info.private_segment_size + (DYNAMIC_STACK_BYTES if info.uses_dynamic_stack else 0)
         self.nvgpr = max(program.max_vgpr, 1 if TARGETS[co.file.processor].packed_workitem_ids else 3)
-        per_wave = self.nvgpr * 4 * self.lanes + self.lanes * self.scratch_bytes + 1024 + self.lds_bytes // self.waves_per_group
+        per_wave = (self.nvgpr * 4 * self.lanes + self.lanes * self.scratch_bytes + 1024
+                    + self.lds_bytes // self.waves_per_group)
         by_memory = BATCH_BYTES // (per_wave * self.waves_per_group)
         self.groups_per_batch = max(1, min(math.prod(grid), max(by_memory, resident_groups)))
 

@@ -33,7 +33,8 @@ EM_X86_64 = 62
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
 ORDER_FREE_ENV, TOLERATE_ENV = "CASS_CHECK_ORDER_FREE", "CASS_CHECK_TOLERATE"
-VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--emu-arch", "--check-rtol", "--check-atol", "--check-order-free", "--check-tolerate")
+VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--emu-arch", "--check-rtol", "--check-atol", "--check-order-free",
+                 "--check-tolerate")
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
