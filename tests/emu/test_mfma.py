@@ -1,4 +1,4 @@
-"""MFMA on gfx90a and gfx942 (one block; f32, f16, f64 and i8 inputs) against D = A x B + C on the host,
+"""MFMA on gfx90a and gfx942 (one block; f32, f16, bf16, f64 and i8 inputs) against D = A x B + C on the host,
 and the AGPRs LLVM keeps the accumulator in. Kernels from llc-22; matrices of small integers
 (exact in any order of accumulation). The lane layout the inputs are placed in is AMD's matrix
 instruction calculator's (also in BitBLAS/TileLang's MFMA layouts): A[i][k] in lane
@@ -37,6 +37,7 @@ SHAPES = [
     ("f32.16x16x16f16", 16, 16, "<4 x half>", np.float16, "float", np.float32, ("gfx90a", "gfx942")),
     ("f32.32x32x2f32", 32, 2, "float", np.float32, "float", np.float32, ("gfx90a", "gfx942")),
     ("f32.32x32x8f16", 32, 8, "<4 x half>", np.float16, "float", np.float32, ("gfx90a", "gfx942")),
+    ("f32.16x16x16bf16.1k", 16, 16, "<4 x i16>", "bf16", "float", np.float32, ("gfx90a", "gfx942")),
     ("f64.16x16x4f64", 16, 4, "double", np.float64, "double", np.float64, ("gfx90a", "gfx942")),
     ("i32.16x16x16i8", 16, 16, "i32", np.int8, "i32", np.int32, ("gfx90a",)),
     ("i32.16x16x32.i8", 16, 32, "i64", np.int8, "i32", np.int32, ("gfx942",)),
@@ -50,6 +51,13 @@ def lanes_of_inputs(A: np.ndarray, B: np.ndarray, kpl: int) -> tuple[np.ndarray,
     lane = np.arange(64)
     k = (lane // M)[:, None] * kpl + np.arange(kpl)[None, :]
     return A[(lane % M)[:, None], k], B[(lane // N)[:, None] * kpl + np.arange(kpl)[None, :], (lane % N)[:, None]]
+
+
+def _elements(values: np.ndarray, dtype) -> np.ndarray:
+    """Lane elements in memory as dtype; "bf16": the upper half of each f32 (exact for small integers)."""
+    if dtype == "bf16":
+        return (values.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16).reshape(-1)
+    return values.astype(dtype).reshape(-1)
 
 
 def lanes_of_result(D: np.ndarray) -> np.ndarray:
@@ -70,7 +78,7 @@ def test_mfma_matches_the_host(arch, name, m, k, ir_type, dtype, out_ir, out_dty
     la, lb = lanes_of_inputs(A, B, kpl)
     dev = Device(llc_code_object(KERNEL.format(R=regs, NAME=name, AT=ir_type, OT=out_ir) + TAIL, arch))
     out = dev.zeros(64 * regs, out_dtype)
-    pa, pb = dev.upload(la.astype(dtype).reshape(-1)), dev.upload(lb.astype(dtype).reshape(-1))
+    pa, pb = dev.upload(_elements(la, dtype)), dev.upload(_elements(lb, dtype))
     pc = dev.upload(lanes_of_result(C).astype(out_dtype).reshape(-1))
     dev.run("k", (1, 1, 1), (64, 1, 1), out, pa, pb, pc)
     got = dev.download(out, 64 * regs, out_dtype).reshape(64, regs)
