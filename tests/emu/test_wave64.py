@@ -6,8 +6,12 @@ of SIDefines.h: wave_shl/shr/rol/ror by one lane, row_bcast:15/31)."""
 
 from __future__ import annotations
 
+import subprocess
+
 import numpy as np
 import pytest
+
+from cass_cc import toolchain
 
 from .emu_build import KERNELS, Device, llc_code_object
 
@@ -257,3 +261,30 @@ def test_swizzle_and_permute_over_64_lanes(arch):
     bits = a[first + (lane ^ 16)]
     permuted = a[first + (63 - lane)]
     np.testing.assert_array_equal(run(SWIZZLE, arch, a, 128), (quad ^ bits) + permuted)
+
+
+@pytest.mark.parametrize("arch", [*ARCHS, "gfx1030"])
+def test_atomic_optimizer_dpp_scan(arch):
+    """Lanes 0-119 of a 128-thread block add their values to out[0] and store what they saw:
+    within a wave the values seen are the base plus the exclusive prefix sums of the wave's
+    values, the waves' bases the start or the start plus the other waves' sums."""
+    ir = (KERNELS / "atomic_scan.ll").read_text()
+    proc = subprocess.run([toolchain.path("llc"), "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", "-O2",
+                           "-amdgpu-atomic-optimizer-strategy=DPP", "-filetype=obj", "-o", "-"],
+                          input=ir.encode(), capture_output=True, check=True)
+    from cass_cc.rdna3.tools import link
+    dev = Device(link([proc.stdout]))
+    x = np.random.default_rng(12).integers(0, 1000, 128, dtype=np.uint32)
+    out, pa = dev.upload(np.concatenate([[1000], np.zeros(128, np.uint32)]).astype(np.uint32)), dev.upload(x)
+    dev.run("k", (1, 1, 1), (128, 1, 1), out, pa)
+    result = dev.download(out, 129, np.uint32)
+    assert result[0] == 1000 + x[:120].sum()
+    lanes = 64 if arch in ARCHS else 32
+    seen = result[1:121]
+    bases = set()
+    for first in range(0, 120, lanes):
+        part, values = seen[first:first + lanes], x[first:min(first + lanes, 120)]
+        prefix = np.concatenate([[0], np.cumsum(values)[:-1]]).astype(np.uint32)
+        bases.add(int(part[0]))
+        np.testing.assert_array_equal(part, part[0] + prefix)
+    assert 1000 in bases
