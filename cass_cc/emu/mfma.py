@@ -39,13 +39,15 @@ def build_mfma(instr: Instr):
             raise Unimplemented(f"matrix instruction {m}")
         return None
     rows, cols, depth, t, out_t = int(match["m"]), int(match["n"]), int(match["k"]), match["t"], match["out"]
-    if rows != cols or rows not in (16, 32) or depth * rows % 64:
-        raise Unimplemented(f"{m}: a multi-block or other shape")
     if any(instr.mods.get(k) for k in ("cbsz", "abid", "blgp", "neg")):
         raise Unimplemented(f"{m} with {sorted(k for k in instr.mods)}")
     dst, a_op, b_op, c_op = instr.operands
     dtype, result = np.dtype(ELEMENT[t]), np.dtype(RESULT[out_t])
     kpl = depth * rows // 64
+    # one block spreads K over the lanes in the elements the A operand's registers hold; the
+    # multi-block forms (32x32x4f16, 16x16x4i8 ...) hold more than their K gives each lane
+    if rows != cols or rows not in (16, 32) or depth * rows % 64 or kpl != a_op.count * 4 // dtype.itemsize:
+        raise Unimplemented(f"{m}: a multi-block or other shape")
     nregs = rows * cols // 64                 # result elements per lane
     words = result.itemsize // 4              # registers per result element
     lane = np.arange(64)

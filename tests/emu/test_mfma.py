@@ -91,12 +91,17 @@ def test_the_accumulator_lives_in_agprs():
     assert "v_mfma_f32_16x16x4f32 a[0:3]" in text
 
 
-def test_multi_block_mfma_is_refused_by_name():
+@pytest.mark.parametrize("text", ["v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]",
+                                  "v_mfma_f32_32x32x4f16 a[0:31], v[0:1], v[2:3], a[0:31]",
+                                  "v_mfma_i32_16x16x4i8 a[0:15], v0, v1, a[0:15]",
+                                  "v_mfma_f32_32x32x2bf16 a[0:31], v0, v1, a[0:31]"])
+def test_multi_block_mfma_is_refused_by_name(text):
+    """Forms with several blocks (their K fills fewer elements than their registers hold)."""
     from cass_cc.emu.decode import parse_instruction
     from cass_cc.emu.fault import Unimplemented
     from cass_cc.emu.program import build
     with pytest.raises(Unimplemented, match="multi-block"):
-        build(parse_instruction("v_mfma_f32_16x16x1f32 a[0:15], v0, v1, a[0:15]", 0, 8))
+        build(parse_instruction(text, 0, 8))
 
 
 @pytest.mark.parametrize("kernel,k,dtype", [("_Z8mfma_f32PDv4_fPKfS2_PKS_", 4, np.float32),
