@@ -71,6 +71,7 @@ def build_valu(instr: Instr, op: Op) -> Valu:
         if mask_reg is None:
             raise Unimplemented("lane mask operand must be an SGPR")
 
+    dst_hi = not vop3p and "mix" not in flags and _vop3_halves(instr.mnemonic, op, nsrc, mods.get("op_sel"))
     sdwa = is_sdwa(instr)
     readers = [sdwa_source(s, t, i, mods) if sdwa else _source(s, t, i, mods, vop3p, "mix" in flags)
                for i, (s, t) in enumerate(zip(srcs, op.srcs))]
@@ -81,8 +82,12 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     if dst is not None:
         if "mix" in flags and op.dst == "f16":       # v_fma_mixlo_f16 / v_fma_mixhi_f16
             dst = Operand("v", dst.reg, hi="hi_half" in flags)
-        writer = (sdwa_writer(dst, op.dst, mods if sdwa else {}) if sdwa or zeroes_high_half(instr, op.dst)
-                  else vector_writer(dst, op.dst))
+        if dst_hi:                                   # bits 31:16, keeping 15:0
+            writer = vector_writer(Operand("v", dst.reg, hi=True), op.dst)
+        elif sdwa or zeroes_high_half(instr, op.dst):
+            writer = sdwa_writer(dst, op.dst, mods if sdwa else {})
+        else:
+            writer = vector_writer(dst, op.dst)
     post = _output_modifiers(op, mods)
     fn = op.bare       # launch() runs with numpy's float warnings off
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
@@ -176,6 +181,23 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     return Valu(run, compute)
 
 
+def _vop3_halves(mnemonic: str, op: Op, nsrc: int, op_sel) -> bool:
+    """A VOP3 op_sel (GFX9/GFX10 print it for 16-bit operands): bit i picks the high half of
+    source i, the last bit writes the result to the high half (returned). A bit set for an
+    operand that is not 16-bit is refused."""
+    if not op_sel or not any(op_sel):
+        return False
+    for i, bit in enumerate(op_sel):
+        if not bit:
+            continue
+        if i < nsrc and WIDTH[op.srcs[i]] == 16:
+            continue
+        if i == len(op_sel) - 1 and op.dst is not None and WIDTH[op.dst] == 16:
+            return True
+        raise Unimplemented(f"{mnemonic} op_sel bit {i} on an operand that is not 16-bit")
+    return False
+
+
 def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
     """Reader st, w -> (k, lanes) values of type t, with modifiers applied."""
     def pick(name, default):
@@ -203,8 +225,8 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
     neg, abs_ = s.neg, s.abs
     if vop3p:            # a non-packed source of a VOP3P op: neg_lo is neg, neg_hi is abs
         neg, abs_ = pick("neg_lo", neg), pick("neg_hi", abs_)
-        if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):
-            s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
+    if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):   # VOP3P, or VOP3's 16-bit halves
+        s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
     raw = vector_bits(s, t)
     if not (neg or abs_) and WIDTH[t] >= 16:       # the common case: the bits, viewed as the type
         dtype = np.dtype(DTYPES[t])

@@ -88,3 +88,36 @@ def test_bytes_shorts_and_halves_match_the_host(arch):
 def test_the_kernel_uses_sdwa(arch):
     text = disassemble(llc_code_object(KERNEL + TAIL, arch))
     assert "_sdwa" in text and "src0_sel:WORD_1" in text
+
+
+def _run_one(text: str, isa: str, regs: dict[int, int]) -> np.ndarray:
+    """One instruction, decoded as for `isa`, on one wave of 64 lanes whose VGPRs hold `regs`."""
+    from cass_cc.emu.decode import parse_instruction
+    from cass_cc.emu.isa_names import gfx11_mnemonic
+    from cass_cc.emu.program import build
+    from cass_cc.emu.state import EXEC, Waves
+    instr = parse_instruction(text, 0, 8)
+    instr.isa, instr.mnemonic = isa, gfx11_mnemonic(instr.mnemonic, isa)
+    st = Waves(1, 8, 1, 0, 0, lanes=64)
+    st.S[0, EXEC:EXEC + 2] = 0xFFFFFFFF
+    for reg, value in regs.items():
+        st.V[0, reg] = value
+    build(instr)(st, np.array([0]))
+    return st.V[0, 0]
+
+
+def test_vop3_op_sel_picks_and_writes_16_bit_halves():
+    """GFX9's VOP3 op_sel: sources' high halves, the result into bits 31:16 (15:0 kept)."""
+    half = lambda x: int(np.float16(x).view(np.uint16))          # noqa: E731
+    regs = {0: 0x1234_0000 | half(9), 1: half(1) | half(2) << 16, 2: half(3) | half(4) << 16,
+            3: half(5) | half(6) << 16}
+    out = _run_one("v_fma_f16 v0, v1, v2, v3 op_sel:[1,0,1,1]", "gfx9", regs)
+    assert (out == (half(2 * 3 + 6) << 16 | half(9))).all()
+    low = _run_one("v_fma_f16 v0, v1, v2, v3", "gfx9", regs)
+    assert (low == (0x1234_0000 | half(1 * 3 + 5))).all()     # VOP3-only: bits 31:16 kept
+
+
+def test_op_sel_on_a_32_bit_operand_is_refused():
+    from cass_cc.emu.fault import Unimplemented
+    with pytest.raises(Unimplemented, match="op_sel bit 0"):
+        _run_one("v_add3_u32 v0, v1, v2, v3 op_sel:[1,0,0,0]", "gfx9", {})
