@@ -208,6 +208,9 @@ def build_vmem(instr: Instr):
     offset = int(instr.mods.get("offset", 0))
     seg = m.split("_", 1)[0]
     ops = instr.operands
+    for mod in ("lds", "tfe", "lwe"):   # GFX9's load into LDS (M0), texture-fault status dwords
+        if instr.mods.get(mod):
+            raise Unimplemented(f"the {mod} modifier")
     if (lm := LOAD.match(m)):
         kind, t = lm.group("kind"), lm.group("t")
         nb = NBYTES[t]
