@@ -122,14 +122,3 @@ def test_op_sel_on_a_32_bit_operand_is_refused():
     with pytest.raises(Unimplemented, match="op_sel bit 0"):
         _run_one("v_add3_u32 v0, v1, v2, v3 op_sel:[1,0,0,0]", "gfx9", {})
 
-
-@pytest.mark.parametrize("text", ["buffer_load_dword v1, off, s[0:3], 0 lds", "global_load_dword v1, v[2:3], off tfe"])
-def test_loads_to_lds_and_fault_status_are_refused(text):
-    from cass_cc.emu.decode import parse_instruction
-    from cass_cc.emu.fault import Unimplemented
-    from cass_cc.emu.isa_names import gfx11_mnemonic
-    from cass_cc.emu.program import build
-    instr = parse_instruction(text, 0, 8)
-    instr.mnemonic = gfx11_mnemonic(instr.mnemonic, "gfx9")
-    with pytest.raises(Unimplemented, match="modifier"):
-        build(instr)
