@@ -288,3 +288,24 @@ def test_atomic_optimizer_dpp_scan(arch):
         bases.add(int(part[0]))
         np.testing.assert_array_equal(part, part[0] + prefix)
     assert 1000 in bases
+
+
+@pytest.mark.parametrize("arch", ["gfx1030", "gfx1100"])
+@pytest.mark.parametrize("kernel", ["ballot", "exec_hi"])
+def test_rdna_kernels_built_for_wave64(arch, kernel):
+    """RDNA runs a kernel as wave64 when its descriptor's wave32 bit is clear (llc -mattr=
+    +wavefrontsize64): the same 64-lane results as on CDNA."""
+    body = {"ballot": BALLOT, "exec_hi": EXEC_HI}[kernel].replace("BLOCK", "128")
+    proc = subprocess.run([toolchain.path("llc"), "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}",
+                           "-mattr=+wavefrontsize64", "-O2", "-filetype=obj", "-o", "-"],
+                          input=(HEAD + body + TAIL).encode(), capture_output=True, check=True)
+    from cass_cc.rdna3.tools import link
+    rdna, cdna = Device(link([proc.stdout])), device({"ballot": BALLOT, "exec_hi": EXEC_HI}[kernel], "gfx942", 128)
+    a = np.random.default_rng(13).integers(0, 2**20, 256, dtype=np.uint32)
+    results = []
+    for dev in (rdna, cdna):
+        out, pa = dev.zeros(256, np.uint32), dev.upload(a)
+        dev.run("k", (2, 1, 1), (128, 1, 1), out, pa)
+        results.append(dev.download(out, 256, np.uint32))
+    np.testing.assert_array_equal(results[0], results[1])
+    assert results[0].any()
