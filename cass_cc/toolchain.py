@@ -97,7 +97,12 @@ def _candidates(name: str) -> list[str]:
     if name == "hipcc":
         return ([os.path.join(rocm, "bin", "hipcc")] if rocm else []) + ["hipcc"]
     if name == "clang-offload-bundler":
+        # hipcc's own clang's bundler first: it reads the bundles hipcc writes, which LLVM 22's
+        # rejects ("invalid bundle id": clang 15 names the host "host-x86_64-unknown-linux")
         found = [os.path.join(rocm, "llvm", "bin", name)] if rocm else []
+        clang = _hipcc_clang()
+        if clang:
+            found.append(os.path.join(os.path.dirname(clang), name))
         found += sorted(glob.glob("/usr/lib/llvm-*/bin/clang-offload-bundler"), reverse=True)
         return found + [name]
     if name == "cc":
