@@ -25,14 +25,17 @@ from ..fsutil import atomic_write_bytes
 from ..rdna3.code_object import CodeObject
 from ..targets import TARGETS
 from .fault import EmuFault
-from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic
+from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic, swaps_data
 
-DECODE_FORMAT = 8      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 10      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
 TTMP_BASE = 108
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
-                 "exec_lo": 126, "exec_hi": 127, "exec": 126}
+                 "exec_lo": 126, "exec_hi": 127, "exec": 126,
+                 # GFX9's (GFX9 has 102 SGPRs, so these numbers hold no other register there)
+                 "flat_scratch_lo": 102, "flat_scratch_hi": 103, "flat_scratch": 102,
+                 "xnack_mask_lo": 104, "xnack_mask_hi": 105, "xnack_mask": 104}
 APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 # instructions with no architectural effect in a functional emulator
 NO_OPS = re.compile(rf"^({NO_OP_PATTERN}|s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
@@ -175,7 +178,8 @@ def _named(name: str) -> Operand:
     if m:
         return Operand("s", TTMP_BASE + int(m.group(1)), 1, name=name)
     if name in SPECIAL_SGPRS:
-        return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec") else 1, name=name)
+        return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec", "flat_scratch", "xnack_mask") else 1,
+                       name=name)
     if name == "scc":
         return Operand("scc", name=name)
     if name in APERTURE_REGS:
@@ -329,6 +333,8 @@ def _decode_text(text: str, isa: str) -> dict[int, Instr]:
             continue
         instr = parse_instruction(asm, pc, size)
         instr.function = function
+        if swaps_data(instr.mnemonic, isa) and len(instr.operands) >= 2:
+            instr.operands = [*instr.operands[:-2], instr.operands[-1], instr.operands[-2]]
         for part in (instr, *(instr.dual or ())):
             part.mnemonic = gfx11_mnemonic(part.mnemonic, isa)
         if instr.mnemonic.startswith(("s_branch", "s_cbranch")) and instr.operands:

@@ -21,14 +21,14 @@ from .decode import Instr, Operand
 from .dpp import Route
 from .fault import Unimplemented
 from .operands import typed, vector_bits, vector_writer
-from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask, write_scalar_bits
+from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
-LANE_IDS = np.arange(32, dtype=np.uint32)
+LANE_IDS = np.arange(64, dtype=np.uint32)     # a wave's lane numbers: the first 32 or all 64
 FLOAT_TYPES = ("f16", "f32", "f64")
 MODE_SHIFT = {"f32": 0, "f64": 2, "f16": 2}    # where a type's FP_ROUND field starts in MODE (FP_DENORM: +4)
 DPP_CONTROLS = ("quad_perm", "dpp8", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror",
-                "row_share", "row_xmask")
+                "row_share", "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "row_bcast")
 
 
 def base_name(mnemonic: str) -> str:
@@ -119,7 +119,7 @@ def build_valu(instr: Instr, op: Op) -> Valu:
             if rounds:
                 kwargs["round"] = (mode >> round_shift) & 3
             if lane_ids:
-                kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
+                kwargs["lane"] = np.broadcast_to(LANE_IDS[:exec_mask.shape[1]], exec_mask.shape)
             result = fn(*values, **kwargs)
         else:
             result = fn(*values)
@@ -134,13 +134,13 @@ def build_valu(instr: Instr, op: Op) -> Valu:
 
     def store(st, w, result, carry, write) -> None:
         if is_cmpx:
-            st.S[:, EXEC][w] = pack_mask(only(np.asarray(result, bool), write))
+            st.write_mask(w, EXEC, pack_mask(only(np.asarray(result, bool), write)))
         elif is_cmp:
-            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)), 32)
+            st.write_mask(w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)))
         elif writer is not None:
             writer(st, w, result, write)
         if carry is not None:
-            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(carry, bool), write)), 32)
+            st.write_mask(w, sdst.reg, pack_mask(only(np.asarray(carry, bool), write)))
 
     def compute(st, w):
         if not uses_mode:
@@ -169,13 +169,15 @@ def build_valu(instr: Instr, op: Op) -> Valu:
 
 
 def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
-    """Reader st, w -> (k, 32) values of type t, with modifiers applied."""
+    """Reader st, w -> (k, lanes) values of type t, with modifiers applied."""
     def pick(name, default):
         value = mods.get(name)
         return bool(value[i]) if isinstance(value, list) and i < len(value) else default
 
     if mix:
         return _mix_source(s, i, pick)
+    if t == "pk_f32":
+        return _pk_f32_source(s, pick)
     if t.startswith("pk_") and vop3p:
         raw = vector_bits(s, t)
         sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
@@ -203,6 +205,28 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
             return (lambda st, w: st.V[:, reg][w]) if dtype == np.uint32 else (lambda st, w: st.V[:, reg][w].view(dtype))
         return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
+
+
+def _pk_f32_source(s: Operand, pick):
+    """A register pair of two f32: element 0 is the dword op_sel picks, element 1 the dword
+    op_sel_hi picks (default: as stored); neg_lo/neg_hi negate them."""
+    if s.kind == "imm" and s.value == 0 and not s.is_float:
+        return lambda st, w: np.zeros((len(w), st.lanes), np.uint64)   # 0 in either element
+    if s.kind != "v" and s.kind != "s":      # how other constants fill the two elements: not known here
+        raise Unimplemented(f"packed f32 source {s.name or s.kind} {s.value if s.kind == 'imm' else ''}".strip())
+    raw = vector_bits(s, "b64")
+    sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
+    neg_lo, neg_hi = pick("neg_lo", False), pick("neg_hi", False)
+    low, sign = np.uint64(0xFFFFFFFF), np.uint64(0x80000000)
+
+    def read(st, w):
+        x = raw(st, w)
+        lo = (x >> np.uint64(32)) if sel_lo else (x & low)
+        hi = (x >> np.uint64(32)) if sel_hi else (x & low)
+        lo = lo ^ sign if neg_lo else lo
+        hi = hi ^ sign if neg_hi else hi
+        return lo | (hi << np.uint64(32))
+    return read
 
 
 def _mix_source(s: Operand, i: int, pick):

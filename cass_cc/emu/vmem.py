@@ -14,7 +14,7 @@ import numpy as np
 from .decode import Instr
 from .fault import AccessError, Unimplemented
 from .spaces import ATOMIC_OPS, GLOBAL, LDS, OUT_OF_RANGE, SCRATCH, atomic
-from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
+from .state import PRIVATE_APERTURE_HI, SCRATCH_BUFFER_HI, SHARED_APERTURE_HI, read_scalar_bits
 
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
 STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
@@ -151,6 +151,9 @@ def _buffer_address(vaddr, operands, offset, mods, nbytes: int, whole: bool):
             a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
         elif soffset.kind == "imm":
             a += np.uint64(soffset.value)
+        if ((base >> np.uint64(32)) == SCRATCH_BUFFER_HI).all():
+            # GFX9's private segment buffer (launch.py): each lane's own scratch, at the offset
+            return [(SCRATCH, slice(None), (a & np.uint64(0xFFFFFFFF)).astype(np.int64))]
         clipped = np.zeros(len(wave), bool)
         if not whole and nbytes > 4:
             raw = (select == 3) & ~(swizzle & (stride != 0))
@@ -237,8 +240,9 @@ def build_vmem(instr: Instr):
         name, t = am.group("op"), am.group("t")
         if name not in ATOMIC_OPS and name != "cmpswap":
             raise Unimplemented(f"atomic operation '{name}'")
-        # gfx11 asks for the old value with glc, gfx12 with a th: policy that says RETURN
-        returns = bool(instr.mods.get("glc")) or "RETURN" in str(instr.mods.get("th", ""))
+        # gfx9-gfx11 ask for the old value with glc (gfx942 calls that bit sc0), gfx12 with a th:
+        # policy that says RETURN
+        returns = bool(instr.mods.get("glc") or instr.mods.get("sc0")) or "RETURN" in str(instr.mods.get("th", ""))
         if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
             vdata, vaddr, rest = ops[0], ops[1], ops
             vdst = vdata if returns else None

@@ -12,7 +12,7 @@ from cass_cc.emu.decode import disassemble
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 
-from .emu_build import Device
+from .emu_build import Device, llc_code_object
 
 TARGETS = ["gfx1100", "gfx1201"]
 HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n" \
@@ -200,3 +200,46 @@ def test_gfx12_code_uses_its_own_spellings():
                  "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32", "v_max_num_f32",
                  "th:TH_ATOMIC_RETURN"):
         assert word in text, word
+
+
+# CDNA (wave64) and RDNA2: the same kernels, compiled by llc-22 (the lifter builds for neither)
+OTHER_TARGETS = ["gfx942", "gfx90a", "gfx1030"]
+
+
+@pytest.mark.parametrize("arch", OTHER_TARGETS)
+@pytest.mark.parametrize("family", list(KERNELS))
+def test_family_matches_the_host_on_cdna_and_rdna2(family, arch):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2**20, N, dtype=np.uint32)
+    if family == "minmax":
+        a = np.where(np.arange(N) % 5 == 0, np.float32(np.nan), rng.normal(size=N).astype(np.float32)).view(np.uint32)
+    m = 0x1_0000_0062
+    dev = Device(llc_code_object(HEAD + KERNELS[family] + TAIL, arch))
+    out, pa = dev.zeros(N, np.uint64), dev.upload(a)
+    pc = dev.upload(np.array([1, 2, 3, -1234, 5], np.int16))
+    dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), *((out, pa, m, pc) if family == "scalar_float" else (out, pa, m)))
+    np.testing.assert_array_equal(dev.download(out, N, np.uint64), host_values(family, a, m))
+
+
+@pytest.mark.parametrize("arch,words", [
+    ("gfx942", ("global_load_dword", "global_store_dwordx2", "s_load_dwordx", "ds_read_b32", "ds_write_b32",
+                "v_lshl_add_u64", "v_add_u32", "global_atomic_add_x2", "sc0", "v_subb_co_u32")),
+    ("gfx90a", ("global_load_dword", "v_addc_co_u32", "v_pk_mov_b32", "s_load_dwordx", "ds_read_b32")),
+    ("gfx1030", ("global_load_dword", "global_store_dwordx2", "s_load_dwordx", "ds_read_b32", "v_add_co_ci_u32")),
+])
+def test_other_targets_code_uses_its_own_spellings(arch, words):
+    text = "".join(disassemble(llc_code_object(HEAD + k + TAIL, arch)) for k in KERNELS.values())
+    for word in words:
+        assert word in text, word
+
+
+@pytest.mark.parametrize("text", ["s_barrier_signal 3", "s_barrier_wait 1", "s_barrier_signal m0"])
+def test_named_barriers_are_refused_not_run_as_the_workgroup_barrier(text):
+    from cass_cc.emu.decode import parse_instruction
+    from cass_cc.emu.fault import Unimplemented
+    from cass_cc.emu.isa_names import gfx11_mnemonic
+    from cass_cc.emu.program import build
+    instr = parse_instruction(text, 0, 4)
+    instr.mnemonic = gfx11_mnemonic(instr.mnemonic, "gfx12")
+    with pytest.raises(Unimplemented, match="named barrier"):
+        build(instr)
