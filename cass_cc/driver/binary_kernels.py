@@ -136,7 +136,6 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
     result = TranslatedTU()
     _prepare_cold(units)
     for arch in settings.offload_archs:
-        _refuse_wave64(tu, units, arch)
         for u in units:
             u.offload_arch = arch
         translated = translate_units(units, settings)
@@ -159,16 +158,6 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
             result.units = translated
             result.kernels = [u.report_entry() for u in translated]
     return result
-
-
-def _refuse_wave64(tu: TranslationUnit | None, units: list[KernelUnit], arch: str) -> None:
-    """NoRoute naming every kernel when `arch` runs 64-lane waves: the lifter maps a warp onto
-    one 32-lane wave, and the hipify fallback's warp functions assume it as well."""
-    why = target(arch).wave64_refusal()
-    if why and units:
-        lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}"
-                 f"kernel '{u.demangled or u.name}' cannot be built for {arch}: {why}" for u in units]
-        raise NoRoute("\n".join(lines))
 
 
 def _prepare_cold(units: list[KernelUnit]) -> None:
@@ -241,7 +230,8 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
     if no_fallback:
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
-    hipcc_lacks = missing_reason(arch)
+    # hipcc's wave64 code has 64-lane warps: a kernel the lifter refused has no warp-exact route
+    hipcc_lacks = target(arch).hip_warp_refusal() or missing_reason(arch)
     if hipcc_lacks:
         lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel "
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "

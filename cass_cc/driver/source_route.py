@@ -45,7 +45,7 @@ def hipcc_env() -> dict[str, str]:
 
 def _offload_flags(settings: Settings) -> list[str]:
     for arch in settings.offload_archs:
-        why = target(arch).wave64_refusal()
+        why = target(arch).hip_warp_refusal()
         if why:  # the compatibility header's warp functions carry CUDA's 32-lane semantics
             raise CassError(f"cannot build for {arch}: {why}")
     check_hipcc_targets(settings.offload_archs)

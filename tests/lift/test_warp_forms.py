@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .lifted import code_objects
+from .lifted import BUILDS, code_objects, sdwa_on_gfx9
 from .test_emulated import Device
 
 HERE = Path(__file__).parent
@@ -27,12 +27,13 @@ JOINED = [(r"HSETP2\.GT\.AND (P\d), (P\d), (R\d+)(?:\.reuse)?, (R\d+)(?:\.reuse)
 KEPT = [(r"R2UR (P\d), URZ, (R\d+) ;", r"R2UR \1, UR60, \2 ;")]
 
 
-@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="module", params=BUILDS)
 def lifted(request, tmp_path_factory):
+    sm, offload_arch = request.param
     edits = {"halfpairs": JOINED}
-    if request.param == "sm_80":
+    if sm == "sm_80":
         edits["masks"] = KEPT
-    return code_objects(HERE / "warp_kernels.cu", request.param, tmp_path_factory.mktemp("warp"), edits)
+    return code_objects(HERE / "warp_kernels.cu", sm, tmp_path_factory.mktemp("warp"), edits, offload_arch)
 
 
 def _masks_reference(v: np.ndarray) -> list[list[int]]:
@@ -75,7 +76,8 @@ def _halves(words: np.ndarray) -> np.ndarray:
     return words.astype(np.uint32).view(np.float16).reshape(-1, 2).astype(np.float64)
 
 
-def test_half_compares_joined_over_both_halves(lifted):
+def test_half_compares_joined_over_both_halves(lifted, request):
+    sdwa_on_gfx9(request, "lifted")
     dev = Device(lifted["halfpairs"])
     rng = np.random.default_rng(5)
     a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
@@ -108,6 +110,7 @@ def test_every_half_comparison_on_both_halves(lifted, request):
     """HSETP2.{EQ,NE,LT,LE,GT,GE,EQU,NEU,LTU,LEU,GTU,GEU,NUM,NAN}.AND P, Q on f16 pairs, and on
     bf16 pairs (.BF16_V2, sm_90): P from the low halves, Q from the high ones; NaNs, equal values,
     signed zeros."""
+    sdwa_on_gfx9(request, "lifted")
     dev = Device(lifted["halfcompares"])
     rng = np.random.default_rng(9)
     n = 64
@@ -120,7 +123,7 @@ def test_every_half_comparison_on_both_halves(lifted, request):
     dev.launch("halfcompares", 1, n, "<QQQ", dev.put(a), dev.put(b), po)
     got = dev.get(po, np.zeros(2 * n, np.uint32))
     kinds = [(_halves, got[:n])]
-    if request.node.callspec.params["lifted"] == "sm_90":
+    if request.node.callspec.params["lifted"][0] == "sm_90":
         kinds.append((_bf16_halves, got[n:]))
     for halves, words in kinds:
         x, y = halves(a), halves(b)
