@@ -38,6 +38,9 @@ _VECTOR_GFX9 = {
     "v_add_i32": "v_add_nc_i32", "v_sub_i32": "v_sub_nc_i32",
     "v_add_u16": "v_add_nc_u16", "v_sub_u16": "v_sub_nc_u16",
     "v_add_i16": "v_add_nc_i16", "v_sub_i16": "v_sub_nc_i16",
+    # GFX8's 16-bit VOP3 ops, which clear bits 31:16 (sdwa.zeroes_high_half)
+    "v_mad_legacy_u16": "v_mad_u16", "v_mad_legacy_i16": "v_mad_i16", "v_fma_legacy_f16": "v_fma_f16",
+    "v_div_fixup_legacy_f16": "v_div_fixup_f16",
 }
 
 RENAMED: dict[str, dict[str, str]] = {

@@ -21,6 +21,7 @@ from .decode import Instr, Operand
 from .dpp import Route
 from .fault import Unimplemented
 from .operands import typed, vector_bits, vector_writer
+from .sdwa import is_sdwa, sdwa_source, sdwa_writer, zeroes_high_half
 from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
@@ -55,7 +56,8 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     if "cmp" in flags and "cmpx" not in flags:
         sdst, ops = ops[0], ops[1:]
     elif "cmpx" in flags:
-        pass
+        if len(ops) == nsrc + 1 and ops[0].kind == "s":
+            sdst, ops = ops[0], ops[1:]     # GFX9's v_cmpx writes its result to EXEC and to VCC or an SGPR pair
     elif op.dst is not None:
         dst, ops = ops[0], ops[1:]
         if "carry_out" in flags:
@@ -69,7 +71,9 @@ def build_valu(instr: Instr, op: Op) -> Valu:
         if mask_reg is None:
             raise Unimplemented("lane mask operand must be an SGPR")
 
-    readers = [_source(s, t, i, mods, vop3p, "mix" in flags) for i, (s, t) in enumerate(zip(srcs, op.srcs))]
+    sdwa = is_sdwa(instr)
+    readers = [sdwa_source(s, t, i, mods) if sdwa else _source(s, t, i, mods, vop3p, "mix" in flags)
+               for i, (s, t) in enumerate(zip(srcs, op.srcs))]
     if "dst_in" in flags:
         readers.append(_source(dst, op.srcs[-1], len(srcs), {}, False, False))
     route = Route(mods) if any(k in mods for k in DPP_CONTROLS) else None
@@ -77,7 +81,8 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     if dst is not None:
         if "mix" in flags and op.dst == "f16":       # v_fma_mixlo_f16 / v_fma_mixhi_f16
             dst = Operand("v", dst.reg, hi="hi_half" in flags)
-        writer = vector_writer(dst, op.dst)
+        writer = (sdwa_writer(dst, op.dst, mods if sdwa else {}) if sdwa or zeroes_high_half(instr, op.dst)
+                  else vector_writer(dst, op.dst))
     post = _output_modifiers(op, mods)
     fn = op.bare       # launch() runs with numpy's float warnings off
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
@@ -134,7 +139,10 @@ def build_valu(instr: Instr, op: Op) -> Valu:
 
     def store(st, w, result, carry, write) -> None:
         if is_cmpx:
-            st.write_mask(w, EXEC, pack_mask(only(np.asarray(result, bool), write)))
+            bits = pack_mask(only(np.asarray(result, bool), write))
+            st.write_mask(w, EXEC, bits)
+            if sdst is not None:
+                st.write_mask(w, sdst.reg, bits)
         elif is_cmp:
             st.write_mask(w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)))
         elif writer is not None:

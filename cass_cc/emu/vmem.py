@@ -147,13 +147,18 @@ def _buffer_address(vaddr, operands, offset, mods, nbytes: int, whole: bool):
                                          np.where(swizzle & (stride != 0), structured,
                                                   index * stride + end > records))))
         a = base + index * stride + off
+        wave_offset = np.zeros(len(wave), np.uint64)
         if soffset.kind == "s":
-            a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
+            wave_offset = read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
         elif soffset.kind == "imm":
-            a += np.uint64(soffset.value)
+            wave_offset = np.full(len(wave), soffset.value, np.uint64)
         if ((base >> np.uint64(32)) == SCRATCH_BUFFER_HI).all():
-            # GFX9's private segment buffer (launch.py): each lane's own scratch, at the offset
-            return [(SCRATCH, slice(None), (a & np.uint64(0xFFFFFFFF)).astype(np.int64))]
+            # GFX9's private segment buffer (launch.py): each lane's own scratch. The hardware
+            # interleaves the lanes' dwords, so the SGPR offset counts bytes of the whole wave
+            # (LLVM's stack pointer grows by a lane's frame times the wave size)
+            lane_offset = off + wave_offset // np.uint64(st.lanes)
+            return [(SCRATCH, slice(None), (lane_offset & np.uint64(0xFFFFFFFF)).astype(np.int64))]
+        a += wave_offset
         clipped = np.zeros(len(wave), bool)
         if not whole and nbytes > 4:
             raw = (select == 3) & ~(swizzle & (stride != 0))

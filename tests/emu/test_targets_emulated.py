@@ -12,7 +12,7 @@ from cass_cc.emu.decode import disassemble
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 
-from .emu_build import Device, llc_code_object
+from .emu_build import KERNELS as KERNEL_DIR, Device, llc_code_object
 
 TARGETS = ["gfx1100", "gfx1201"]
 HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n" \
@@ -243,3 +243,53 @@ def test_named_barriers_are_refused_not_run_as_the_workgroup_barrier(text):
     instr.mnemonic = gfx11_mnemonic(instr.mnemonic, "gfx12")
     with pytest.raises(Unimplemented, match="named barrier"):
         build(instr)
+
+
+DPP_GFX10 = """declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
+declare i32 @llvm.amdgcn.mov.dpp8.i32(i32, i32)
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, i64 %m) {
+""" + GID + """  %pa = getelementptr i32, ptr addrspace(1) %a, i32 %i
+  %x = load i32, ptr addrspace(1) %pa
+  %s = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 339, i32 15, i32 15, i1 false)
+  %r = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 357, i32 15, i32 15, i1 false)
+  %e = call i32 @llvm.amdgcn.mov.dpp8.i32(i32 %x, i32 SEL8)
+  %s64 = zext i32 %s to i64
+  %r64 = zext i32 %r to i64
+  %sh = shl i64 %s64, 32
+  %sr = or i64 %sh, %r64
+  %e64 = zext i32 %e to i64
+  %out3 = mul i64 %e64, 1000003
+  %res = xor i64 %sr, %out3
+  %po = getelementptr i64, ptr addrspace(1) %out, i32 %i
+  store i64 %res, ptr addrspace(1) %po
+  ret void
+}
+"""
+
+
+def test_gfx10_dpp16_and_dpp8_on_gfx1030():
+    """row_share:3 (DppCtrl 0x153), row_xmask:5 (0x165) and dpp8 on RDNA2's wave32."""
+    sel = [7, 0, 3, 3, 1, 6, 2, 5]
+    packed = sum(s << (3 * k) for k, s in enumerate(sel))
+    dev = Device(llc_code_object(HEAD + DPP_GFX10.replace("SEL8", str(packed)) + TAIL, "gfx1030"))
+    a = np.random.default_rng(5).integers(0, 2**32, N, dtype=np.uint32)
+    out, pa = dev.zeros(N, np.uint64), dev.upload(a)
+    dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), out, pa, 0)
+    i = np.arange(N)
+    wave, lane = i - i % 32, i % 32
+    share = a[wave + (lane & ~15) + 3].astype(np.uint64)
+    xmask = a[wave + (lane & ~15) + ((lane & 15) ^ 5)].astype(np.uint64)
+    dpp8 = a[wave + (lane & ~7) + np.array(sel)[lane & 7]].astype(np.uint64)
+    expect = ((share << np.uint64(32)) | xmask) ^ (dpp8 * np.uint64(1000003))
+    np.testing.assert_array_equal(dev.download(out, N, np.uint64), expect)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a", "gfx1030", "gfx1100"])
+def test_private_arrays_and_calls(arch):
+    """out[t] = arr[t & 15] with arr[j] = j * t in the lane's scratch, read in a callee (whose
+    stack pointer on MUBUF targets counts the wave's bytes)."""
+    dev = Device(llc_code_object((KERNEL_DIR / "private_call.ll").read_text(), arch))
+    out, unused = dev.zeros(128, np.uint32), dev.zeros(1, np.uint32)
+    dev.run("k", (1, 1, 1), (128, 1, 1), out, unused)
+    t = np.arange(128, dtype=np.uint32)
+    np.testing.assert_array_equal(dev.download(out, 128, np.uint32), (t & 15) * t)
