@@ -17,14 +17,6 @@ BUILDS = [pytest.param(("sm_80", "gfx1100"), id="sm_80"), pytest.param(("sm_90",
           pytest.param(("sm_80", "gfx942"), id="sm_80-gfx942")]
 
 
-def sdwa_on_gfx9(request, fixture: str) -> None:
-    """A test of 16-bit lane halves on a gfx942 build fails until the emulator applies GFX9's SDWA
-    operand selects (LLVM writes v_max_f16_sdwa ... src0_sel:WORD_1 for the high halves; the
-    emulator reads whole registers): marked so, strictly, so that it reports the fix."""
-    if request.node.callspec.params[fixture][1] == "gfx942":
-        request.applymarker(pytest.mark.xfail(strict=True, reason="the emulator ignores GFX9 SDWA operand selects"))
-
-
 def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tuple[str, str]]] | None = None,
                  offload_arch: str = "gfx1100", refused: dict[str, str] | None = None) -> dict[str, bytes]:
     """{kernel: code object for `offload_arch`}; `edits` maps a kernel to (regex, replacement)

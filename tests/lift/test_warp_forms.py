@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .lifted import BUILDS, code_objects, sdwa_on_gfx9
+from .lifted import BUILDS, code_objects
 from .test_emulated import Device
 
 HERE = Path(__file__).parent
@@ -76,8 +76,7 @@ def _halves(words: np.ndarray) -> np.ndarray:
     return words.astype(np.uint32).view(np.float16).reshape(-1, 2).astype(np.float64)
 
 
-def test_half_compares_joined_over_both_halves(lifted, request):
-    sdwa_on_gfx9(request, "lifted")
+def test_half_compares_joined_over_both_halves(lifted):
     dev = Device(lifted["halfpairs"])
     rng = np.random.default_rng(5)
     a = rng.integers(0, 1 << 32, 64, dtype=np.uint64).astype(np.uint32)
@@ -110,7 +109,6 @@ def test_every_half_comparison_on_both_halves(lifted, request):
     """HSETP2.{EQ,NE,LT,LE,GT,GE,EQU,NEU,LTU,LEU,GTU,GEU,NUM,NAN}.AND P, Q on f16 pairs, and on
     bf16 pairs (.BF16_V2, sm_90): P from the low halves, Q from the high ones; NaNs, equal values,
     signed zeros."""
-    sdwa_on_gfx9(request, "lifted")
     dev = Device(lifted["halfcompares"])
     rng = np.random.default_rng(9)
     n = 64
