@@ -106,16 +106,18 @@ class FallbackCode:
     diagnostics: list[str]  # what hipify could not translate
 
 
-def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> FallbackCode:
-    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it."""
-    fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"))
+def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str,
+                       flags: list[str]) -> FallbackCode:
+    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it
+    (`flags`: source_route.warp_check's)."""
+    fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"), [offload_arch])
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
         if is_user_dir(inc):
             fe.mirror.translate_tree(inc, fe.user_dirs())
     out = os.path.join(fe.work, f"{tu.stem}.hsaco")
     argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
-    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w"]
+    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w", *flags]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
@@ -230,14 +232,22 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
     if no_fallback:
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
-    # hipcc's wave64 code has 64-lane warps: a kernel the lifter refused has no warp-exact route
-    hipcc_lacks = target(arch).hip_warp_refusal() or missing_reason(arch)
+    hipcc_lacks = missing_reason(arch)
+    flags: list[str] = []
+    if not hipcc_lacks:
+        # hipcc's wave64 code has 64-lane warps: a TU with warp operations has no warp-exact fallback
+        try:
+            flags = source_route.warp_check(tu, [arch]) if tu else []
+        except CassError as e:
+            hipcc_lacks = e.message.splitlines()[0]
+        if not tu and target(arch).hip_warp_refusal():
+            hipcc_lacks = target(arch).hip_warp_refusal()
     if hipcc_lacks:
         lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel "
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
                  f"hipify fallback: {hipcc_lacks}" for u in refused]
         raise NoRoute("\n".join(lines))
-    fallback = hipify_code_object(tu, settings, work, arch)
+    fallback = hipify_code_object(tu, settings, work, arch, flags)
     data = fallback.code_object
     have = defined_kernels(data) if data else set()
     for u in refused:

@@ -1,7 +1,8 @@
 """Warp-heavy programs (tests/programs/realworld, sass) built by cass-nvcc for gfx1100 and gfx942
 in one bundle and run under cass-run as a gfx942 device: two CUDA warps share each wave64
 (lift/warp_model.py), and the outputs must still be the H200's (reference.txt checksums). Kernels
-whose warps wait for each other through block-scope memory are refused on gfx942, by name."""
+whose warps wait for each other through block-scope memory are refused on gfx942, by name; the
+source route builds code without warp operations for gfx90a."""
 
 from __future__ import annotations
 
@@ -57,3 +58,16 @@ def test_warps_waiting_for_each_other_refused_on_gfx942(tmp_path):
     assert built.returncode != 0 and not exe.exists()
     error = next(line for line in built.stderr.splitlines() if "error:" in line)
     assert "bigTiles" in error and "LD.E.STRONG.SM" in error and "two warps share a wave" in error, error
+
+
+def test_source_route_builds_code_without_warp_operations_for_gfx90a(tmp_path):
+    """The source route builds a TU without warp operations for a wave64 target (hipcc knows
+    gfx90a), and it runs on an emulated gfx90a with the H200's checksum."""
+    folder = PROGRAMS / "realworld" / "managed_saxpy"
+    exe = tmp_path / "saxpy"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx90a", "-o", exe,
+                  *sorted(folder.glob("*.cu")), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+    assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
