@@ -435,8 +435,8 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
         return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)
     # %smid/%nsmid and %warpid/%nwarpid: CUDA promises only smid < nsmid and warpid < nwarpid, both
     # volatile (PTX ISA, "Special Registers"). One SM id (0 of 1) keeps every per-SM table
-    # consistent; the warp's index in its block (wave32 packs the flattened thread ids into waves
-    # in order, as NVIDIA packs warps) is below 32 = nwarpid, and SR_VIRTID/SR_VIRTCFG carry them in
+    # consistent; the warp's index in its block (the flattened thread ids fill the waves in order,
+    # 32 to a warp on wave32 and wave64 alike, as NVIDIA packs warps) is below 32 = nwarpid, and SR_VIRTID/SR_VIRTCFG carry them in
     # bits 8-14 / 8-15, where ptxas's SHF+SGXT read them.
     if name == "SR_VIRTUALSMID":
         return ir.Constant(I32, 0)
