@@ -30,21 +30,19 @@ class Target:
 
     @property
     def llvm_features(self) -> str:
-        """Subtarget features for LLVM's code generator and llvm-mc: RDNA runs CUDA's 32-lane
-        warps as wave32 (its default is wave32 too, but the lifter's code relies on it)."""
-        return "+wavefrontsize32" if self.wave_size == 32 else ""
+        """Subtarget features for LLVM's code generator and llvm-mc: the wave size the lifter's
+        code is written for (RDNA: a CUDA warp is a wave32; CDNA: two warps share a wave64,
+        lift/warp_model.py), stated although it is each processor's default."""
+        return f"+wavefrontsize{self.wave_size}"
 
-    @property
-    def lifts_warps(self) -> bool:
-        """The lifter maps a CUDA warp onto one wave; that needs 32-lane waves."""
-        return self.wave_size == 32
-
-    def wave64_refusal(self) -> str:
-        """Why the lifter refuses this target's kernels (empty when it does not)."""
-        if self.lifts_warps:
+    def hip_warp_refusal(self) -> str:
+        """Why HIP code (the source route, the hipify fallback) cannot be built for this target
+        with CUDA's warp semantics (empty when it can): hipcc gives wave64 processors 64-lane
+        warps (warpSize 64, 64-bit ballots), which code written for 32-lane warps misreads."""
+        if self.wave_size == 32:
             return ""
-        return (f"{self.name} ({self.family}) runs 64-lane waves only, and cass-cc maps CUDA's "
-                f"32-thread warps onto 32-lane waves (warps on wave64 are not implemented yet)")
+        return (f"hipcc builds {self.name} ({self.family}) code with 64-lane warps (warpSize 64), "
+                f"not CUDA's 32-lane ones, so hipified warp code would not be warp-exact")
 
 
 _KIB = 1024

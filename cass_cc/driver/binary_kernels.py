@@ -106,16 +106,18 @@ class FallbackCode:
     diagnostics: list[str]  # what hipify could not translate
 
 
-def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> FallbackCode:
-    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it."""
-    fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"))
+def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str,
+                       flags: list[str]) -> FallbackCode:
+    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it
+    (`flags`: source_route.warp_check's)."""
+    fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"), [offload_arch])
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
         if is_user_dir(inc):
             fe.mirror.translate_tree(inc, fe.user_dirs())
     out = os.path.join(fe.work, f"{tu.stem}.hsaco")
     argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
-    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w"]
+    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w", *flags]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
@@ -136,7 +138,6 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
     result = TranslatedTU()
     _prepare_cold(units)
     for arch in settings.offload_archs:
-        _refuse_wave64(tu, units, arch)
         for u in units:
             u.offload_arch = arch
         translated = translate_units(units, settings)
@@ -159,16 +160,6 @@ def code_for_tu(tu: TranslationUnit, units: list[KernelUnit], settings: Settings
             result.units = translated
             result.kernels = [u.report_entry() for u in translated]
     return result
-
-
-def _refuse_wave64(tu: TranslationUnit | None, units: list[KernelUnit], arch: str) -> None:
-    """NoRoute naming every kernel when `arch` runs 64-lane waves: the lifter maps a warp onto
-    one 32-lane wave, and the hipify fallback's warp functions assume it as well."""
-    why = target(arch).wave64_refusal()
-    if why and units:
-        lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}"
-                 f"kernel '{u.demangled or u.name}' cannot be built for {arch}: {why}" for u in units]
-        raise NoRoute("\n".join(lines))
 
 
 def _prepare_cold(units: list[KernelUnit]) -> None:
@@ -242,12 +233,21 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
     hipcc_lacks = missing_reason(arch)
+    flags: list[str] = []
+    if not hipcc_lacks:
+        # hipcc's wave64 code has 64-lane warps: a TU with warp operations has no warp-exact fallback
+        try:
+            flags = source_route.warp_check(tu, [arch]) if tu else []
+        except CassError as e:
+            hipcc_lacks = e.message.splitlines()[0]
+        if not tu and target(arch).hip_warp_refusal():
+            hipcc_lacks = target(arch).hip_warp_refusal()
     if hipcc_lacks:
         lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel "
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
                  f"hipify fallback: {hipcc_lacks}" for u in refused]
         raise NoRoute("\n".join(lines))
-    fallback = hipify_code_object(tu, settings, work, arch)
+    fallback = hipify_code_object(tu, settings, work, arch, flags)
     data = fallback.code_object
     have = defined_kernels(data) if data else set()
     for u in refused:

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import sys
 
+from ..errors import CassError
+from . import source_route
 from .binary_embed import REFERENCE_KIND, BundledCode
+from .hip_compilers import missing_reason
 from .plan import TranslationUnit
 from .settings import Settings
 
@@ -35,12 +38,19 @@ def reference_code_objects(tu: TranslationUnit | None, code_objects: list[Bundle
         if fallback is not None:
             refs.append(BundledCode(REFERENCE_KIND, arch, fallback.data))
             continue
-        built = hipify_code_object(tu, settings, work, arch)
-        if built.code_object:
+        try:
+            flags = source_route.warp_check(tu, [arch])
+        except CassError as e:     # hipcc's warps on wave64 are 64 lanes: no warp-exact reference
+            built, why = None, e.message.splitlines()[0]
+        else:
+            why = missing_reason(arch)
+            built = None if why else hipify_code_object(tu, settings, work, arch, flags)
+        if built is not None and built.code_object:
             refs.append(BundledCode(REFERENCE_KIND, arch, built.code_object))
             continue
-        note = (f"{tu.source}: no reference for cass-run --check ({arch}): hipify + hipcc failed: "
-                f"{built.error}; its kernels will run unchecked")
+        if built is not None:
+            why = f"hipify + hipcc failed: {built.error}"
+        note = (f"{tu.source}: no reference for cass-run --check ({arch}): {why}; its kernels will run unchecked")
         notes.append(note)
         sys.stderr.write(f"{PROG}: warning: {note}\n")
     return refs, notes

@@ -21,6 +21,7 @@ from .jobs import Job
 from .parse import UsageError
 from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
+from .warp_uses import warp_uses
 
 NAME = "source"
 # -l names of NVIDIA's libraries -> those the hipified code calls (None: the HIP runtime, which
@@ -43,16 +44,33 @@ def hipcc_env() -> dict[str, str]:
     return toolchain.hip_environment()
 
 
-def _offload_flags(settings: Settings) -> list[str]:
-    for arch in settings.offload_archs:
-        why = target(arch).wave64_refusal()
-        if why:  # the compatibility header's warp functions carry CUDA's 32-lane semantics
-            raise CassError(f"cannot build for {arch}: {why}")
-    check_hipcc_targets(settings.offload_archs)
-    flags = [f"--offload-arch={a}" for a in settings.offload_archs]
+def _offload_flags(archs: list[str]) -> list[str]:
+    check_hipcc_targets(archs)
+    flags = [f"--offload-arch={a}" for a in archs]
     # The folder links every installed device library and adds the generated ISA version files
     # the installed ones lack (gfx11's are missing from Debian's ROCm 5.2).
-    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*settings.offload_archs)}"]
+    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*archs)}"]
+
+
+NO_WARP_OPERATIONS = "-DCASS_NO_WARP_OPERATIONS"   # cass_hip_compat.h builds wave64 code then
+
+
+def warp_check(tu: TranslationUnit, archs: list[str]) -> list[str]:
+    """When an arch runs 64-lane waves, hipcc gives its code 64-lane warps, so hipified warp code
+    would not be warp-exact: CassError naming each warp operation of the TU (file:line), or,
+    when it has none, the flag that lets the compatibility header build it."""
+    refusing = [(a, target(a).hip_warp_refusal()) for a in archs if target(a).hip_warp_refusal()]
+    if not refusing:
+        return []
+    uses = warp_uses(tu.source)
+    if not uses:
+        return [NO_WARP_OPERATIONS]
+    arch, why = refusing[0]
+    (path, line, what), *more = uses
+    lines = [f"{path}:{line}: '{what}' assumes CUDA's 32-lane warps, and the source route cannot build "
+             f"it for {arch}: {why} (the binary route, the default, runs it)"]
+    lines += [f"{p}:{n}: '{w}' is a warp operation too" for p, n, w in more]
+    raise CassError("\n".join(lines))
 
 
 NVCC_DEFAULT_DIALECT = "c++17"
@@ -65,13 +83,14 @@ def version_macros() -> list[str]:
             f"-D__CUDA_API_VER_MINOR__={minor}"]
 
 
-def frontend(tu: TranslationUnit, settings: Settings, work: str) -> Frontend:
+def frontend(tu: TranslationUnit, settings: Settings, work: str, archs: list[str] | None = None) -> Frontend:
+    """hipcc's command for `tu`, building for `archs` (default: every offload arch)."""
     fe = Frontend(tu, settings, work, env=hipcc_env())
     rdc = ["-fgpu-rdc"] if settings.rdc else []
     # nvcc 12 and 13 compile CUDA as C++17 unless -std says otherwise; hipcc 5.2's clang 15 would
     # take C++14 (lambdas with auto parameters, if constexpr and structured bindings then fail).
     dialect = [] if settings.std else [f"-std={NVCC_DEFAULT_DIALECT}"]
-    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *rdc, *_offload_flags(settings),
+    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *rdc, *_offload_flags(archs or settings.offload_archs),
                "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(), *dialect,
                *settings.language_flags(), *settings.device_flags]
     return fe
@@ -81,7 +100,9 @@ def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
     """One translation unit -> one x86-64 object with the AMD code in its .hip_fatbin."""
     if action.tu.language != "cu":
         return host.compile_jobs(action, settings, work)
+    checked = warp_check(action.tu, settings.offload_archs)
     fe = frontend(action.tu, settings, work)
+    fe.base += checked
     after = [_report_job(fe, work)] if _wants_report(settings) else []
     return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
                            after=after, product_dir=action.product_dir)
@@ -99,7 +120,7 @@ def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, ta
 def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     """Objects and libraries -> a program or shared library, linked by hipcc (libamdhip64)."""
     tmp = os.path.join(work, "link.out")
-    argv = [toolchain.find("hipcc").path, *_offload_flags(settings)]
+    argv = [toolchain.find("hipcc").path, *_offload_flags(settings.offload_archs)]
     if settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs):
         # The device code of -rdc objects is linked here. HIP 5.2's cooperative-groups header
         # defines a device function that is not inline, so every unit including it has a copy;

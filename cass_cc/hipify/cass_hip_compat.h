@@ -41,7 +41,9 @@
 #undef CASS_COMPAT_POSING_AS_GFX1030
 #endif
 
-#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32
+/* On wave64 hipcc's warps are 64 lanes: cass-nvcc's source route builds a translation unit there
+ * only when it found no warp operation in it, and says so with CASS_NO_WARP_OPERATIONS. */
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32 && !defined(CASS_NO_WARP_OPERATIONS)
 #error "cass_hip_compat.h: CUDA's 32-lane warp functions need a wave32 target (gfx10/gfx11, e.g. --offload-arch=gfx1100)"
 #endif
 

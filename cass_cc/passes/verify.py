@@ -1,9 +1,9 @@
 """verify: each kernel in the code object that the translation unit's link made (the one that is
 embedded) loads (ELF, kernel descriptor `<name>.kd`, metadata) and declares the CUDA parameter
 layout: every CUDA parameter is an explicit argument at the same offset and size, hidden arguments
-start after them, wave32, launch bounds as the flat work-group size. A kernel translated from a
+start after them, the target's wave size (32, or 64 on CDNA), launch bounds as the flat work-group size. A kernel translated from a
 saved .ll or .s has no cubin to compare with: its code object is checked on its own (it loads,
-descriptor, wave32, hidden arguments after the explicit ones).
+descriptor, wave size, hidden arguments after the explicit ones).
 
 Differential checks (running the kernel on the emulator next to a reference) register themselves
 in DIFFERENTIAL_CHECKS: each is called as check(unit, code_object_info) after the static checks and

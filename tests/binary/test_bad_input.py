@@ -85,14 +85,19 @@ def test_program_without_code_for_the_device(tmp_path):
 
 
 
-@pytest.mark.parametrize("route", ["binary", "source"])
-def test_wave64_target_refused_with_the_reason(tmp_path, route):
-    """gfx90a runs 64-lane waves: each kernel is refused by name (binary route), the build says
-    why (source route), and nothing is written."""
-    obj = tmp_path / "saxpy.o"
-    proc = cass_nvcc(f"--cass-route={route}", "--cass-offload-arch=gfx1100,gfx90a", "-c", SAXPY, "-o", obj,
-                     cwd=tmp_path)
-    words = ["gfx90a", "runs 64-lane waves only", "warps on wave64 are not implemented"]
-    if route == "binary":
-        words += ["kernel 'saxpy(float, float const*, float*, int)' cannot be built for gfx90a"]
-    _fails_cleanly(proc, obj, *words)
+def test_wave64_source_route_refuses_warp_code_with_the_reason(tmp_path):
+    """gfx90a runs 64-lane waves, and hipcc gives its code 64-lane warps: the source route names
+    each warp operation of the TU (file:line) and writes nothing; a TU without one builds (the
+    binary route lifts both)."""
+    warp = tmp_path / "warp.cu"
+    warp.write_text("__global__ void k(int *p) {\n  int v = p[threadIdx.x];\n"
+                    "  p[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);\n"
+                    "  asm volatile(\"bar.sync 0;\");\n  p[0] = warpSize;\n}\n")
+    obj = tmp_path / "warp.o"
+    proc = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", warp, "-o", obj, cwd=tmp_path)
+    _fails_cleanly(proc, obj, f"{warp}:3: '__shfl_down_sync' assumes CUDA's 32-lane warps",
+                   "for gfx90a", "64-lane warps (warpSize 64)")
+    assert f"{warp}:5: 'warpSize' is a warp operation too" in proc.stderr
+    saxpy = tmp_path / "saxpy.o"
+    built = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", SAXPY, "-o", saxpy, cwd=tmp_path)
+    assert built.returncode == 0 and saxpy.exists(), built.stderr

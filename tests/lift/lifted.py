@@ -8,16 +8,26 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
 
-def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tuple[str, str]]] | None = None) -> dict[str, bytes]:
-    """{kernel: code object}; `edits` maps a kernel to (regex, replacement) pairs applied to its
-    SASS text before parsing."""
+# (SASS arch, offload arch) pairs the lift tests build for: sm_80 (what cass-nvcc asks nvcc for)
+# and sm_90 on gfx1100 (wave32: a warp is a wave), and sm_80 on gfx942 (wave64: two warps a wave,
+# each in its half; lift/warp_model.py), whose expected values are the same.
+BUILDS = [pytest.param(("sm_80", "gfx1100"), id="sm_80"), pytest.param(("sm_90", "gfx1100"), id="sm_90"),
+          pytest.param(("sm_80", "gfx942"), id="sm_80-gfx942")]
+
+
+def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tuple[str, str]]] | None = None,
+                 offload_arch: str = "gfx1100", refused: dict[str, str] | None = None) -> dict[str, bytes]:
+    """{kernel: code object for `offload_arch`}; `edits` maps a kernel to (regex, replacement)
+    pairs applied to its SASS text before parsing; `refused` maps the kernels the lift must
+    refuse to a text their reason contains (they have no code object)."""
     from cass_cc.pipeline import run_pipeline
     from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    cubin = folder / f"{source.stem}_{arch}.cubin"
+    cubin = folder / f"{source.stem}_{arch}_{offload_arch}.cubin"
     subprocess.run(["nvcc", f"-arch={arch}", "-cubin", "-o", str(cubin), str(source)], check=True)
     out = {}
-    for unit in units_from_file(str(cubin)):
+    for unit in units_from_file(str(cubin), offload_arch):
         before = [p for p in LIFT_PIPELINE if p.NAME in ("extract", "disasm")]
         unit = run_pipeline(unit, before)
         for pattern, replacement in (edits or {}).get(unit.name, []):
@@ -25,6 +35,9 @@ def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tu
             assert n, f"{pattern!r} not in the SASS of {unit.name}"
             unit.sass_text = text
         unit = run_pipeline(unit, [p for p in LIFT_PIPELINE if p not in before])
+        if unit.name in (refused or {}):
+            assert unit.status != "ok" and any(refused[unit.name] in r for r in unit.reasons), unit.reasons
+            continue
         assert unit.status == "ok", unit.reasons
         out[unit.name] = unit.code_object
     return out

@@ -12,22 +12,25 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from .lifted import BUILDS
+
 HERE = Path(__file__).parent
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
 
-@pytest.fixture(scope="session", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="session", params=BUILDS)
 def code_objects(request, tmp_path_factory):
     """{kernel: code object} for every kernel of kernels.cu, through the whole lift pipeline, from
     SASS for sm_80 (what cass-nvcc asks nvcc for) and sm_90 (parameters at 0x210, shared memory
-    from 0x400, VIADD/VIMNMX/REDG)."""
+    from 0x400, VIADD/VIMNMX/REDG), for gfx1100 and for gfx942 (two warps in each wave64)."""
     from cass_cc.pipeline import run_pipeline
     from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    cubin = tmp_path_factory.mktemp("lift") / f"kernels_{request.param}.cubin"
-    subprocess.run(["nvcc", f"-arch={request.param}", "-cubin", "-o", str(cubin), str(HERE / "kernels.cu")],
+    sm, offload_arch = request.param
+    cubin = tmp_path_factory.mktemp("lift") / f"kernels_{sm}.cubin"
+    subprocess.run(["nvcc", f"-arch={sm}", "-cubin", "-o", str(cubin), str(HERE / "kernels.cu")],
                    check=True)
     out = {}
-    for unit in units_from_file(str(cubin)):
+    for unit in units_from_file(str(cubin), offload_arch):
         unit = run_pipeline(unit, LIFT_PIPELINE)
         assert unit.status == "ok", unit.reasons
         out[unit.name] = unit.code_object

@@ -14,6 +14,8 @@ import subprocess
 import numpy as np
 import pytest
 
+from .lifted import BUILDS
+
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
 KERNELS = r"""
@@ -63,16 +65,17 @@ extern "C" __global__ void mma_f16_acc(const unsigned short *a, const unsigned s
 """
 
 
-@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="module", params=BUILDS)
 def code_object(request, tmp_path_factory):
     from cass_cc.pipeline import run_pipeline
     from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    folder = tmp_path_factory.mktemp(f"mma_{request.param}")
+    sm, offload_arch = request.param
+    folder = tmp_path_factory.mktemp(f"mma_{sm}")
     (folder / "k.cu").write_text(KERNELS)
     cubin = folder / "k.cubin"
-    subprocess.run(["nvcc", f"-arch={request.param}", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
+    subprocess.run(["nvcc", f"-arch={sm}", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
     objects = {}
-    for unit in units_from_file(str(cubin)):
+    for unit in units_from_file(str(cubin), offload_arch):
         unit = run_pipeline(unit, LIFT_PIPELINE)
         assert unit.status == "ok", unit.reasons
         objects[unit.name] = unit.code_object

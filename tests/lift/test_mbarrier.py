@@ -23,9 +23,9 @@ def word(phase: int, pending: int, expected: int) -> int:
     return ((phase << 31 | (2**31 - pending)) << 32) | (2**30 - expected)
 
 
-@pytest.fixture(scope="module")
-def lifted(tmp_path_factory):
-    return code_objects(HERE / "mbarrier_kernels.cu", "sm_80", tmp_path_factory.mktemp("mbar"))
+@pytest.fixture(scope="module", params=["gfx1100", "gfx942"])
+def lifted(request, tmp_path_factory):
+    return code_objects(HERE / "mbarrier_kernels.cu", "sm_80", tmp_path_factory.mktemp("mbar"), offload_arch=request.param)
 
 
 @pytest.mark.parametrize("threads", [64, 96])

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .lifted import code_objects
+from .lifted import BUILDS, code_objects
 from .test_emulated import Device
 
 HERE = Path(__file__).parent
@@ -27,12 +27,13 @@ JOINED = [(r"HSETP2\.GT\.AND (P\d), (P\d), (R\d+)(?:\.reuse)?, (R\d+)(?:\.reuse)
 KEPT = [(r"R2UR (P\d), URZ, (R\d+) ;", r"R2UR \1, UR60, \2 ;")]
 
 
-@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="module", params=BUILDS)
 def lifted(request, tmp_path_factory):
+    sm, offload_arch = request.param
     edits = {"halfpairs": JOINED}
-    if request.param == "sm_80":
+    if sm == "sm_80":
         edits["masks"] = KEPT
-    return code_objects(HERE / "warp_kernels.cu", request.param, tmp_path_factory.mktemp("warp"), edits)
+    return code_objects(HERE / "warp_kernels.cu", sm, tmp_path_factory.mktemp("warp"), edits, offload_arch)
 
 
 def _masks_reference(v: np.ndarray) -> list[list[int]]:
@@ -120,7 +121,7 @@ def test_every_half_comparison_on_both_halves(lifted, request):
     dev.launch("halfcompares", 1, n, "<QQQ", dev.put(a), dev.put(b), po)
     got = dev.get(po, np.zeros(2 * n, np.uint32))
     kinds = [(_halves, got[:n])]
-    if request.node.callspec.params["lifted"] == "sm_90":
+    if request.node.callspec.params["lifted"][0] == "sm_90":
         kinds.append((_bf16_halves, got[n:]))
     for halves, words in kinds:
         x, y = halves(a), halves(b)

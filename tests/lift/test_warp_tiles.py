@@ -14,16 +14,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .lifted import code_objects
+from .lifted import BUILDS, code_objects
 from .test_emulated import Device
 
 HERE = Path(__file__).parent
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
 
-@pytest.fixture(scope="module", params=["sm_80", "sm_90"])
+@pytest.fixture(scope="module", params=BUILDS)
 def tiles(request, tmp_path_factory):
-    return code_objects(HERE / "warp_tiles.cu", request.param, tmp_path_factory.mktemp("tiles"))
+    sm, offload_arch = request.param
+    return code_objects(HERE / "warp_tiles.cu", sm, tmp_path_factory.mktemp("tiles"), offload_arch=offload_arch)
 
 
 def _expected(v: np.ndarray, n: int) -> list[list[int]]:
@@ -62,3 +63,18 @@ def test_two_warp_tile_syncs_shuffles_and_reduces(tmp_path):
     for t in range(128):
         base = t - t % 64
         assert list(got[t]) == [v[t ^ 32], v[base + 40], v[base:base + 64].sum(), t // 64], t
+
+
+def test_two_warp_tile_refused_on_wave64(tmp_path):
+    """A tile of two warps syncs by one warp polling a shared word until the other sets its bit:
+    on gfx942 both warps are halves of one wave, which runs one side of the branch at a time, so
+    the lift refuses it (loudly, naming the polling load) rather than build a hang."""
+    import subprocess
+
+    from cass_cc.pipeline import run_pipeline
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
+    cubin = tmp_path / "big.cubin"
+    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(HERE / "warp_big_tiles.cu")], check=True)
+    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin), "gfx942")]
+    assert unit.status != "ok"
+    assert any("LD.E.STRONG.SM" in r and "two warps share a wave" in r for r in unit.reasons), unit.reasons

@@ -223,7 +223,7 @@ def test_a_relocatable_cubin_is_refused_naming_its_kernels(images, tmp_path):
 def test_translate_image_usage_errors(images, tmp_path):
     image = tmp_path / "image.bin"
     image.write_bytes(images["fatbin"])
-    assert cass_cc("translate-image", str(image), "--cass-offload-arch", "gfx90a", cache=tmp_path).returncode == 2
+    assert cass_cc("translate-image", str(image), "--cass-offload-arch", "gfx1999", cache=tmp_path).returncode == 2
     assert cass_cc("translate-image", str(tmp_path / "missing"), cache=tmp_path).returncode == 2
     assert cass_cc("translate-image", cache=tmp_path).returncode == 2
     help_text = cass_cc("translate-image", "--help", cache=tmp_path).stdout

@@ -23,7 +23,7 @@ from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
-from . import launch, subroutines
+from . import launch, subroutines, warp_model
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, facts_of, module_text
@@ -80,6 +80,7 @@ def _lift_module(unit: KernelUnit) -> str:
     fn = declare_kernel(module, facts)
     ctx = KernelLifter(module, fn, unit.sm_arch)
     ctx.state["facts"] = facts
+    ctx.state[warp_model.STATE_KEY] = warp_model.for_target(unit.offload_arch)
     instructions = sorted(unit.instructions, key=lambda i: i.address)
     cfg = analyse(instructions, facts.indirect_branches)
     ctx.state["cfg"] = cfg
@@ -87,6 +88,7 @@ def _lift_module(unit: KernelUnit) -> str:
     for ins in instructions:            # refuse before building anything
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)
+    warp_model.check_kernel(ctx.state[warp_model.STATE_KEY], instructions)
     addresses = [i.address for i in instructions]
 
     def lift_span(ctx: Lifter, start: int, end: int) -> None:

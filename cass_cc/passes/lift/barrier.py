@@ -10,7 +10,8 @@ that id before any goes on (one that waits at another barrier meanwhile would de
 so s_barrier is exact, and a count checked at run time chooses it. Otherwise they are a
 software barrier in LDS that the lifter reserves: per barrier an arrival count, a generation and
 two reduction words (one per generation parity). As on NVIDIA, a warp (wave) arrives as a whole
-and counts as 32 threads; its first active lane does the atomics. The last arrival resets the
+and counts as 32 threads; its first active lane does the atomics (on wave64 each half of a wave
+is a warp and arrives on its own). The last arrival resets the
 count and bumps the generation; waiters spin (s_sleep) until the generation moves. The spin is a
 separate function placed after the kernel, so a scheduler that favours low addresses (the
 emulator's) runs every other wave before a spinning one.
@@ -26,8 +27,7 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .core import I1, I32, LDS, VOID, ConstRef, Imm, Lifter, Reg, handles, unsupported
-from .launch import lane_id
-from .wave import active_mask, ballot
+from .warp_model import WARP, active_mask, ballot, first_lane_value, lane_id
 
 BARRIERS = 16                   # NVIDIA's per-CTA barriers 0..15
 CLUSTER = BARRIERS              # the slot of the cluster barrier (a cluster of one block)
@@ -35,7 +35,6 @@ WORDS = 4                       # count, generation, reduction word of even and 
 STATE_NAME = "cass.barriers"
 WAIT_NAME = "cass.barrier.wait"
 SPIN_SECTION = ".text.cass.spin"
-WARP = 32
 
 
 def barrier(ctx: Lifter) -> None:
@@ -172,7 +171,7 @@ def _load(ctx: Lifter, ptr: ir.Value, order: str) -> ir.Value:
 
 
 def arrive(ctx: Lifter, ident: ir.Value, expected: ir.Value, reduce: ir.Value | None = None) -> ir.Value:
-    """The wave arrives (its first active lane adds 32 to the count, and the wave's part of a
+    """The warp arrives (its first active lane adds 32 to the count, and the warp's part of a
     reduction to this generation's word); returns the generation it arrived in, in every lane."""
     b = ctx.b
     k = lambda v: ir.Constant(I32, v)
@@ -203,8 +202,7 @@ def arrive(ctx: Lifter, ident: ir.Value, expected: ir.Value, reduce: ir.Value | 
     seen.add_incoming(k(0), before)
     seen.add_incoming(g, go)
     seen.add_incoming(g, complete)
-    fn = ctx.intrinsic("llvm.amdgcn.readfirstlane.i32", I32, [I32], ("convergent",))
-    return b.call(fn, [seen])
+    return first_lane_value(ctx, seen)
 
 
 def _atomic_store(ctx: Lifter, value: ir.Value, ptr: ir.Value, order: str) -> None:

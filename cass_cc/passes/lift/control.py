@@ -11,7 +11,7 @@ from llvmlite import ir
 from .cfg import is_subroutine_call, label_address
 from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
 from .opcodes import is_warp_branch
-from .wave import active_mask
+from .warp_model import active_mask
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
 

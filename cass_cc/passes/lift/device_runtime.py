@@ -224,8 +224,12 @@ def _list_head(b: ir.IRBuilder, base: ir.Value, cls: ir.Value, lane: ir.Value) -
 
 
 def _lane(b: ir.IRBuilder, module: ir.Module) -> ir.Value:
-    mbcnt = _intrinsic(module, "llvm.amdgcn.mbcnt.lo", I32, [I32, I32])
-    return b.zext(b.call(mbcnt, [ir.Constant(I32, -1), ir.Constant(I32, 0)]), I64)
+    """The lane in the wave, modulo LISTS (a wave64's two halves share the lists: any list is
+    right, the lane only spreads the contention)."""
+    lo = _intrinsic(module, "llvm.amdgcn.mbcnt.lo", I32, [I32, I32])
+    hi = _intrinsic(module, "llvm.amdgcn.mbcnt.hi", I32, [I32, I32])
+    lane = b.call(hi, [ir.Constant(I32, -1), b.call(lo, [ir.Constant(I32, -1), ir.Constant(I32, 0)])])
+    return b.zext(b.and_(lane, ir.Constant(I32, LISTS - 1)), I64)
 
 
 def _define_pop(module: ir.Module) -> ir.Function:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from llvmlite import ir
 
 from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg, opaque
+from .warp_model import lane_id
 
 SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
@@ -415,10 +416,6 @@ def _bank_global(ctx: Lifter, bank: int, data: bytes) -> ir.Value:
 
 
 # ---- special registers -------------------------------------------------------------------------
-def lane_id(ctx: Lifter) -> ir.Value:
-    return ctx.call("llvm.amdgcn.mbcnt.lo", I32, [ir.Constant(I32, -1), ir.Constant(I32, 0)])
-
-
 def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
     b = ctx.b
     name = reg.name
@@ -428,7 +425,7 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
     if name.startswith("SR_CTAID.") and name[-1] in axis:
         return ctx.call(f"llvm.amdgcn.workgroup.id.{axis[name[-1]]}", I32, [])
     if name == "SR_LANEID":
-        return lane_id(ctx)
+        return lane_id(ctx)     # warp_model: the lane in the warp, on wave64 too
     if name == "SR_CgaCtaId":          # the block's rank in its cluster: launches have no clusters
         return ir.Constant(I32, 0)
     if name == "SR_LMEMHIOFF":         # -G stack checks trap when R1 falls below it: the lifted
@@ -438,8 +435,8 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
         return b.trunc(t if name.endswith("LO") else b.lshr(t, ir.Constant(I64, 32)), I32)
     # %smid/%nsmid and %warpid/%nwarpid: CUDA promises only smid < nsmid and warpid < nwarpid, both
     # volatile (PTX ISA, "Special Registers"). One SM id (0 of 1) keeps every per-SM table
-    # consistent; the warp's index in its block (wave32 packs the flattened thread ids into waves
-    # in order, as NVIDIA packs warps) is below 32 = nwarpid, and SR_VIRTID/SR_VIRTCFG carry them in
+    # consistent; the warp's index in its block (the flattened thread ids fill the waves in order,
+    # 32 to a warp on wave32 and wave64 alike, as NVIDIA packs warps) is below 32 = nwarpid, and SR_VIRTID/SR_VIRTCFG carry them in
     # bits 8-14 / 8-15, where ptxas's SHF+SGXT read them.
     if name == "SR_VIRTUALSMID":
         return ir.Constant(I32, 0)
@@ -477,6 +474,6 @@ def lds_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
     return ctx.b.gep(shared_base(ctx), [offset], source_etype=I8)
 
 
-__all__ = ["Facts", "facts_of", "declare_kernel", "const_load", "special_register", "lane_id",
+__all__ = ["Facts", "facts_of", "declare_kernel", "const_load", "special_register",
            "frame", "frame_pointer", "lds_pointer", "shared_base", "external_global", "LDS",
            "PRIVATE", "I1"]

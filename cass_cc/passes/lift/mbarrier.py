@@ -24,7 +24,7 @@ phase, PTX's "state prior to the arrive-on").
 ATOMS.ARRIVE.64 Rd, [a] is mbarrier.arrive (Rd:Rd+1 = that state); ARRIVES.LDGSTSBAR.64 [a] is
 cp.async.mbarrier.arrive.noinc: one arrive per thread once the thread's earlier LDGSTS copies have
 landed. The lifted LDGSTS copies at once (memory.py), so its arrive happens at once, after a
-release fence that orders the copies' stores before it. A wave's arrivals on one mbarrier are one
+release fence that orders the copies' stores before it. A warp's arrivals on one mbarrier are one
 update of the word (see arrive).
 
 sm_90 encodes the word differently (its init stores (2^20 - n) << 1 in the low word and
@@ -38,9 +38,9 @@ from llvmlite import ir
 
 from .atomics import ScopedCmpXchg, atomic
 from .core import I32, I64, Lifter, Mem, Reg, handles, unsupported
-from .launch import lane_id, lds_pointer
+from .launch import lds_pointer
 from .memory import index32
-from .wave import ballot
+from .warp_model import ballot, first_lane_value, lane_id, lanes_below, read_lane
 
 COUNT = 0x7FFFFFFF
 RELOAD = 0x40000000      # high bits 30:0 after a completion = low + RELOAD (2^31 - expected)
@@ -85,7 +85,7 @@ def _swap(ctx: Lifter, ptr: ir.Value, count: ir.Value) -> ir.Value:
 
 def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
     """One arrive per active thread on the mbarrier at shared offset `mem`; returns each thread's
-    64-bit state before its arrive. When every active thread of the wave names the same mbarrier
+    64-bit state before its arrive. When every active thread of the warp names the same mbarrier
     (the usual case), they arrive together, as if one after another in lane order: their first
     lane updates the word once by their count, and each thread's state is the word advanced by the
     lanes before it. Otherwise each thread arrives on its own."""
@@ -95,9 +95,8 @@ def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
     offset = index32(ctx, mem)
     ptr = lds_pointer(ctx, offset)
     b.fence("release", "workgroup")
-    readfirst = ctx.intrinsic("llvm.amdgcn.readfirstlane.i32", I32, [I32], ("convergent",))
     active = ballot(ctx, true)
-    same = b.icmp_unsigned("==", ballot(ctx, b.icmp_unsigned("==", offset, b.call(readfirst, [offset]))), active)
+    same = b.icmp_unsigned("==", ballot(ctx, b.icmp_unsigned("==", offset, first_lane_value(ctx, offset))), active)
     together, alone, first, share, done = (ctx.new_block(n) for n in
                                            ("mbar_together", "mbar_alone", "mbar_first", "mbar_share", "mbar_arrived"))
     b.cbranch(same, together, alone)
@@ -110,7 +109,7 @@ def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
     b.position_at_end(together)
     count = ctx.call("llvm.ctpop.i32", I32, [active])
     leader = ctx.call("llvm.cttz.i32", I32, [active, true])
-    rank = ctx.call("llvm.amdgcn.mbcnt.lo", I32, [active, c(0)])
+    rank = lanes_below(ctx, active)
     b.cbranch(b.icmp_unsigned("==", lane_id(ctx), leader), first, share)
     b.position_at_end(first)
     word = _swap(ctx, ptr, count)
@@ -120,8 +119,7 @@ def arrive(ctx: Lifter, mem: Mem) -> ir.Value:
     before = b.phi(I64)
     before.add_incoming(word, first_end)
     before.add_incoming(ir.Constant(I64, 0), together)
-    readlane = ctx.intrinsic("llvm.amdgcn.readlane.i32", I32, [I32, I32], ("convergent",))
-    low, high = (b.call(readlane, [w, leader]) for w in ctx.split64(before))
+    low, high = (read_lane(ctx, w, leader) for w in ctx.split64(before))
     mine = ctx.join64(low, advance(ctx, low, high, rank))
     share_end = b.block
     b.branch(done)

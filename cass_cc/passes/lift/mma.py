@@ -22,15 +22,10 @@ from __future__ import annotations
 from llvmlite import ir
 
 from .core import F16, F32, F64, I16, I32, I8, Lifter, Mem, Reg, handles, unsupported
-from .launch import lane_id, lds_pointer
+from .launch import lds_pointer
+from .warp_model import fetch, lane_id
 
 HALF_PAIR = ir.VectorType(F16, 2)
-
-
-def _lane_fetch(ctx: Lifter, lane: ir.Value, value: ir.Value) -> ir.Value:
-    """`value` as the lane numbered `lane` holds it (every lane of the warp takes part)."""
-    fn = ctx.intrinsic("llvm.amdgcn.ds.bpermute", I32, [I32, I32], ("convergent",))
-    return ctx.b.call(fn, [ctx.b.shl(lane, ir.Constant(I32, 2)), value])
 
 
 def _regs(ctx: Lifter, ins, op, count: int) -> list[ir.Value]:
@@ -66,7 +61,7 @@ def _byte(ctx: Lifter, word: ir.Value, index: int, signed: bool) -> ir.Value:
 
 def _gather(ctx: Lifter, base: ir.Value, words: list[ir.Value]) -> list[list[ir.Value]]:
     """words as held by lanes base + 0..3: [lane offset][register]."""
-    return [[_lane_fetch(ctx, ctx.b.add(base, ir.Constant(I32, t)), w) for w in words] for t in range(4)]
+    return [[fetch(ctx, ctx.b.add(base, ir.Constant(I32, t)), w) for w in words] for t in range(4)]
 
 
 # shape -> (K, A registers, B registers, where A[row][k] is, where B[k][col] is): an element's
@@ -203,8 +198,8 @@ def dmma(ctx: Lifter, ins) -> None:
         for k in range(4):
             a_lane = b.add(b.shl(g, ir.Constant(I32, 2)), ir.Constant(I32, k))
             b_lane = b.add(b.shl(column, ir.Constant(I32, 2)), ir.Constant(I32, k))
-            x = ctx.join64(_lane_fetch(ctx, a_lane, a_lo), _lane_fetch(ctx, a_lane, a_hi))
-            y = ctx.join64(_lane_fetch(ctx, b_lane, b_lo), _lane_fetch(ctx, b_lane, b_hi))
+            x = ctx.join64(fetch(ctx, a_lane, a_lo), fetch(ctx, a_lane, a_hi))
+            y = ctx.join64(fetch(ctx, b_lane, b_lo), fetch(ctx, b_lane, b_hi))
             total = b.call(fma, [b.bitcast(x, F64), b.bitcast(y, F64), total])
         words.extend(ctx.split64(b.bitcast(total, ir.IntType(64))))
     ctx.set_regs(d, words)
@@ -231,13 +226,13 @@ def ldsm(ctx: Lifter, ins) -> None:
     for m in range(count[0]):
         first = ir.Constant(I32, 8 * m)
         if "M88" in mods:
-            row = _lane_fetch(ctx, b.add(first, g), address)
+            row = fetch(ctx, b.add(first, g), address)
             offset = b.add(row, b.shl(t, ir.Constant(I32, 2)))
             words.append(b.load(lds_pointer(ctx, offset), typ=I32, align=4))
             continue
         parts = []
         for j in range(2):
-            row = _lane_fetch(ctx, b.add(first, b.add(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, j))), address)
+            row = fetch(ctx, b.add(first, b.add(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, j))), address)
             offset = b.add(row, b.shl(g, ir.Constant(I32, 1)))
             parts.append(b.zext(b.load(lds_pointer(ctx, offset), typ=I16, align=2), I32))
         words.append(b.or_(parts[0], b.shl(parts[1], ir.Constant(I32, 16))))
@@ -260,6 +255,6 @@ def movm(ctx: Lifter, ins) -> None:
     halves = []
     for j in range(2):
         row = b.add(b.shl(t, ir.Constant(I32, 1)), ir.Constant(I32, j))
-        held = _lane_fetch(ctx, b.add(b.shl(row, ir.Constant(I32, 2)), column_pair), word)
+        held = fetch(ctx, b.add(b.shl(row, ir.Constant(I32, 2)), column_pair), word)
         halves.append(b.and_(b.lshr(held, shift), ir.Constant(I32, 0xFFFF)))
     ctx.set32(d, b.or_(halves[0], b.shl(halves[1], ir.Constant(I32, 16))))

@@ -8,6 +8,7 @@ import functools
 import llvmlite.binding as llvm
 
 from cass_cc.errors import CassError
+from cass_cc.targets import target
 
 TRIPLE = "amdgcn-amd-amdhsa"
 
@@ -16,8 +17,8 @@ TRIPLE = "amdgcn-amd-amdhsa"
 def target_machine(arch: str):
     llvm.initialize_all_targets()
     llvm.initialize_all_asmprinters()
-    target = llvm.Target.from_triple(TRIPLE)
-    return target.create_target_machine(cpu=arch, features="+wavefrontsize32", opt=3)
+    return llvm.Target.from_triple(TRIPLE).create_target_machine(
+        cpu=arch, features=target(arch).llvm_features, opt=3)
 
 
 def optimize(text: str, arch: str = "gfx1100", speed_level: int = 2) -> str:
@@ -39,7 +40,7 @@ def optimize(text: str, arch: str = "gfx1100", speed_level: int = 2) -> str:
 
 
 DEVICE_LIBRARIES = ("ockl.bc", "oclc_abi_version_500.bc", "oclc_isa_version_{isa}.bc",
-                    "oclc_wavefrontsize64_off.bc", "oclc_daz_opt_off.bc",
+                    "oclc_wavefrontsize64_{wave64}.bc", "oclc_daz_opt_off.bc",
                     "oclc_finite_only_off.bc", "oclc_unsafe_math_off.bc",
                     "oclc_correctly_rounded_sqrt_on.bc")
 
@@ -52,7 +53,7 @@ def link_device_libraries(mod, arch: str) -> None:
     folder = toolchain.rocm_device_lib_path(arch)
     isa = arch[3:]
     for name in DEVICE_LIBRARIES:
-        path = os.path.join(folder, name.format(isa=isa))
+        path = os.path.join(folder, name.format(isa=isa, wave64="on" if target(arch).wave_size == 64 else "off"))
         with open(path, "rb") as f:
             lib = llvm.parse_bitcode(f.read())
         lib.triple = TRIPLE

@@ -1,5 +1,7 @@
 """The uniform datapath. UR registers are one thread's copies here (their values are the same in
-every lane, so per-thread semantics are exact); U* opcodes register with their vector twins in
+every lane of a warp, so per-thread semantics are exact; on wave64 the two warps of a wave may
+hold different values, and the copies keep them apart: LLVM makes one scalar only where it
+proves the whole wave agrees); U* opcodes register with their vector twins in
 integer.py and bits.py. This module has the moves between the two files."""
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
-"""Warp operations on a wave32 (CUDA's 32-lane warp): SHFL -> ds_bpermute with PTX's in-range
-rule, VOTE/VOTEU -> ballot, REDUX -> a DPP butterfly in whole-wave mode (wave.reduce), MATCH ->
-a uniform loop of lane reads (readlane) over the distinct values, one ballot each. Loops, not 32
+"""Warp operations (CUDA's 32-lane warp, placed in the wave by warp_model.py): SHFL -> ds_bpermute
+with PTX's in-range rule, VOTE/VOTEU -> ballot, REDUX -> a butterfly in whole-wave mode
+(wave.reduce), MATCH -> a loop, uniform over the warp, of lane reads over the distinct values, one
+ballot each. Loops, not 32
 unrolled reads: a kernel of tile reductions has hundreds of these. A REDUX of a WARPSYNC.EXCLUSIVE
 group (below) is a loop over the active lanes too, each lane counting only its group's.
 
@@ -23,11 +24,9 @@ from llvmlite import ir
 
 from . import control
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
-from .launch import lane_id
 from .opcodes import REGION_ENDS, is_warp_branch
-from .wave import active_mask, ballot, readlane, reduce as wave_reduce
-
-WARP = 32
+from .wave import reduce as wave_reduce
+from .warp_model import active_mask, ballot, fetch, first_lane_value, lane_id, read_lane
 
 
 @handles("SHFL", kind="effect")
@@ -62,8 +61,7 @@ def shfl(ctx: Lifter, ins) -> None:
         j = b.xor(lane, bval)
         ok = b.icmp_signed("<=", j, max_lane)
     j = b.select(ok, j, lane)
-    fn = ctx.intrinsic("llvm.amdgcn.ds.bpermute", I32, [I32, I32], ("convergent",))
-    value = b.call(fn, [b.shl(j, k(2)), ctx.u32(a)])
+    value = fetch(ctx, j, ctx.u32(a))
     ctx.set32(d, value)
     ctx.setp(p, ok)
 
@@ -94,7 +92,7 @@ def split(ctx: Lifter, ins) -> None:
     p, d, a = ctx.operands(ins, 3)
     b = ctx.b
     v = ctx.u32(a)
-    first = ctx.call("llvm.amdgcn.readfirstlane.i32", I32, [v])
+    first = first_lane_value(ctx, v)
     differs = ballot(ctx, b.icmp_unsigned("!=", v, first))
     ctx.setp(p, b.icmp_unsigned("!=", differs, ir.Constant(I32, 0)))
     ctx.set32(d, v)
@@ -159,7 +157,8 @@ def group_mask(ctx: Lifter, ins) -> ir.Value:
 
 def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -> list[ir.Value]:
     """while (rest) { lane = lowest bit of rest; rest, carried = body(lane, rest, carried) }, with
-    `rest` starting at the uniform, non-zero lane mask `first`; the final carried values."""
+    `rest` starting at the non-zero lane mask `first`, the same in every lane of the warp (on
+    wave64 the two warps of a wave loop apart); the final carried values."""
     b = ctx.b
     start, loop, done = b.block, ctx.new_block("lanes"), ctx.new_block("lanes_done")
     b.branch(loop)
@@ -187,7 +186,7 @@ def _lanes_alike(ctx: Lifter, words: list[ir.Value]) -> ir.Value:
     def body(lane, rest, carried):
         alike = ir.Constant(I1, 1)
         for w in words:
-            alike = b.and_(alike, b.icmp_unsigned("==", w, readlane(ctx, w, lane)))
+            alike = b.and_(alike, b.icmp_unsigned("==", w, read_lane(ctx, w, lane)))
         same = ballot(ctx, alike)
         return b.and_(rest, b.not_(same)), [b.select(alike, same, carried[0])]
 
@@ -273,7 +272,7 @@ def redux(ctx: Lifter, ins) -> None:
     def body(lane, rest, carried):
         x = carried[0]
         member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
-        r = b.select(member, combine(x, readlane(ctx, value, lane)), x)
+        r = b.select(member, combine(x, read_lane(ctx, value, lane)), x)
         return b.and_(rest, b.sub(rest, ir.Constant(I32, 1))), [r]
 
     (total,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, identity)], body)

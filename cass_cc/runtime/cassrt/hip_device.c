@@ -23,7 +23,9 @@ int cassrt_device_info(int device, struct cassrt_device_info *d)
     d->texture_pitch_alignment = p.texturePitchAlignment;
     d->shared_mem_per_multiprocessor = p.maxSharedMemoryPerMultiProcessor;
     d->regs_per_block = p.regsPerBlock;
-    d->warp_size = p.warpSize;
+    /* CUDA's warp, whatever the wave: cass-cc's code runs two 32-lane warps in each wave64
+       (docs/wave64.md), so CUDA code sizing work by warpSize gets the warps it runs as. */
+    d->warp_size = 32;
     d->max_threads_per_block = p.maxThreadsPerBlock;
     memcpy(d->max_threads_dim, p.maxThreadsDim, sizeof d->max_threads_dim);
     memcpy(d->max_grid_size, p.maxGridSize, sizeof d->max_grid_size);
