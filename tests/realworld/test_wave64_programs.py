@@ -47,9 +47,7 @@ def test_warp_program_on_gfx942(program, tmp_path):
     assert built.returncode == 0, built.stderr
     run = _tool("cass-run", "--emu-arch", "gfx942", exe, cwd=tmp_path)
     assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
-    reference = folder / "reference.txt"       # the H200's output, once recorded (sass/warp_blocks: not yet)
-    if reference.is_file():
-        assert _checksum(run.stdout) == _checksum(reference.read_text())
+    assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
 
 
 def test_warps_waiting_for_each_other_refused_on_gfx942(tmp_path):
