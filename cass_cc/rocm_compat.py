@@ -6,9 +6,11 @@ once into the cache:
   __threadfence*): the device-library folder clang-22 gets has hip.bc's functions linked into
   oclc_abi_version_500.bc, which clang links into every code object v5 build. Both are made weak
   there first: llvm-link drops linkonce_odr definitions that nothing in the link references.
-- HIP 5.2's atomicInc/atomicDec call LLVM intrinsics by their LLVM 15 names through asm labels
-  (llvm.amdgcn.atomic.inc.i32.p0i32), which LLVM 22 no longer has: an overlay of that one header,
-  searched before the installed ones, calls clang's __builtin_amdgcn_atomic_inc32/dec32 instead.
+- HIP 5.2's headers lean on clang 15: atomicInc/atomicDec call LLVM intrinsics by their LLVM 15
+  names through asm labels (llvm.amdgcn.atomic.inc.i32.p0i32), which LLVM 22 no longer has, and
+  amd_hip_fp16.h calls __llvm_amdgcn_rcp_f16, which clang 15's HIP wrapper declared and
+  clang-22's does not: an overlay of those headers, searched before the installed ones, calls
+  clang's builtins instead.
 """
 
 from __future__ import annotations
@@ -22,8 +24,6 @@ from pathlib import Path
 
 from . import toolchain
 from .errors import CassError
-
-ATOMIC_HEADER = "hip/amd_detail/amd_hip_atomic.h"
 
 
 CARRIER = "oclc_abi_version_500.bc"  # linked into every code object v5 build
@@ -58,26 +58,45 @@ def _run(tool: str, *args: str) -> str:
     return proc.stdout
 
 
+def _atomic_builtins(text: str) -> str:
+    return re.sub(r"return __builtin_amdgcn_atomic_(inc|dec)\(\s*address,\s*val,\s*__ATOMIC_RELAXED,"
+                  r"\s*1 /\* Device scope \*/,\s*false\)",
+                  r'return __builtin_amdgcn_atomic_\g<1>32(address, val, __ATOMIC_RELAXED, "agent")', text)
+
+
+def _half_reciprocals(text: str) -> str:
+    return text.replace('#include "hip_fp16_math_fwd.h"\n', '#include "hip_fp16_math_fwd.h"\n'
+                        "static __device__ inline _Float16 __llvm_amdgcn_rcp_f16(_Float16 x) "
+                        "{ return __builtin_amdgcn_rcph(x); }\n"
+                        "static __device__ inline __2f16 __llvm_amdgcn_rcp_2f16(__2f16 x) "
+                        "{ return __2f16{__builtin_amdgcn_rcph(x.x), __builtin_amdgcn_rcph(x.y)}; }\n", 1)
+
+
+# Installed header -> its rewrite for clang-22: atomicInc/atomicDec through clang's builtins; the
+# half reciprocals clang 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
+OVERLAID = {"hip/amd_detail/amd_hip_atomic.h": _atomic_builtins,
+            "hip/amd_detail/amd_hip_fp16.h": _half_reciprocals}
+
+
 def hip_header_overlay() -> str:
-    """A folder to search before the installed HIP headers, holding amd_hip_atomic.h with the
-    intrinsic calls LLVM 22 lacks replaced by clang builtins."""
-    installed = os.path.join(toolchain.hip_include_dir(), ATOMIC_HEADER)
-    target = toolchain.cache_root() / "hip-overlay" / f"{zlib.crc32(installed.encode()):08x}"
-    if (target / ATOMIC_HEADER).is_file():
+    """A folder to search before the installed HIP headers, holding the OVERLAID headers."""
+    include = toolchain.hip_include_dir()
+    target = toolchain.cache_root() / "hip-overlay" / f"{zlib.crc32(include.encode()):08x}-{len(OVERLAID)}"
+    if all((target / h).is_file() for h in OVERLAID):
         return str(target)
-    with open(installed, encoding="utf-8") as f:
-        text = f.read()
-    # "x.h" would be looked for next to the overlay's copy: name the installed sibling instead.
-    text = re.sub(r'#include "([\w.]+)"', r"#include <hip/amd_detail/\1>", text)
-    text, count = re.subn(r"return __builtin_amdgcn_atomic_(inc|dec)\(\s*address,\s*val,\s*__ATOMIC_RELAXED,"
-                          r"\s*1 /\* Device scope \*/,\s*false\)",
-                          r'return __builtin_amdgcn_atomic_\g<1>32(address, val, __ATOMIC_RELAXED, "agent")', text)
-    if count == 0:
-        raise CassError(f"{installed} is not HIP 5.2's: its atomicInc/atomicDec are not where cass-cc "
-                        "expects them (clang-22 cannot build against it)")
     tmp = _fresh(target)
-    (tmp / ATOMIC_HEADER).parent.mkdir(parents=True)
-    (tmp / ATOMIC_HEADER).write_text(text, encoding="utf-8")
+    for header, rewrite in OVERLAID.items():
+        installed = os.path.join(include, header)
+        with open(installed, encoding="utf-8") as f:
+            text = f.read()
+        rewritten = rewrite(text)
+        if rewritten == text:
+            raise CassError(f"{installed} is not HIP 5.2's: it lacks what cass-cc rewrites for clang-22 "
+                            "(clang-22 cannot build against it)")
+        # "x.h" would be looked for next to the overlay's copy: name the installed sibling instead.
+        rewritten = re.sub(r'#include "([\w.]+)"', r"#include <hip/amd_detail/\1>", rewritten)
+        (tmp / header).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / header).write_text(rewritten, encoding="utf-8")
     return _publish(tmp, target)
 
 

@@ -22,6 +22,7 @@ from .hip_compilers import missing_reason
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
+from .wave64 import wave64_refusals
 
 
 class NoRoute(CassError):
@@ -107,19 +108,23 @@ class FallbackCode:
 
 
 def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> FallbackCode:
-    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it."""
+    """The TU hipified and compiled for the device only, as the source route compiles it (its HIP
+    compiler for the target; refused on a wave64 target when the code uses warp operations)."""
     fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"))
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
         if is_user_dir(inc):
             fe.mirror.translate_tree(inc, fe.user_dirs())
+    diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
+    refusals = wave64_refusals(fe.mirror, [offload_arch])
+    if refusals:
+        return FallbackCode(b"", refusals[0], diagnostics)
     out = os.path.join(fe.work, f"{tu.stem}.hsaco")
     argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
     argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w"]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
-    diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
     if proc.returncode != 0:
         errors = [line for line in fe.shape(proc.stderr, closing=False).splitlines() if "error" in line]
         return FallbackCode(b"", errors[0] if errors else "hipcc failed", diagnostics)

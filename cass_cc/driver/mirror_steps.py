@@ -16,6 +16,7 @@ from ..errors import CassError
 from .diagnostics import display_path
 from .mirror import Mirror, is_user_dir, user_file
 from .step_arguments import read_arguments, settings_of
+from .wave64 import check_wave64
 
 
 # --- cass-cc hipify ---------------------------------------------------------------------------
@@ -37,6 +38,7 @@ def hipify(argv: list[str]) -> None:
         mirror.save()
     except OSError as e:
         raise CassError(f"cannot write the mirror '{mirror.root}': {e.strerror}") from None
+    check_wave64(mirror, settings.offload_archs)
     if not settings.no_warnings:
         spelled = {os.path.abspath(source): source}
         sys.stderr.write("".join(f"{display_path(d.file, spelled)}:{d.line}: {d.severity}: {d.message}\n"
