@@ -66,6 +66,15 @@ def _clang_flags(offload_archs: list[str]) -> list[str]:
     return flags + ["-Xarch_host", "-D__AMDGCN_WAVEFRONT_SIZE=64"]
 
 
+def _hipcc_clang() -> str | None:
+    """The clang hipcc drives, when hipcc itself is installed."""
+    try:
+        toolchain.find("hipcc")
+    except ToolMissing:
+        return None
+    return toolchain.hipcc_clang()
+
+
 def _clang22() -> str | None:
     try:
         return toolchain.find("clang++-22").path
@@ -74,7 +83,7 @@ def _clang22() -> str | None:
 
 
 COMPILERS = (
-    HipCompiler("hipcc", "hipcc", toolchain.hipcc_clang, _hipcc_flags, _hipcc_flags),
+    HipCompiler("hipcc", "hipcc", _hipcc_clang, _hipcc_flags, _hipcc_flags),
     HipCompiler("clang-22", "clang++-22", _clang22, _clang_flags, _clang_link_flags),
 )
 

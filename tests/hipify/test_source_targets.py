@@ -11,7 +11,8 @@ import pytest
 
 from cass_cc import targets
 from cass_cc.driver import hip_fatbin
-from cass_cc.driver.hip_compilers import missing_reason, serving
+from cass_cc.driver.hip_compilers import compiler_for, missing_reason, serving
+from cass_cc.errors import CassError
 from cass_cc.rdna3.code_object import CodeObject
 from tests.conftest import ROOT, run_tool
 
@@ -34,6 +35,20 @@ def test_every_target_has_a_hip_compiler(name):
     assert missing_reason(name) == ""
     expected = "clang-22" if name.startswith("gfx12") or name == "gfx942" else "hipcc"
     assert serving(name).name == expected
+
+
+def test_a_processor_no_compiler_knows_names_each_compilers_reason():
+    with pytest.raises(CassError) as e:
+        compiler_for(["gfx1100", "gfx9999"])
+    message = str(e.value)
+    assert message.startswith("cannot build for gfx9999 on the source route: hipcc's compiler (")
+    assert "clang version 15" in message and "does not know gfx9999; clang-22's compiler (" in message
+    assert "gfx1100" not in message.split(":", 1)[1]
+
+
+def test_one_compiler_builds_every_target_of_a_build():
+    assert compiler_for(["gfx1100", "gfx1030"]).name == "hipcc"
+    assert compiler_for(["gfx1100", "gfx1201"]).name == "clang-22"
 
 
 @pytest.mark.slow
@@ -73,3 +88,20 @@ def test_gfx942_refuses_warp_operations_per_file(tmp_path):
     assert "warp.cu:24: cannot build for gfx942 (64-lane waves): the file uses warp operations" in built.stderr
     assert "__shfl_xor_sync (line 24)" in built.stderr and "__ballot_sync (line 42)" in built.stderr
     assert "Traceback" not in built.stderr
+
+
+@pytest.mark.slow
+def test_hipify_fallback_builds_gfx1201_with_clang22(tmp_path):
+    """Route auto: the kernel the translators refuse (no model server) comes from the hipify
+    fallback, which clang-22 builds for gfx1201 (hipcc's clang 15 lacks it) next to gfx1100's."""
+    from tests.driver.conftest import amd_code_objects
+
+    exe = tmp_path / "prog"
+    built = run_tool("cass-nvcc", "-O2", "--cass-translators=model", "--cass-offload-arch=gfx1201,gfx1100",
+                     "-o", str(exe), str(REALWORLD / "block_votes" / "main.cu"), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert "comes from the hipify fallback" in built.stderr
+    archs = sorted(CodeObject(e.data, str(exe)).processor for e in amd_code_objects(exe))
+    assert archs == ["gfx1100", "gfx1201"]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.stdout == (REALWORLD / "block_votes" / "reference.txt").read_text()
