@@ -25,6 +25,7 @@ class Target:
     code_object_version: int = 5
     emulated: bool = False    # cass-cc's emulator runs its code objects
     architected_sgprs: bool = False  # workgroup ids in TTMP9 (x) and TTMP7 (y | z << 16), not SGPRs
+    packed_workitem_ids: bool = True  # work-item ids x | y << 10 | z << 20 in v0, else in v0, v1, v2
     product: str = ""         # a card with this processor (AMDGPUUsage), for the emulated device
 
     @property
@@ -48,7 +49,8 @@ class Target:
 
 _KIB = 1024
 TARGETS: dict[str, Target] = {t.name: t for t in (
-    Target("gfx1030", "GFX10.3 (RDNA2)", "gfx10.3", 32, 64 * _KIB, 0x036),
+    Target("gfx1030", "GFX10.3 (RDNA2)", "gfx10.3", 32, 64 * _KIB, 0x036, emulated=True,
+           packed_workitem_ids=False, product="AMD Radeon RX 6800 XT"),
     Target("gfx1100", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x041, emulated=True,
            product="AMD Radeon RX 7900 XTX"),
     Target("gfx1101", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x046),
@@ -57,8 +59,10 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
            architected_sgprs=True, product="AMD Radeon RX 9060 XT"),
     Target("gfx1201", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x04E, emulated=True,
            architected_sgprs=True, product="AMD Radeon RX 9070 XT"),
-    Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F),
-    Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C),
+    Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F, emulated=True,
+           product="AMD Instinct MI210"),
+    Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C, emulated=True,
+           product="AMD Instinct MI300X"),
 )}
 
 DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise

@@ -64,6 +64,7 @@ def test_unknown_target_is_a_usage_error():
 
 
 def test_emulator_refuses_a_processor_it_does_not_run():
-    data = link([assemble(emit_assembly(kernel_module("gfx1030"), "gfx1030"), "gfx1030")])
-    with pytest.raises(EmuFault, match="the code object is for gfx1030; the emulator runs gfx1100, gfx1200, gfx1201 code objects"):
+    data = link([assemble(emit_assembly(kernel_module("gfx1101"), "gfx1101"), "gfx1101")])
+    with pytest.raises(EmuFault, match="the code object is for gfx1101; the emulator runs gfx1030, gfx1100, gfx1200, "
+                                      "gfx1201, gfx90a, gfx942 code objects"):
         LoadedCodeObject.load(data, Memory())

@@ -25,14 +25,19 @@ from ..fsutil import atomic_write_bytes
 from ..rdna3.code_object import CodeObject
 from ..targets import TARGETS
 from .fault import EmuFault
-from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic
+from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic, swaps_data
 
-DECODE_FORMAT = 8      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 13      # bump when Instr or the grammar changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
 TTMP_BASE = 108
+# CDNA's accumulation registers a<n> are VGPRs AGPR_BASE + n here (after the 256 architected ones)
+AGPR_BASE = 256
 SPECIAL_SGPRS = {"vcc_lo": 106, "vcc_hi": 107, "vcc": 106, "null": 124, "m0": 125,
-                 "exec_lo": 126, "exec_hi": 127, "exec": 126}
+                 "exec_lo": 126, "exec_hi": 127, "exec": 126,
+                 # GFX9's (GFX9 has 102 SGPRs, so these numbers hold no other register there)
+                 "flat_scratch_lo": 102, "flat_scratch_hi": 103, "flat_scratch": 102,
+                 "xnack_mask_lo": 104, "xnack_mask_hi": 105, "xnack_mask": 104}
 APERTURE_REGS = ("src_shared_base", "src_shared_limit", "src_private_base", "src_private_limit")
 # instructions with no architectural effect in a functional emulator
 NO_OPS = re.compile(rf"^({NO_OP_PATTERN}|s_waitcnt\w*|s_delay_alu|s_clause|s_nop|s_sendmsg|s_sendmsghalt|s_setprio|s_sleep|"
@@ -57,6 +62,7 @@ class Operand:
     abs: bool = False
     hi: bool | None = None     # true16 half: .h -> True, .l -> False, not printed -> None
     name: str = ""
+    sext: bool = False         # SDWA's sext(...): the selected byte or word is sign-extended
 
 
 @dataclass
@@ -71,6 +77,7 @@ class Instr:
     target: int | None = None                     # branch target (device address)
     function: str = ""                            # symbol the instruction belongs to
     error: str = ""                               # why the text could not be read, if it could not
+    isa: str = "gfx11"                            # the generation it was decoded for (targets.py)
 
 
 @functools.lru_cache(maxsize=1)
@@ -98,10 +105,10 @@ class _ToOperands(Transformer):
 
     def reg_range(self, items):
         kind, lo, hi = str(items[0]), int(items[1]), int(items[2])
-        if kind not in ("v", "s", "ttmp"):
+        if kind not in ("v", "s", "ttmp", "a"):
             raise ValueError(f"unknown register range {kind}[{lo}:{hi}]")
-        base = TTMP_BASE + lo if kind == "ttmp" else lo
-        return Operand("v" if kind == "v" else "s", base, hi - lo + 1)
+        base = TTMP_BASE + lo if kind == "ttmp" else AGPR_BASE + lo if kind == "a" else lo
+        return Operand("v" if kind in ("v", "a") else "s", base, hi - lo + 1)
 
     def reg_list(self, items):
         """The NSA form of an image address, [v0, v0, v5]: kind "vlist", value the VGPR numbers."""
@@ -151,6 +158,9 @@ class _ToOperands(Transformer):
         args = [a for a in items[1:] if a is not None]
         if fn == "lit":
             return args[0]
+        if fn == "sext" and len(args) == 1 and isinstance(args[0], Operand):
+            args[0].sext = True
+            return args[0]
         return Operand("call", value=[a.value if isinstance(a, Operand) and a.kind == "imm" else
                                       (a.name or a) for a in args], name=fn)
 
@@ -171,11 +181,15 @@ def _named(name: str) -> Operand:
     m = re.fullmatch(r"([vs])(\d+)", name)
     if m:
         return Operand(m.group(1), int(m.group(2)), 1, name=name)
+    m = re.fullmatch(r"a(\d+)", name)
+    if m:
+        return Operand("v", AGPR_BASE + int(m.group(1)), 1, name=name)
     m = re.fullmatch(r"ttmp(\d+)", name)
     if m:
         return Operand("s", TTMP_BASE + int(m.group(1)), 1, name=name)
     if name in SPECIAL_SGPRS:
-        return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec") else 1, name=name)
+        return Operand("s", SPECIAL_SGPRS[name], 2 if name in ("vcc", "exec", "flat_scratch", "xnack_mask") else 1,
+                       name=name)
     if name == "scc":
         return Operand("scc", name=name)
     if name in APERTURE_REGS:
@@ -329,6 +343,9 @@ def _decode_text(text: str, isa: str) -> dict[int, Instr]:
             continue
         instr = parse_instruction(asm, pc, size)
         instr.function = function
+        instr.isa = isa
+        if swaps_data(instr.mnemonic, isa) and len(instr.operands) >= 2:
+            instr.operands = [*instr.operands[:-2], instr.operands[-1], instr.operands[-2]]
         for part in (instr, *(instr.dual or ())):
             part.mnemonic = gfx11_mnemonic(part.mnemonic, isa)
         if instr.mnemonic.startswith(("s_branch", "s_cbranch")) and instr.operands:

@@ -33,7 +33,7 @@ def build_gws(instr: Instr):
 
     def first_lane_value(st, wave: int) -> int | None:
         # the barrier's count (waves minus one) comes from the first active lane
-        active = int(st.S[wave, EXEC])
+        active = int(st.mask_bits(np.array([wave]), EXEC)[0])
         return None if active == 0 else int(st.V[wave, data, (active & -active).bit_length() - 1])
 
     def gws_barrier(st, w):

@@ -10,6 +10,7 @@ import numpy as np
 
 from .alu.op import op
 from .decode import Instr
+from .fault import Unimplemented
 from .operands import vector_bits
 from .state import EXEC, M0, read_scalar_bits, write_scalar_bits
 
@@ -20,9 +21,10 @@ FALLBACK_VECTOR_OPS = {
 
 
 def _lane_index(st, w, sel) -> np.ndarray:
+    """The lane a readlane/writelane selects: the selector modulo the wave's lanes."""
     if sel.kind == "imm":
-        return np.full(len(w), int(sel.value) & 31)
-    return (read_scalar_bits(st, w, sel, 32) & np.uint32(31)).astype(np.int64)
+        return np.full(len(w), int(sel.value) & (st.lanes - 1))
+    return (read_scalar_bits(st, w, sel, 32) & np.uint32(st.lanes - 1)).astype(np.int64)
 
 
 def build_lanes(instr: Instr):
@@ -40,7 +42,7 @@ def build_lanes(instr: Instr):
         sdst, vsrc = ops
 
         def readfirstlane(st, w):
-            ex = st.S[w, EXEC]
+            ex = st.mask_bits(w, EXEC)
             lane = np.where(ex == 0, 0, _ctz(ex))
             if vsrc.kind == "v":
                 value = st.V[w, vsrc.reg, lane]
@@ -135,6 +137,8 @@ def _permlane(ops, mods, cross: bool):
     lane = np.arange(32)
 
     def permlane(st, w):
+        if st.lanes != 32:
+            raise Unimplemented(f"v_permlane{'x' if cross else ''}16_b32 in a wave of {st.lanes} lanes")
         sel = (read_scalar_bits(st, w, sel_lo, 32).astype(np.uint64)
                | (read_scalar_bits(st, w, sel_hi, 32).astype(np.uint64) << np.uint64(32)))
         pick = ((sel[:, None] >> (np.uint64(4) * (lane & 15).astype(np.uint64))) & np.uint64(15)).astype(np.int64)
@@ -151,5 +155,6 @@ def _permlane(ops, mods, cross: bool):
 
 
 def _ctz(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.uint32)
-    return np.bitwise_count((x & -x.astype(np.int64).astype(np.uint32)) - np.uint32(1)).astype(np.int64)
+    """Trailing zeros of nonzero uint32 or uint64 masks."""
+    one = x.dtype.type(1)
+    return np.bitwise_count((x & (~x + one)) - one).astype(np.int64)

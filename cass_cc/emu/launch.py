@@ -42,8 +42,8 @@ from .printf import PrintfService
 from .program import Program, writes_exec
 from .progress import CHECK_TICKS, DEFAULT_LIMIT, Hang, Progress
 from .salu import TrapError
-from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SHARED_APERTURE_HI, Waves,
-                    write_scalar_bits)
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, RUNNING, SCRATCH_BUFFER_HI, SHARED_APERTURE_HI, Waves,
+                    pack_mask, write_scalar_bits)
 
 BUDGET_ENV = "CASS_EMU_MAX_INSTRUCTIONS"      # wave-instructions one launch may execute (unset: no budget)
 HANG_ENV = "CASS_EMU_HANG_INSTRUCTIONS"       # the hang detector's stretch (progress.py)
@@ -141,6 +141,14 @@ def initial_mode(rsrc1: int) -> int:
     return ((rsrc1 >> 12) & 0xFF) | ((rsrc1 >> 21) & 1) << 8 | ((rsrc1 >> 23) & 1) << 9
 
 
+def wave_lanes(processor: str, wavefront_size32: bool) -> int:
+    """The lanes of a kernel's waves: 64 on GFX9 (CDNA), which has only wave64; on GFX10+ as
+    the kernel descriptor's ENABLE_WAVEFRONT_SIZE32 says."""
+    if TARGETS[processor].isa == "gfx9":
+        return 64
+    return 32 if wavefront_size32 else 64
+
+
 def _dim3(v) -> tuple[int, int, int]:
     v = tuple(int(x) for x in (v if isinstance(v, (tuple, list)) else (v,)))
     return (v + (1, 1, 1))[:3]
@@ -213,11 +221,13 @@ class _Run:
         self.services = services
         self.hang_limit, self.warn = hang_limit, warn
         self.threads = math.prod(block)
-        self.waves_per_group = -(-self.threads // 32)
+        self.lanes = wave_lanes(co.file.processor, self.kd.wavefront_size32)
+        self.waves_per_group = -(-self.threads // self.lanes)
         self.lds_bytes = info.group_segment_size + dynamic_lds
         self.scratch_bytes = info.private_segment_size + (DYNAMIC_STACK_BYTES if info.uses_dynamic_stack else 0)
-        self.nvgpr = max(program.max_vgpr, 1)
-        per_wave = self.nvgpr * 128 + 32 * self.scratch_bytes + 1024 + self.lds_bytes // self.waves_per_group
+        self.nvgpr = max(program.max_vgpr, 1 if TARGETS[co.file.processor].packed_workitem_ids else 3)
+        per_wave = (self.nvgpr * 4 * self.lanes + self.lanes * self.scratch_bytes + 1024
+                    + self.lds_bytes // self.waves_per_group)
         by_memory = BATCH_BYTES // (per_wave * self.waves_per_group)
         self.groups_per_batch = max(1, min(math.prod(grid), max(by_memory, resident_groups)))
 
@@ -228,7 +238,7 @@ class _Run:
 
     def batch(self, groups: range):
         n = len(groups) * self.waves_per_group
-        st = Waves(n, self.nvgpr, len(groups), self.lds_bytes, self.scratch_bytes)
+        st = Waves(n, self.nvgpr, len(groups), self.lds_bytes, self.scratch_bytes, self.lanes)
         st.mem, st.clock, st.services = self.mem, 0, self.services
         st.gws = {}                     # GWS barrier resource -> waves waiting there (gws.py)
         self._initial_state(st, groups)
@@ -248,7 +258,11 @@ class _Run:
             value = self.pointers.get(name, 0)
             if name == "private_segment_size":
                 value = self.scratch_bytes
-            if count >= 2:
+            if name == "private_segment_buffer":
+                # GFX9's buffer resource for scratch (MUBUF with this descriptor): its base
+                # tells vmem to address each lane's scratch; unbounded, raw
+                st.S[:, reg:reg + 4] = np.array([0, SCRATCH_BUFFER_HI, 0xFFFFFFFF, 3 << 28], np.uint32)
+            elif count >= 2:
                 write_scalar_bits(st, np.arange(st.n), reg, np.full(st.n, value, np.uint64), 64)
             else:
                 st.S[:, reg] = value
@@ -267,16 +281,21 @@ class _Run:
         if kd.workgroup_info_enabled:
             st.S[:, reg] = 0
             reg += 1
-        t = wave_in_group[:, None] * 32 + np.arange(32)[None, :]          # thread id in the group
+        t = wave_in_group[:, None] * st.lanes + np.arange(st.lanes)[None, :]   # thread id in the group
         valid = t < self.threads
         x, y, z = t % bx, (t // bx) % by, t // (bx * by)
-        st.V[:, 0, :] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
-        st.S[:, EXEC] = ((valid.astype(np.uint64) << np.arange(32, dtype=np.uint64)).sum(axis=1)).astype(np.uint32)
+        if TARGETS[self.co.file.processor].packed_workitem_ids:
+            st.V[:, 0, :] = np.where(valid, x | (y << 10) | (z << 20), 0).astype(np.uint32)
+        else:
+            for axis, ids in enumerate((x, y, z)):
+                st.V[:, axis, :] = np.where(valid, ids, 0).astype(np.uint32)
+        st.write_mask(np.arange(st.n), EXEC, pack_mask(valid))
 
     def _execute(self, st: Waves):
         program, stats, kernel, base = self.program, self.stats, self.info.name, self.co.base
         counts = stats.opcode_counts
         status, pcs = st.status, st.pc
+        wave32 = st.lanes == 32
         steps: dict[int, tuple] = {}    # pc -> what _step says about the instruction there
         w = None                        # the waves at the current pc, when known
         runnable = None                 # the running waves, when known (status changes only on moves)
@@ -336,8 +355,8 @@ class _Run:
             n = len(w)
             stats.wave_instructions += n * len(names)
             if lanes is None:
-                lanes = (int(st.S[w[0], EXEC]).bit_count() if n == 1 else
-                         int.from_bytes(st.S[:, EXEC][w].tobytes(), "little").bit_count())
+                lanes = (int(st.S[w[0], EXEC]).bit_count() if n == 1 and wave32 else
+                         int.from_bytes(st.mask_bits(w, EXEC).tobytes(), "little").bit_count())
             stats.lane_instructions += lanes * len(names)
             for name in names:
                 counts[name] = counts.get(name, 0) + n
@@ -468,7 +487,7 @@ class _Run:
         if noops and noops[0] in self.program.instrs:   # name the instruction after s_waitcnt & co.
             pc = noops[0]
         instr = self.program.instrs.get(pc)
-        active = int(st.S[wave, EXEC])
+        active = int(st.mask_bits(np.array([wave]), EXEC)[0])
         lane = (active & -active).bit_length() - 1 if active else None
         loop = progress.loop_of(wave)
         where = f" in the loop at pc {loop[0] - self.co.base:#x}..{loop[1] - self.co.base:#x}" if loop else ""

@@ -152,10 +152,11 @@ def _append_consume(append: bool, vdst, offset: int, gds: bool):
 
     def append_consume(st, w):
         for wv in w:
-            active = int(st.S[wv, EXEC]).bit_count()
+            bits = int(st.mask_bits(np.array([wv]), EXEC)[0])
+            active = bits.bit_count()
             if active == 0:
                 continue
-            wave, lane = np.array([wv]), np.array([int(st.S[wv, EXEC] & -st.S[wv, EXEC]).bit_length() - 1])
+            wave, lane = np.array([wv]), np.array([(bits & -bits).bit_length() - 1])
             addr = np.array([(int(st.S[wv, M0]) + offset) & 0xFFFFFFFF])
             old = LDS.read(st, wave, lane, addr, 4).view(np.uint32)[0, 0]
             new = (int(old) + (active if append else -active)) & 0xFFFFFFFF
@@ -186,7 +187,8 @@ def _addresses(match, mods, nb):
 
 
 def swizzle_lanes(offset) -> np.ndarray:
-    """Source lane of each lane for ds_swizzle_b32's offset (raw number or swizzle(...) form)."""
+    """Source lane of each of 32 lanes for ds_swizzle_b32's offset (raw number or swizzle(...)
+    form); a wave64 swizzles each half of 32 lanes alike."""
     if not isinstance(offset, int):
         mode, *args = offset.value
         if mode == "QUAD_PERM":
@@ -215,9 +217,11 @@ def swizzle_lanes(offset) -> np.ndarray:
 def _cross_lane(m, ops, mods):
     if m == "ds_swizzle_b32":
         vdst, vsrc = ops
-        src = swizzle_lanes(mods.get("offset", 0))
+        half = swizzle_lanes(mods.get("offset", 0))
+        by_lanes = {32: half, 64: np.concatenate([half, half + 32])}
 
         def swizzle(st, w):
+            src = by_lanes[st.lanes]
             ex = st.exec_mask(w)
             vals = np.where(ex[:, src], st.V[w, vsrc.reg][:, src], np.uint32(0))
             st.V[w, vdst.reg] = np.where(ex, vals, st.V[w, vdst.reg])
@@ -228,7 +232,7 @@ def _cross_lane(m, ops, mods):
     if m == "ds_bpermute_b32":
         def bpermute(st, w):
             ex = st.exec_mask(w)
-            src = ((st.V[w, vaddr.reg].astype(np.int64) + offset) >> 2) & 31
+            src = ((st.V[w, vaddr.reg].astype(np.int64) + offset) >> 2) & (st.lanes - 1)
             vals = np.take_along_axis(st.V[w, vdata.reg], src, axis=1)
             st.V[w, vdst.reg] = np.where(ex, vals, st.V[w, vdst.reg])
             return False
@@ -236,8 +240,8 @@ def _cross_lane(m, ops, mods):
 
     def permute(st, w):
         ex = st.exec_mask(w)
-        out = np.zeros((len(w), 32), np.uint32)
-        dst = ((st.V[w, vaddr.reg].astype(np.int64) + offset) >> 2) & 31
+        out = np.zeros((len(w), st.lanes), np.uint32)
+        dst = ((st.V[w, vaddr.reg].astype(np.int64) + offset) >> 2) & (st.lanes - 1)
         wi, li = np.nonzero(ex)
         out[wi, dst[wi, li]] = st.V[w, vdata.reg][wi, li]
         st.V[w, vdst.reg] = np.where(ex, out, st.V[w, vdst.reg])

@@ -1,4 +1,4 @@
-"""Fetching typed source operands and writing results, for vector (k, 32) and scalar (k,) ops."""
+"""Fetching typed source operands and writing results, for vector (k, lanes) and scalar (k,) ops."""
 
 from __future__ import annotations
 
@@ -12,11 +12,13 @@ from .state import (UNSIGNED, WIDTH, across_lanes, apply_float_mods, bits_to_typ
 
 
 def _width(t: str) -> int:
+    if t == "pk_f32":
+        return 64
     return 32 if t.startswith("pk_") else max(WIDTH[t], 16) if WIDTH[t] >= 16 else 32
 
 
 def vector_bits(op: Operand, t: str):
-    """A reader st, w -> (k, 32) unsigned raw bits of the operand for type t (before modifiers).
+    """A reader st, w -> (k, lanes) unsigned raw bits of the operand for type t (before modifiers).
     16-bit types read the half .h/.l selects; 8-bit types the low dword."""
     width = _width(t)
     if op.kind == "v":
@@ -38,12 +40,13 @@ def vector_bits(op: Operand, t: str):
         bits = constant_bits(op, t)
         dtype = UNSIGNED[width]
         value = dtype(bits & ((1 << width) - 1))
-        by_count: dict[int, np.ndarray] = {}
+        by_shape: dict[tuple[int, int], np.ndarray] = {}
 
-        def read(st, w):        # one read-only array per wave count: sources are never written
-            arr = by_count.get(len(w))
+        def read(st, w):        # one read-only array per shape: sources are never written
+            shape = (len(w), st.lanes)
+            arr = by_shape.get(shape)
             if arr is None:
-                arr = by_count[len(w)] = np.full((len(w), 32), value, dtype)
+                arr = by_shape[shape] = np.full(shape, value, dtype)
                 arr.flags.writeable = False
             return arr
         return read
@@ -52,13 +55,13 @@ def vector_bits(op: Operand, t: str):
     shift = 16 if (width == 16 and op.hi) else 0
     if op.kind == "s" and scalar_width == 32 and width == 32 and op.reg != 124:
         reg = op.reg
-        return lambda st, w: across_lanes(st.S[:, reg][w])
+        return lambda st, w: across_lanes(st.S[:, reg][w], st.lanes)
 
     def read(st, w):
         bits = read_scalar_bits(st, w, op, scalar_width)
         if width == 16:
             bits = ((bits >> bits.dtype.type(shift)) & bits.dtype.type(0xFFFF)).astype(np.uint16)
-        return across_lanes(bits)
+        return across_lanes(bits, st.lanes)
     return read
 
 
@@ -107,7 +110,7 @@ def scalar_writer(op: Operand, t: str):
 
 
 def vector_writer(op: Operand, t: str):
-    """A writer st, w, values, mask -> None for a VGPR destination, under a (k, 32) lane mask."""
+    """A writer st, w, values, mask -> None for a VGPR destination, under a (k, lanes) lane mask."""
     if op.kind != "v":
         raise Unimplemented(f"vector destination {op.name or op.kind}, which is no VGPR")
     width = _width(t)

@@ -39,7 +39,7 @@ class PrintfService:
             first = 3 if int(V[2][np.argmax(ex[k])]) == SERVICE_PRINTF else 2
             words = [(V[first + 2 * i].astype(np.uint64) | (V[first + 2 * i + 1].astype(np.uint64) << np.uint64(32)))
                      for i in range(8)]
-            ret_x = np.zeros(32, np.uint64)
+            ret_x = np.zeros(st.lanes, np.uint64)
             for lane in np.nonzero(ex[k])[0]:
                 ret_x[lane] = self._packet([int(x[lane]) for x in words])
             V[0] = np.where(ex[k], (ret_x & np.uint64(0xFFFFFFFF)).astype(np.uint32), V[0])

@@ -9,6 +9,7 @@ from .gws import build_gws
 from .image import build_image_family
 from .lanes import FALLBACK_VECTOR_OPS, build_lanes
 from .lds import build_ds
+from .mfma import build_mfma
 from .salu import build_control, build_salu
 from .state import EXEC
 from .valu import base_name, build_valu
@@ -83,7 +84,8 @@ def build(instr: Instr):
         return lambda st, w: False
     if instr.dual is not None:
         return _build_vopd(instr)
-    for builder in (build_control, build_lanes, build_smem, build_vmem, build_ds, build_gws, build_image_family):
+    for builder in (build_control, build_lanes, build_smem, build_vmem, build_ds, build_gws, build_image_family,
+                    build_mfma):
         exe = builder(instr)
         if exe is not None:
             return exe

@@ -102,7 +102,16 @@ def build_control(instr: Instr):
             st.status[w] = DONE
             return True
         return endpgm
-    if m == "s_barrier":
+    if m in ("s_barrier", "s_barrier_signal"):
+        # gfx12 names the work-group's own barrier -1 (s_barrier_signal -1; s_barrier_wait's
+        # 16-bit -1, printed 0xffff, decoded as s_barrier); named barriers are not emulated
+        workgroup = (-1,) if m == "s_barrier_signal" else (-1, 0xFFFF)
+        if any(o.kind != "imm" or o.value not in workgroup for o in ops):
+            raise Unimplemented(f"barrier {instr.text.split(None, 1)[1]} (a named barrier; only the "
+                                "work-group barrier -1 is emulated)")
+        if m == "s_barrier_signal":
+            return lambda st, w: False     # the arrival is taken at s_barrier_wait -1
+
         def barrier(st, w):
             st.status[w] = AT_BARRIER
             return True            # the scheduler moves them past it when their workgroup has arrived
@@ -185,10 +194,10 @@ class TrapError(Exception):
 _BRANCH_CONDITIONS = {
     "scc0": lambda st, w: ~st.scc[w],
     "scc1": lambda st, w: st.scc[w],
-    "vccz": lambda st, w: st.S[:, VCC][w] == 0,
-    "vccnz": lambda st, w: st.S[:, VCC][w] != 0,
-    "execz": lambda st, w: st.S[:, EXEC][w] == 0,
-    "execnz": lambda st, w: st.S[:, EXEC][w] != 0,
+    "vccz": lambda st, w: st.mask_bits(w, VCC) == 0,
+    "vccnz": lambda st, w: st.mask_bits(w, VCC) != 0,
+    "execz": lambda st, w: st.mask_bits(w, EXEC) == 0,
+    "execnz": lambda st, w: st.mask_bits(w, EXEC) != 0,
 }
 
 
@@ -228,13 +237,17 @@ def _saveexec(m: str, ops):
         raise Unimplemented(m)
     dst, src = ops[0], ops[1]
     wrexec = "_wrexec_" in m
+    width = 64 if m.endswith("_b64") else 32      # EXEC's width: the wave's lanes
+    dtype = np.uint64 if width == 64 else np.uint32
 
     def saveexec(st, w):
-        s = read_scalar_bits(st, w, src, 32)
-        e = st.S[:, EXEC][w]
-        new = fn(s, e).astype(np.uint32)
-        st.S[:, EXEC][w] = new
-        write_scalar_bits(st, w, dst.reg, new if wrexec else e, 32)
+        if st.lanes != width:
+            raise Unimplemented(f"{m} in a wave of {st.lanes} lanes")
+        s = read_scalar_bits(st, w, src, width)
+        e = st.mask_bits(w, EXEC)
+        new = fn(s, e).astype(dtype)
+        st.write_mask(w, EXEC, new)
+        write_scalar_bits(st, w, dst.reg, new if wrexec else e, width)
         st.scc[w] = new != 0
         return False
     return saveexec

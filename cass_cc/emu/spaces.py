@@ -134,7 +134,7 @@ class ScratchSpace(_OffsetSpace):
             np.add.at(st.scratch_version, wave[changed], 1)
 
     def key(self, st, wave, lane, addr):
-        return ((wave.astype(np.int64) * 32 + lane) << 32) | addr.astype(np.int64)
+        return ((wave.astype(np.int64) * st.lanes + lane) << 32) | addr.astype(np.int64)
 
     def _size(self, st):
         return st.scratch_bytes

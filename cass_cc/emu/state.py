@@ -3,6 +3,9 @@
 Arrays are indexed by wave first, so the waves that share a pc are a fancy index `w`:
 SGPRs S[w, 0..127] (vcc = 106/107, null = 124, m0 = 125, exec = 126/127), SCC scc[w],
 VGPRs V[w, reg, lane], the pc, per-workgroup LDS and per-lane scratch.
+A wave has 32 lanes (RDNA's wave32) or 64 (GFX9's CDNA waves): `lanes`. A lane mask (EXEC, VCC,
+a compare's result) is one SGPR in wave32 and an SGPR pair (lo, hi) in wave64; mask bits are
+(k,) uint32 or uint64 arrays accordingly (mask_bits, write_mask).
 The hot paths spell S[w, reg] and V[w, reg] as S[:, reg][w] and V[:, reg][w]: the same copy (or
 the same store), but numpy indexes a register's column by one array at a third to a half of the
 cost of indexing by an array and an integer together.
@@ -18,10 +21,12 @@ from .alu.op import DTYPES
 from .decode import Operand
 from .fault import Unimplemented
 
-LANES = np.arange(32, dtype=np.uint32)
 VCC, NULL, M0, EXEC = 106, 124, 125, 126
 SHARED_APERTURE_HI = 0x10000      # flat addresses 0x0001_0000_xxxx_xxxx are LDS offsets
 PRIVATE_APERTURE_HI = 0x20000     # flat addresses 0x0002_0000_xxxx_xxxx are private (scratch) offsets
+# GFX9's private segment buffer resource has this base (bits 47:32; no host pointer has them set):
+# MUBUF accesses through it are the lane's scratch offsets
+SCRATCH_BUFFER_HI = 0xFFFF
 APERTURES = {"src_shared_base": SHARED_APERTURE_HI << 32, "src_shared_limit": (SHARED_APERTURE_HI << 32) | 0xFFFFFFFF,
              "src_private_base": PRIVATE_APERTURE_HI << 32,
              "src_private_limit": (PRIVATE_APERTURE_HI << 32) | 0xFFFFFFFF}
@@ -37,11 +42,13 @@ FLOAT_SIGN = {"f16": 0x8000, "bf16": 0x8000, "f32": 0x80000000, "f64": 0x8000000
 class Waves:
     """State of `n` waves: registers, pcs, LDS of their workgroups, scratch of their lanes."""
 
-    def __init__(self, n: int, nvgpr: int, workgroups: int, lds_bytes: int, scratch_bytes: int):
+    def __init__(self, n: int, nvgpr: int, workgroups: int, lds_bytes: int, scratch_bytes: int, lanes: int = 32):
         self.n = n
+        self.lanes = lanes
+        self.mask_dtype = MASK_DTYPE[lanes]
         self.S = np.zeros((n, 128), np.uint32)
         self.scc = np.zeros(n, bool)
-        self.V = np.zeros((n, nvgpr, 32), np.uint32)
+        self.V = np.zeros((n, nvgpr, lanes), np.uint32)
         self.pc = np.zeros(n, np.int64)
         self.status = np.zeros(n, np.int8)
         self.wg = np.zeros(n, np.int64)              # workgroup of each wave (index into lds)
@@ -49,7 +56,7 @@ class Waves:
         self.lds = np.zeros((workgroups, -(-max(lds_bytes, 1) // 4) * 4), np.uint8)
         self.lds_bytes = lds_bytes
         self.scratch_bytes = scratch_bytes
-        self.scratch = np.zeros((n, 32, -(-max(scratch_bytes, 1) // 4) * 4), np.uint8)
+        self.scratch = np.zeros((n, lanes, -(-max(scratch_bytes, 1) // 4) * 4), np.uint8)
         self.mode = np.full(n, DEFAULT_MODE, np.uint32)   # MODE of each wave (round, denormals, ...)
         self.mode_split = False                      # whether the waves' MODEs differ
         # for the hang detector (progress.py): whether a write changed LDS since it last looked,
@@ -65,13 +72,14 @@ class Waves:
 
     # --- masks --------------------------------------------------------------------------
     def exec_mask(self, w) -> np.ndarray:
-        """(k, 32) bool: the lanes EXEC enables (read-only). Kept for the last w asked about
+        """(k, lanes) bool: the lanes EXEC enables (read-only). Kept for the last w asked about
         until exec_changed(): the scheduler runs one w for many instructions, few of them
         writing EXEC."""
         if w is self._exec_of:
             return self._exec_lanes
-        bits = self.S[:, EXEC][w]
-        mask = all_lanes(len(bits)) if (bits == ALL_ON).all() else unpack_mask(bits)   # all on: one shared array
+        bits = self.S[:, EXEC][w] if self.lanes == 32 else self.mask_bits(w, EXEC)
+        mask = (all_lanes(len(bits), self.lanes) if (bits == ALL_ON[self.lanes]).all()   # all on: one shared array
+                else unpack_mask(bits))
         self._exec_of, self._exec_lanes = w, mask
         return mask
 
@@ -80,53 +88,73 @@ class Waves:
         self._exec_of = None
 
     def sgpr_mask(self, w, reg: int) -> np.ndarray:
-        """(k, 32) bool lane mask held in an SGPR (vcc_lo, s4, ...)."""
+        """(k, lanes) bool lane mask held in an SGPR (vcc_lo, s4, ...) or, in wave64, a pair."""
         if reg == NULL:
-            return np.zeros((len(w), 32), bool)
-        return unpack_mask(self.S[:, reg][w])
+            return np.zeros((len(w), self.lanes), bool)
+        return unpack_mask(self.S[:, reg][w] if self.lanes == 32 else self.mask_bits(w, reg))
+
+    def mask_bits(self, w, reg: int) -> np.ndarray:
+        """(k,) lane mask bits held at reg: uint32 in wave32, the pair reg, reg + 1 as uint64 in
+        wave64."""
+        if self.lanes == 32:
+            return self.S[:, reg][w]
+        return np.ascontiguousarray(self.S[w, reg:reg + 2]).view(np.uint64).reshape(-1)
+
+    def write_mask(self, w, reg: int, bits: np.ndarray) -> None:
+        """Store (k,) lane mask bits (of mask_dtype) at reg (a pair in wave64); null drops them."""
+        if reg == NULL:
+            return
+        if self.lanes == 32:
+            self.S[:, reg][w] = bits
+        else:
+            self.S[w, reg:reg + 2] = np.ascontiguousarray(bits, np.uint64).view(np.uint32).reshape(-1, 2)
 
 
-ALL_ON = np.uint32(0xFFFFFFFF)
-_ALL_LANES: dict[int, np.ndarray] = {}
+MASK_DTYPE = {32: np.uint32, 64: np.uint64}
+ALL_ON = {32: np.uint32(0xFFFFFFFF), 64: np.uint64(0xFFFFFFFFFFFFFFFF)}
+_ALL_LANES: dict[tuple[int, int], np.ndarray] = {}
 
 
-def all_lanes(k: int) -> np.ndarray:
-    """A read-only (k, 32) all-true lane mask, shared."""
-    mask = _ALL_LANES.get(k)
+def all_lanes(k: int, lanes: int = 32) -> np.ndarray:
+    """A read-only (k, lanes) all-true lane mask, shared."""
+    mask = _ALL_LANES.get((k, lanes))
     if mask is None:
-        mask = _ALL_LANES[k] = np.ones((k, 32), bool)
+        mask = _ALL_LANES[k, lanes] = np.ones((k, lanes), bool)
         mask.flags.writeable = False
     return mask
 
 
-def across_lanes(values: np.ndarray) -> np.ndarray:
-    """(k,) values -> a read-only (k, 32) array giving each wave's value in every lane, without
+def across_lanes(values: np.ndarray, lanes: int = 32) -> np.ndarray:
+    """(k,) values -> a read-only (k, lanes) array giving each wave's value in every lane, without
     copying (np.broadcast_to does the same at several times the cost, on the hot path of every
     scalar operand of a vector instruction)."""
     values = np.ascontiguousarray(values)
-    lanes = np.ndarray((len(values), 32), values.dtype, values, 0, (values.itemsize, 0))
-    lanes.flags.writeable = False
-    return lanes
+    out = np.ndarray((len(values), lanes), values.dtype, values, 0, (values.itemsize, 0))
+    out.flags.writeable = False
+    return out
 
 
 def only(mask: np.ndarray, lanes: np.ndarray) -> np.ndarray:
     """mask & lanes, skipping the operation when lanes is the shared all-true mask."""
-    return mask if lanes is _ALL_LANES.get(len(lanes)) and mask.shape == lanes.shape else mask & lanes
+    return mask if lanes is _ALL_LANES.get(lanes.shape) and mask.shape == lanes.shape else mask & lanes
 
 
 def covers_all(mask: np.ndarray) -> bool:
-    """Whether a (k, 32) lane mask enables every lane (at once for the shared all-true one)."""
-    return mask is _ALL_LANES.get(len(mask)) or bool(mask.all())
+    """Whether a (k, lanes) lane mask enables every lane (at once for the shared all-true one)."""
+    return mask is _ALL_LANES.get(mask.shape) or bool(mask.all())
 
 
 def unpack_mask(bits: np.ndarray) -> np.ndarray:
-    """(k,) uint32 lane masks -> (k, 32) bool (one numpy call: the hottest helper)."""
-    return np.unpackbits(np.ascontiguousarray(bits).view(np.uint8), bitorder="little").reshape(-1, 32).view(bool)
+    """(k,) uint32 (or uint64) lane masks -> (k, 32) (or (k, 64)) bool (one numpy call: the
+    hottest helper)."""
+    bits = np.ascontiguousarray(bits)
+    return np.unpackbits(bits.view(np.uint8), bitorder="little").reshape(-1, bits.itemsize * 8).view(bool)
 
 
 def pack_mask(mask: np.ndarray) -> np.ndarray:
-    """(k, 32) bool -> (k,) uint32 lane mask."""
-    return np.packbits(np.asarray(mask, bool), axis=-1, bitorder="little").view(np.uint32).reshape(-1)
+    """(k, lanes) bool -> (k,) lane mask bits, uint32 for 32 lanes, uint64 for 64."""
+    mask = np.asarray(mask, bool)
+    return np.packbits(mask, axis=-1, bitorder="little").view(MASK_DTYPE[mask.shape[-1]]).reshape(-1)
 
 
 # --- constants ----------------------------------------------------------------------------

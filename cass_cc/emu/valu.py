@@ -21,14 +21,15 @@ from .decode import Instr, Operand
 from .dpp import Route
 from .fault import Unimplemented
 from .operands import typed, vector_bits, vector_writer
-from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, only, pack_mask, write_scalar_bits
+from .sdwa import is_sdwa, sdwa_source, sdwa_writer, zeroes_high_half
+from .state import DEFAULT_MODE, EXEC, VCC, WIDTH, constant_bits, only, pack_mask
 
 SUFFIX = re.compile(r"(_e32|_e64|_dpp|_sdwa)+$")
-LANE_IDS = np.arange(32, dtype=np.uint32)
+LANE_IDS = np.arange(64, dtype=np.uint32)     # a wave's lane numbers: the first 32 or all 64
 FLOAT_TYPES = ("f16", "f32", "f64")
 MODE_SHIFT = {"f32": 0, "f64": 2, "f16": 2}    # where a type's FP_ROUND field starts in MODE (FP_DENORM: +4)
 DPP_CONTROLS = ("quad_perm", "dpp8", "row_shl", "row_shr", "row_ror", "row_mirror", "row_half_mirror",
-                "row_share", "row_xmask")
+                "row_share", "row_xmask", "wave_shl", "wave_shr", "wave_rol", "wave_ror", "row_bcast")
 
 
 def base_name(mnemonic: str) -> str:
@@ -55,7 +56,8 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     if "cmp" in flags and "cmpx" not in flags:
         sdst, ops = ops[0], ops[1:]
     elif "cmpx" in flags:
-        pass
+        if len(ops) == nsrc + 1 and ops[0].kind == "s":
+            sdst, ops = ops[0], ops[1:]     # GFX9's v_cmpx writes its result to EXEC and to VCC or an SGPR pair
     elif op.dst is not None:
         dst, ops = ops[0], ops[1:]
         if "carry_out" in flags:
@@ -69,7 +71,10 @@ def build_valu(instr: Instr, op: Op) -> Valu:
         if mask_reg is None:
             raise Unimplemented("lane mask operand must be an SGPR")
 
-    readers = [_source(s, t, i, mods, vop3p, "mix" in flags) for i, (s, t) in enumerate(zip(srcs, op.srcs))]
+    dst_hi = not vop3p and "mix" not in flags and _vop3_halves(instr.mnemonic, op, nsrc, mods.get("op_sel"))
+    sdwa = is_sdwa(instr)
+    readers = [sdwa_source(s, t, i, mods) if sdwa else _source(s, t, i, mods, vop3p, "mix" in flags)
+               for i, (s, t) in enumerate(zip(srcs, op.srcs))]
     if "dst_in" in flags:
         readers.append(_source(dst, op.srcs[-1], len(srcs), {}, False, False))
     route = Route(mods) if any(k in mods for k in DPP_CONTROLS) else None
@@ -77,7 +82,12 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     if dst is not None:
         if "mix" in flags and op.dst == "f16":       # v_fma_mixlo_f16 / v_fma_mixhi_f16
             dst = Operand("v", dst.reg, hi="hi_half" in flags)
-        writer = vector_writer(dst, op.dst)
+        if dst_hi:                                   # bits 31:16, keeping 15:0
+            writer = vector_writer(Operand("v", dst.reg, hi=True), op.dst)
+        elif sdwa or zeroes_high_half(instr, op.dst):
+            writer = sdwa_writer(dst, op.dst, mods if sdwa else {})
+        else:
+            writer = vector_writer(dst, op.dst)
     post = _output_modifiers(op, mods)
     fn = op.bare       # launch() runs with numpy's float warnings off
     neg_lo = list(mods.get("neg_lo", [])) + [0, 0]
@@ -119,7 +129,7 @@ def build_valu(instr: Instr, op: Op) -> Valu:
             if rounds:
                 kwargs["round"] = (mode >> round_shift) & 3
             if lane_ids:
-                kwargs["lane"] = np.broadcast_to(LANE_IDS, exec_mask.shape)
+                kwargs["lane"] = np.broadcast_to(LANE_IDS[:exec_mask.shape[1]], exec_mask.shape)
             result = fn(*values, **kwargs)
         else:
             result = fn(*values)
@@ -134,13 +144,16 @@ def build_valu(instr: Instr, op: Op) -> Valu:
 
     def store(st, w, result, carry, write) -> None:
         if is_cmpx:
-            st.S[:, EXEC][w] = pack_mask(only(np.asarray(result, bool), write))
+            bits = pack_mask(only(np.asarray(result, bool), write))
+            st.write_mask(w, EXEC, bits)
+            if sdst is not None:
+                st.write_mask(w, sdst.reg, bits)
         elif is_cmp:
-            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)), 32)
+            st.write_mask(w, sdst.reg, pack_mask(only(np.asarray(result, bool), write)))
         elif writer is not None:
             writer(st, w, result, write)
         if carry is not None:
-            write_scalar_bits(st, w, sdst.reg, pack_mask(only(np.asarray(carry, bool), write)), 32)
+            st.write_mask(w, sdst.reg, pack_mask(only(np.asarray(carry, bool), write)))
 
     def compute(st, w):
         if not uses_mode:
@@ -168,14 +181,33 @@ def build_valu(instr: Instr, op: Op) -> Valu:
     return Valu(run, compute)
 
 
+def _vop3_halves(mnemonic: str, op: Op, nsrc: int, op_sel) -> bool:
+    """A VOP3 op_sel (GFX9/GFX10 print it for 16-bit operands): bit i picks the high half of
+    source i, the last bit writes the result to the high half (returned). A bit set for an
+    operand that is not 16-bit is refused."""
+    if not op_sel or not any(op_sel):
+        return False
+    for i, bit in enumerate(op_sel):
+        if not bit:
+            continue
+        if i < nsrc and WIDTH[op.srcs[i]] == 16:
+            continue
+        if i == len(op_sel) - 1 and op.dst is not None and WIDTH[op.dst] == 16:
+            return True
+        raise Unimplemented(f"{mnemonic} op_sel bit {i} on an operand that is not 16-bit")
+    return False
+
+
 def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
-    """Reader st, w -> (k, 32) values of type t, with modifiers applied."""
+    """Reader st, w -> (k, lanes) values of type t, with modifiers applied."""
     def pick(name, default):
         value = mods.get(name)
         return bool(value[i]) if isinstance(value, list) and i < len(value) else default
 
     if mix:
         return _mix_source(s, i, pick)
+    if t == "pk_f32":
+        return _pk_f32_source(s, pick)
     if t.startswith("pk_") and vop3p:
         raw = vector_bits(s, t)
         sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
@@ -193,8 +225,8 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
     neg, abs_ = s.neg, s.abs
     if vop3p:            # a non-packed source of a VOP3P op: neg_lo is neg, neg_hi is abs
         neg, abs_ = pick("neg_lo", neg), pick("neg_hi", abs_)
-        if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):
-            s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
+    if WIDTH[t] == 16 and s.kind == "v" and pick("op_sel", False):   # VOP3P, or VOP3's 16-bit halves
+        s = Operand(s.kind, s.reg, s.count, s.value, s.is_float, hi=True)
     raw = vector_bits(s, t)
     if not (neg or abs_) and WIDTH[t] >= 16:       # the common case: the bits, viewed as the type
         dtype = np.dtype(DTYPES[t])
@@ -203,6 +235,35 @@ def _source(s: Operand, t: str, i: int, mods: dict, vop3p: bool, mix: bool):
             return (lambda st, w: st.V[:, reg][w]) if dtype == np.uint32 else (lambda st, w: st.V[:, reg][w].view(dtype))
         return lambda st, w: raw(st, w).view(dtype)
     return lambda st, w: typed(raw(st, w), t, neg, abs_)
+
+
+def _pk_f32_source(s: Operand, pick):
+    """A register pair of two f32: element 0 is the dword op_sel picks, element 1 the dword
+    op_sel_hi picks (default: as stored); neg_lo/neg_hi negate them."""
+    sel_lo, sel_hi = pick("op_sel", False), pick("op_sel_hi", True)
+    if s.kind == "imm":
+        # a constant is a dword: LLVM gives it to both elements with op_sel and op_sel_hi 0 (what
+        # the upper dword of a constant register pair holds is not needed, nor known here)
+        if sel_lo or sel_hi and not (s.value == 0 and not s.is_float):
+            raise Unimplemented(f"packed f32 constant {s.value} in its upper dword")
+        value = np.uint64(constant_bits(s, "f32"))
+        both = (value | (value << np.uint64(32))) ^ np.uint64((0x80000000 if pick("neg_lo", False) else 0)
+                                                               | (0x80000000 << 32 if pick("neg_hi", False) else 0))
+        return lambda st, w: np.full((len(w), st.lanes), both, np.uint64)
+    if s.kind != "v" and s.kind != "s":
+        raise Unimplemented(f"packed f32 source {s.name or s.kind}")
+    raw = vector_bits(s, "b64")
+    neg_lo, neg_hi = pick("neg_lo", False), pick("neg_hi", False)
+    low, sign = np.uint64(0xFFFFFFFF), np.uint64(0x80000000)
+
+    def read(st, w):
+        x = raw(st, w)
+        lo = (x >> np.uint64(32)) if sel_lo else (x & low)
+        hi = (x >> np.uint64(32)) if sel_hi else (x & low)
+        lo = lo ^ sign if neg_lo else lo
+        hi = hi ^ sign if neg_hi else hi
+        return lo | (hi << np.uint64(32))
+    return read
 
 
 def _mix_source(s: Operand, i: int, pick):

@@ -14,7 +14,7 @@ import numpy as np
 from .decode import Instr
 from .fault import AccessError, Unimplemented
 from .spaces import ATOMIC_OPS, GLOBAL, LDS, OUT_OF_RANGE, SCRATCH, atomic
-from .state import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, read_scalar_bits
+from .state import PRIVATE_APERTURE_HI, SCRATCH_BUFFER_HI, SHARED_APERTURE_HI, read_scalar_bits
 
 LOAD = re.compile(r"^(global|flat|scratch|buffer)_load_(?P<kind>d16_hi_|d16_)?(?P<t>b32|b64|b96|b128|u8|i8|u16|i16|b16)$")
 STORE = re.compile(r"^(global|flat|scratch|buffer)_store_(?P<kind>d16_hi_)?(?P<t>b8|b16|b32|b64|b96|b128|byte|short)$")
@@ -147,10 +147,18 @@ def _buffer_address(vaddr, operands, offset, mods, nbytes: int, whole: bool):
                                          np.where(swizzle & (stride != 0), structured,
                                                   index * stride + end > records))))
         a = base + index * stride + off
+        wave_offset = np.zeros(len(wave), np.uint64)
         if soffset.kind == "s":
-            a += read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
+            wave_offset = read_scalar_bits(st, w, soffset, 32)[wi].astype(np.uint64)
         elif soffset.kind == "imm":
-            a += np.uint64(soffset.value)
+            wave_offset = np.full(len(wave), soffset.value, np.uint64)
+        if ((base >> np.uint64(32)) == SCRATCH_BUFFER_HI).all():
+            # GFX9's private segment buffer (launch.py): each lane's own scratch. The hardware
+            # interleaves the lanes' dwords, so the SGPR offset counts bytes of the whole wave
+            # (LLVM's stack pointer grows by a lane's frame times the wave size)
+            lane_offset = off + wave_offset // np.uint64(st.lanes)
+            return [(SCRATCH, slice(None), (lane_offset & np.uint64(0xFFFFFFFF)).astype(np.int64))]
+        a += wave_offset
         clipped = np.zeros(len(wave), bool)
         if not whole and nbytes > 4:
             raw = (select == 3) & ~(swizzle & (stride != 0))
@@ -200,6 +208,9 @@ def build_vmem(instr: Instr):
     offset = int(instr.mods.get("offset", 0))
     seg = m.split("_", 1)[0]
     ops = instr.operands
+    for mod in ("lds", "tfe", "lwe"):   # GFX9's load into LDS (M0), texture-fault status dwords
+        if instr.mods.get(mod):
+            raise Unimplemented(f"the {mod} modifier")
     if (lm := LOAD.match(m)):
         kind, t = lm.group("kind"), lm.group("t")
         nb = NBYTES[t]
@@ -237,8 +248,9 @@ def build_vmem(instr: Instr):
         name, t = am.group("op"), am.group("t")
         if name not in ATOMIC_OPS and name != "cmpswap":
             raise Unimplemented(f"atomic operation '{name}'")
-        # gfx11 asks for the old value with glc, gfx12 with a th: policy that says RETURN
-        returns = bool(instr.mods.get("glc")) or "RETURN" in str(instr.mods.get("th", ""))
+        # gfx9-gfx11 ask for the old value with glc (gfx942 calls that bit sc0), gfx12 with a th:
+        # policy that says RETURN
+        returns = bool(instr.mods.get("glc") or instr.mods.get("sc0")) or "RETURN" in str(instr.mods.get("th", ""))
         if seg == "buffer":     # MUBUF has no vdst: a returning atomic writes the old value over vdata
             vdata, vaddr, rest = ops[0], ops[1], ops
             vdst = vdata if returns else None

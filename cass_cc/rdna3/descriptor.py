@@ -51,6 +51,12 @@ class KernelDescriptor:
     def workgroup_info_enabled(self) -> bool:
         return bool(self.rsrc2 >> 10 & 1)
 
+    @property
+    def wavefront_size32(self) -> bool:
+        """ENABLE_WAVEFRONT_SIZE32 (kernel_code_properties bit 10, GFX10+): the kernel runs as
+        wave32; GFX9 has no such bit and runs every kernel as wave64."""
+        return bool(self.properties >> 10 & 1)
+
     def user_sgprs(self) -> list[tuple[str, int]]:
         """(what, count) in SGPR order, per kernel_code_properties."""
         return [(n, c) for bit, (n, c) in enumerate(USER_SGPRS) if self.properties >> bit & 1]

@@ -1,7 +1,7 @@
 """cass-run: run an AMD (gfx1100) program on a real AMD GPU when there is one, otherwise on
 cass-cc's RDNA3 emulator through the emulated HIP runtime.
 
-    cass-run [--emulate|--hip] [--emu-stats FILE] [--emu-budget N] [--strict]
+    cass-run [--emulate|--hip] [--emu-stats FILE] [--emu-budget N] [--emu-arch GFX] [--strict]
              [--check [--check-rtol R] [--check-atol A]] PROGRAM [ARGS...]
 
 Stages: parse the command line -> check the program -> choose the device -> prepare the
@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 
+from .. import targets
 from ..errors import CassError
 from ..fsutil import atomic_write_text
 from . import check_summary
@@ -32,7 +33,8 @@ EM_X86_64 = 62
 BUDGET_ENV, STRICT_ENV = "CASS_EMU_MAX_INSTRUCTIONS", "CASS_EMU_STRICT"
 CHECK_FILE_ENV, RTOL_ENV, ATOL_ENV = "CASS_CHECK_FILE", "CASS_CHECK_RTOL", "CASS_CHECK_ATOL"
 ORDER_FREE_ENV, TOLERATE_ENV = "CASS_CHECK_ORDER_FREE", "CASS_CHECK_TOLERATE"
-VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--check-rtol", "--check-atol", "--check-order-free", "--check-tolerate")
+VALUE_OPTIONS = ("--emu-stats", "--emu-budget", "--emu-arch", "--check-rtol", "--check-atol", "--check-order-free",
+                 "--check-tolerate")
 
 DESCRIPTION = """\
 Run an AMD GPU program (x86-64 host code plus gfx1100 code objects, as hipcc or cass-nvcc build
@@ -124,6 +126,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="stop any kernel launch after N wave-instructions (exit status 134), "
                              "even one that makes progress; without it a launch runs until it ends "
                              "or hangs; implies --emulate")
+    parser.add_argument("--emu-arch", metavar="GFX", type=_emulated_arch, default=None,
+                        help="the processor the emulated device is (default: gfx1100, or the first "
+                             "emulated processor the program's own code objects are for): picks "
+                             "the code object of a multi-target program, or the device for code "
+                             "the program loads itself (hipModuleLoad); implies --emulate")
     parser.add_argument("--strict", action="store_true",
                         help="an access past the end of an allocation, inside its page (which a GPU "
                              "maps: a warning by default), is a fault (exit status 134); implies "
@@ -161,8 +168,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.args = command[1:]
     if args.hip and args.emu_stats:
         parser.error("--emu-stats needs the emulator; it cannot be used with --hip")
-    if args.hip and (args.emu_budget is not None or args.strict):
-        parser.error("--emu-budget and --strict need the emulator; they cannot be used with --hip")
+    if args.hip and (args.emu_budget is not None or args.strict or args.emu_arch):
+        parser.error("--emu-budget, --emu-arch and --strict need the emulator; they cannot be used with --hip")
     if args.hip and args.check:
         parser.error("--check needs the emulator; it cannot be used with --hip")
     if not args.check and (args.check_rtol is not None or args.check_atol is not None
@@ -181,6 +188,14 @@ def _tolerance(text: str) -> float:
     if not value >= 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"'{text}' is not a finite number >= 0")
     return value
+
+
+def _emulated_arch(text: str) -> str:
+    found = targets.TARGETS.get(text)
+    if found is None or not found.emulated:
+        runs = ", ".join(t.name for t in targets.TARGETS.values() if t.emulated)
+        raise argparse.ArgumentTypeError(f"'{text}' is not a processor the emulator runs ({runs})")
+    return text
 
 
 def _budget(text: str) -> int:
@@ -240,7 +255,7 @@ def choose_emulation(args: argparse.Namespace) -> bool:
             raise CassError("--hip needs an AMD GPU (/dev/kfd) and ROCm's libamdhip64, and this "
                             "machine has none; run without --hip to use the emulator")
         return False
-    return (args.emulate or bool(args.emu_stats) or args.emu_budget is not None or args.strict
+    return (args.emulate or bool(args.emu_stats) or args.emu_budget is not None or args.strict or bool(args.emu_arch)
             or args.check or not real_gpu_available())
 
 
@@ -300,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
             emulator_environment(env, path)
             cuda_environment(env, path)
             math_library_environment(env, path)
-            env[DEVICE_ARCH_ENV] = device_arch_for(path)
+            env[DEVICE_ARCH_ENV] = args.emu_arch or device_arch_for(path)
             if lines_file:
                 env[STATS_FILE_ENV] = lines_file
             else:

@@ -86,16 +86,28 @@ def assemble(source: str) -> bytes:
         return Path(co).read_bytes()
 
 
-def compile_hip(source: Path, extra: tuple[str, ...] = ()) -> bytes:
-    """hipcc --offload-arch=gfx1100 device code of a .hip file, as a code object."""
+def compile_hip(source: Path, extra: tuple[str, ...] = (), arch: str = "gfx1100") -> bytes:
+    """hipcc --offload-arch=<arch> device code of a .hip file, as a code object."""
     with tempfile.TemporaryDirectory(prefix="cass-emu-hip-") as tmp:
         bundle, co = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.hsaco")
-        _run([toolchain.path("hipcc"), "--offload-arch=gfx1100",
-              f"--rocm-device-lib-path={toolchain.rocm_device_lib_path('gfx1100')}",
+        _run([toolchain.path("hipcc"), f"--offload-arch={arch}",
+              f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(arch)}",
               "--cuda-device-only", "-O2", "-c", *extra, str(source), "-o", bundle], env=toolchain.hip_environment())
         _run([toolchain.path("clang-offload-bundler"), "--unbundle", "--type=o", f"--input={bundle}",
-              "--targets=hipv4-amdgcn-amd-amdhsa--gfx1100", f"--output={co}"])
+              f"--targets=hipv4-amdgcn-amd-amdhsa--{arch}", f"--output={co}"])
         return Path(co).read_bytes()
+
+def llc_code_object(ir: str, arch: str) -> bytes:
+    """LLVM IR -> a code object for any processor LLVM knows (llc-22, then ld.lld-22): kernels
+    for targets the lifter does not build for (wave64 CDNA, RDNA2)."""
+    with tempfile.TemporaryDirectory(prefix="cass-llc-") as tmp:
+        src, obj, out = (os.path.join(tmp, n) for n in ("k.ll", "k.o", "k.hsaco"))
+        Path(src).write_text(ir)
+        _run([toolchain.path("llc"), "-mtriple=amdgcn-amd-amdhsa", f"-mcpu={arch}", "-O2", "-filetype=obj",
+              src, "-o", obj])
+        _run([toolchain.path("ld.lld"), "-shared", obj, "-o", out])
+        return Path(out).read_bytes()
+
 
 class Device:
     """An emulated device: Memory plus helpers tests use to move arrays and launch kernels."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from .emu_build import asm_device
 
@@ -270,3 +271,15 @@ def test_flat_atomics_on_lds_through_the_aperture():
     pout = dev.zeros(32, np.uint32)
     dev.run("k", 1, 32, dev.zeros(1, np.uint32), pout)
     assert dev.download(pout, 32, np.uint32).tolist() == [2 * i for i in range(32)]
+
+
+@pytest.mark.parametrize("text", ["buffer_load_dword v1, off, s[0:3], 0 lds", "global_load_dword v1, v[2:3], off tfe"])
+def test_loads_to_lds_and_fault_status_are_refused(text):
+    from cass_cc.emu.decode import parse_instruction
+    from cass_cc.emu.fault import Unimplemented
+    from cass_cc.emu.isa_names import gfx11_mnemonic
+    from cass_cc.emu.program import build
+    instr = parse_instruction(text, 0, 8)
+    instr.mnemonic = gfx11_mnemonic(instr.mnemonic, "gfx9")
+    with pytest.raises(Unimplemented, match="modifier"):
+        build(instr)

@@ -12,7 +12,7 @@ from cass_cc.emu.decode import disassemble
 from cass_cc.rdna3.target import emit_assembly
 from cass_cc.rdna3.tools import assemble, link
 
-from .emu_build import Device
+from .emu_build import KERNELS as KERNEL_DIR, Device, llc_code_object
 
 TARGETS = ["gfx1100", "gfx1201"]
 HEAD = "declare i32 @llvm.amdgcn.workitem.id.x()\ndeclare i32 @llvm.amdgcn.workgroup.id.x()\n" \
@@ -200,3 +200,96 @@ def test_gfx12_code_uses_its_own_spellings():
                  "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32", "v_max_num_f32",
                  "th:TH_ATOMIC_RETURN"):
         assert word in text, word
+
+
+# CDNA (wave64) and RDNA2: the same kernels, compiled by llc-22 (the lifter builds for neither)
+OTHER_TARGETS = ["gfx942", "gfx90a", "gfx1030"]
+
+
+@pytest.mark.parametrize("arch", OTHER_TARGETS)
+@pytest.mark.parametrize("family", list(KERNELS))
+def test_family_matches_the_host_on_cdna_and_rdna2(family, arch):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 2**20, N, dtype=np.uint32)
+    if family == "minmax":
+        a = np.where(np.arange(N) % 5 == 0, np.float32(np.nan), rng.normal(size=N).astype(np.float32)).view(np.uint32)
+    m = 0x1_0000_0062
+    dev = Device(llc_code_object(HEAD + KERNELS[family] + TAIL, arch))
+    out, pa = dev.zeros(N, np.uint64), dev.upload(a)
+    pc = dev.upload(np.array([1, 2, 3, -1234, 5], np.int16))
+    dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), *((out, pa, m, pc) if family == "scalar_float" else (out, pa, m)))
+    np.testing.assert_array_equal(dev.download(out, N, np.uint64), host_values(family, a, m))
+
+
+@pytest.mark.parametrize("arch,words", [
+    ("gfx942", ("global_load_dword", "global_store_dwordx2", "s_load_dwordx", "ds_read_b32", "ds_write_b32",
+                "v_lshl_add_u64", "v_add_u32", "global_atomic_add_x2", "sc0", "v_subb_co_u32")),
+    ("gfx90a", ("global_load_dword", "v_addc_co_u32", "v_pk_mov_b32", "s_load_dwordx", "ds_read_b32")),
+    ("gfx1030", ("global_load_dword", "global_store_dwordx2", "s_load_dwordx", "ds_read_b32", "v_add_co_ci_u32")),
+])
+def test_other_targets_code_uses_its_own_spellings(arch, words):
+    text = "".join(disassemble(llc_code_object(HEAD + k + TAIL, arch)) for k in KERNELS.values())
+    for word in words:
+        assert word in text, word
+
+
+@pytest.mark.parametrize("text", ["s_barrier_signal 3", "s_barrier_wait 1", "s_barrier_signal m0"])
+def test_named_barriers_are_refused_not_run_as_the_workgroup_barrier(text):
+    from cass_cc.emu.decode import parse_instruction
+    from cass_cc.emu.fault import Unimplemented
+    from cass_cc.emu.isa_names import gfx11_mnemonic
+    from cass_cc.emu.program import build
+    instr = parse_instruction(text, 0, 4)
+    instr.mnemonic = gfx11_mnemonic(instr.mnemonic, "gfx12")
+    with pytest.raises(Unimplemented, match="named barrier"):
+        build(instr)
+
+
+DPP_GFX10 = """declare i32 @llvm.amdgcn.update.dpp.i32(i32, i32, i32, i32, i32, i1)
+declare i32 @llvm.amdgcn.mov.dpp8.i32(i32, i32)
+define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, i64 %m) {
+""" + GID + """  %pa = getelementptr i32, ptr addrspace(1) %a, i32 %i
+  %x = load i32, ptr addrspace(1) %pa
+  %s = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 339, i32 15, i32 15, i1 false)
+  %r = call i32 @llvm.amdgcn.update.dpp.i32(i32 0, i32 %x, i32 357, i32 15, i32 15, i1 false)
+  %e = call i32 @llvm.amdgcn.mov.dpp8.i32(i32 %x, i32 SEL8)
+  %s64 = zext i32 %s to i64
+  %r64 = zext i32 %r to i64
+  %sh = shl i64 %s64, 32
+  %sr = or i64 %sh, %r64
+  %e64 = zext i32 %e to i64
+  %out3 = mul i64 %e64, 1000003
+  %res = xor i64 %sr, %out3
+  %po = getelementptr i64, ptr addrspace(1) %out, i32 %i
+  store i64 %res, ptr addrspace(1) %po
+  ret void
+}
+"""
+
+
+def test_gfx10_dpp16_and_dpp8_on_gfx1030():
+    """row_share:3 (DppCtrl 0x153), row_xmask:5 (0x165) and dpp8 on RDNA2's wave32."""
+    sel = [7, 0, 3, 3, 1, 6, 2, 5]
+    packed = sum(s << (3 * k) for k, s in enumerate(sel))
+    dev = Device(llc_code_object(HEAD + DPP_GFX10.replace("SEL8", str(packed)) + TAIL, "gfx1030"))
+    a = np.random.default_rng(5).integers(0, 2**32, N, dtype=np.uint32)
+    out, pa = dev.zeros(N, np.uint64), dev.upload(a)
+    dev.run("k", (N // BLOCK, 1, 1), (BLOCK, 1, 1), out, pa, 0)
+    i = np.arange(N)
+    wave, lane = i - i % 32, i % 32
+    share = a[wave + (lane & ~15) + 3].astype(np.uint64)
+    xmask = a[wave + (lane & ~15) + ((lane & 15) ^ 5)].astype(np.uint64)
+    dpp8 = a[wave + (lane & ~7) + np.array(sel)[lane & 7]].astype(np.uint64)
+    expect = ((share << np.uint64(32)) | xmask) ^ (dpp8 * np.uint64(1000003))
+    np.testing.assert_array_equal(dev.download(out, N, np.uint64), expect)
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a", "gfx1030", "gfx1100"])
+def test_private_arrays_and_calls(arch):
+    """out[t] = arr[t & 15] with arr[j] = j * t in the lane's scratch, read in a callee (whose
+    stack pointer on MUBUF targets counts the wave's bytes)."""
+    dev = Device(llc_code_object((KERNEL_DIR / "private_call.ll").read_text(), arch))
+    out, unused = dev.zeros(128, np.uint32), dev.zeros(1, np.uint32)
+    dev.run("k", (1, 1, 1), (128, 1, 1), out, unused)
+    t = np.arange(128, dtype=np.uint32)
+    np.testing.assert_array_equal(dev.download(out, 128, np.uint32), (t & 15) * t)

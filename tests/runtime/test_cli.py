@@ -71,6 +71,13 @@ def test_hip_and_emulate_exclude_each_other():
     assert proc.returncode == 2 and "not allowed with" in proc.stderr
 
 
+@pytest.mark.parametrize("arch", ["gfx9", "gfx1101", "nvptx"])
+def test_emu_arch_must_be_a_processor_the_emulator_runs(arch):
+    proc = run_tool("cass-run", "--emu-arch", arch, "/bin/true")
+    assert proc.returncode == 2 and f"'{arch}' is not a processor the emulator runs" in proc.stderr
+    assert "gfx90a" in proc.stderr and "Traceback" not in proc.stderr
+
+
 def test_exit_status_and_arguments_are_the_programs():
     proc = run_tool("cass-run", "--emulate", "/bin/sh", "-c", 'echo "$1"; exit 7', "sh", "--hip")
     assert proc.returncode == 7

@@ -138,6 +138,16 @@ def test_half_conversions_round_like_numpy(built):
         assert lib.__gnu_f2h_ieee(float(f)) == expect, repr(f)
 
 
+@pytest.mark.parametrize("arch,gcn,warp,major,minor", [("gfx90a", 910, 64, 9, 0), ("gfx942", 942, 64, 9, 4),
+                                                       ("gfx1030", 1030, 32, 10, 3)])
+def test_device_properties_of_the_other_emulated_processors(monkeypatch, arch, gcn, warp, major, minor):
+    """As ROCm reports them: gcnArch = major * 100 + minor * 10 + stepping, the wave size."""
+    monkeypatch.setenv("CASS_EMU_DEVICE_ARCH", arch)
+    p = device_props.properties()
+    assert p.gcnArchName == arch.encode() and p.gcnArch == gcn
+    assert p.warpSize == warp and (p.major, p.minor) == (major, minor)
+
+
 def test_device_properties_describe_a_gfx1100():
     p = device_props.PROPS
     assert p.gcnArchName == b"gfx1100" and p.gcnArch == 1100

@@ -25,6 +25,7 @@ from .compare import SCALAR_COMPARE, VECTOR_COMPARE
 from .float16 import FLOAT16
 from .float32 import FLOAT32
 from .float64 import FLOAT64
+from .gfx9 import GFX9
 from .integer import INTEGER
 from .op import DTYPES, FLAGS, Op
 from .packed import PACKED
@@ -41,7 +42,7 @@ def _merge(*tables: dict[str, Op]) -> dict[str, Op]:
     return merged
 
 
-VECTOR_OPS: dict[str, Op] = _merge(INTEGER, FLOAT32, FLOAT64, FLOAT16, PACKED, VECTOR_COMPARE)
+VECTOR_OPS: dict[str, Op] = _merge(INTEGER, FLOAT32, FLOAT64, FLOAT16, PACKED, VECTOR_COMPARE, GFX9)
 # gfx12's SALU float operations compute what their VALU forms compute (one value per wave)
 SCALAR_FLOAT: dict[str, Op] = {f"s_{name}": FLOAT32[f"v_{name}"]
                                for name in ("cvt_f32_i32", "cvt_f32_u32", "cvt_u32_f32", "cvt_i32_f32", "add_f32",

@@ -16,6 +16,7 @@ Operand and result types, and the numpy dtype the arrays carry (`DTYPES`):
   i8 u8 i16 u16 i32 u32 i64 u64   the numpy integer of that width and signedness
   b16 b32 b64          np.uint16 / np.uint32 / np.uint64 (untyped bits)
   pk_f16 pk_i16 pk_u16 np.uint32: two 16-bit values, element 0 in bits 15:0
+  pk_f32               np.uint64: two f32 in a register pair (CDNA), element 0 in bits 31:0
 A 64-bit operand arrives combined from its register pair (low dword first).
 SOPK immediates are typed i16 (sign-extended by the instruction) or u16 (zero-extended).
 
@@ -69,6 +70,7 @@ DTYPES: dict[str, type] = {
     "i32": np.int32, "u32": np.uint32, "i64": np.int64, "u64": np.uint64,
     "b16": np.uint16, "b32": np.uint32, "b64": np.uint64,
     "pk_f16": np.uint32, "pk_i16": np.uint32, "pk_u16": np.uint32,
+    "pk_f32": np.uint64,
 }
 
 FLAGS = frozenset({
@@ -98,7 +100,7 @@ class Op:
         return getattr(self.fn, "unsilenced", self.fn)
 
 
-_FLOAT_TYPES = frozenset({"f16", "f32", "f64", "bf16", "pk_f16"})
+_FLOAT_TYPES = frozenset({"f16", "f32", "f64", "bf16", "pk_f16", "pk_f32"})
 
 
 def op(srcs: str, dst: str | None, fn: Callable, *flags: str) -> Op:

@@ -84,7 +84,8 @@ def properties() -> DeviceProp:
     p.pciBusID = 3
     p.maxSharedMemoryPerMultiProcessor = p.sharedMemPerBlock
     p.canMapHostMemory = 1
-    p.gcnArch = int(device_arch().removeprefix("gfx"))
+    version = isa_version(device_arch())          # as ROCm computes it: gfx90a -> 910, gfx1100 -> 1100
+    p.gcnArch = version // 1000 * 100 + version // 100 % 10 * 10 + version % 100
     p.gcnArchName = device_arch().encode()
     p.cooperativeLaunch = 1
     p.cooperativeMultiDeviceLaunch = 1

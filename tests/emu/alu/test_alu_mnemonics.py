@@ -1,7 +1,9 @@
 """Every mnemonic in the ALU tables is a real gfx1100 instruction, spelled the way LLVM 22
 prints it: each gets a line with operands made from its Op (types and flags), llvm-mc-22
 assembles them all, and the mnemonic it prints back must be the key itself. The few that gfx1100
-lacks (gfx12's SALU float and 64-bit arithmetic, v_min_num/v_max_num) must be gfx1201's."""
+lacks (gfx12's SALU float and 64-bit arithmetic, v_min_num/v_max_num) must be gfx1201's, and
+what neither has (CDNA's v_pk_*_f32, v_mov_b64, v_lshl_add_u64, v_fmac_f64, GFX9's v_mad_f32)
+gfx942's or gfx90a's."""
 from __future__ import annotations
 
 import re
@@ -12,10 +14,10 @@ import pytest
 from cass_cc import toolchain
 from cass_cc.emu.alu import SCALAR_OPS, VECTOR_OPS, Op
 
-_WIDE = {"f64", "i64", "u64", "b64"}
+_WIDE = {"f64", "i64", "u64", "b64", "pk_f32"}
 # Ops whose assembly syntax has an immediate where the tables have a source.
-_LITERAL_LAST = {"v_fmaak_f32", "v_fmaak_f16", "s_fmaak_f32"}
-_LITERAL_MIDDLE = {"v_fmamk_f32", "v_fmamk_f16", "s_fmamk_f32"}
+_LITERAL_LAST = {"v_fmaak_f32", "v_fmaak_f16", "s_fmaak_f32", "v_madak_f32"}
+_LITERAL_MIDDLE = {"v_fmamk_f32", "v_fmamk_f16", "s_fmamk_f32", "v_madmk_f32"}
 # Ops that gfx11 has only as a VOPD half: assembled as one, paired with a v_dual_mov_b32.
 _VOPD_ONLY = {"v_dot2acc_f32_bf16"}
 # The VOPD halves of gfx11; the core looks each up as v_<op>.
@@ -89,12 +91,15 @@ def _wrong(assembled: dict[str, str]) -> dict[str, str]:
     return {name: got for name, got in assembled.items() if re.sub(r"_(e32|e64|dpp|sdwa)$", "", got) != name}
 
 
-def test_every_mnemonic_is_gfx1100_or_gfx12_and_canonical(assembled):
+def test_every_mnemonic_is_gfx1100_gfx12_or_cdna_and_canonical(assembled):
     not_gfx11 = _wrong(assembled)
     ops = {**VECTOR_OPS, **SCALAR_OPS}
-    wrong = _wrong(assemble_for("gfx1201", [(n, ops[n]) for n in sorted(not_gfx11)]))
+    not_gfx12 = _wrong(assemble_for("gfx1201", [(n, ops[n]) for n in sorted(not_gfx11)]))
+    not_gfx942 = _wrong(assemble_for("gfx942", [(n, ops[n]) for n in sorted(not_gfx12)]))
+    wrong = _wrong(assemble_for("gfx90a", [(n, ops[n]) for n in sorted(not_gfx942)]))
     assert not wrong, f"{len(wrong)} mnemonics not accepted or printed differently: {wrong}"
-    assert len(not_gfx11) < 50   # gfx12's additions, not a broken gfx1100 table
+    assert len(not_gfx11) < 60   # gfx12's and CDNA's additions, not a broken gfx1100 table
+    assert len(not_gfx12) < 16
 
 
 def vopd_line(half: str) -> str:
