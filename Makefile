@@ -1,7 +1,7 @@
 # Two entry points for a fresh machine (README.md): `make demo` and `make test`.
 PYTHON ?= python3
 VENV := .venv
-APT_PACKAGES := llvm-22 lld-22 hipcc libamdhip64-dev rocm-device-libs cmake ccache redis-server
+APT_PACKAGES := llvm-22 lld-22 clang-22 hipcc libamdhip64-dev rocm-device-libs cmake ccache redis-server
 PYTEST_ARGS ?=
 
 .PHONY: demo test system-deps venv clean

@@ -79,6 +79,7 @@ ROUTE_NOTE = {"source": "source route", "binary": "binary route", "both": "both 
 HOW = toolchain.HOW_TO_GET
 CHECKS = [
     Check("hipcc", "source", True, _tool("hipcc"), HOW["hipcc"]),
+    Check("clang++-22", "source", False, _tool("clang++-22"), HOW["clang++-22"]),
     Check("ROCm device libraries (gfx1100)", "both", True, _device_libs,
           "apt-get install rocm-device-libs (cass-cc generates the gfx1100 file itself)"),
     Check("HIP headers", "both", True, _hip_headers, "apt-get install libamdhip64-dev"),
@@ -94,6 +95,22 @@ CHECKS = [
     Check("llvm-objdump", "binary", True, _tool("llvm-objdump"), HOW["llvm-objdump"]),
     Check("llvm-objcopy", "binary", True, _tool("llvm-objcopy"), HOW["llvm-objcopy"]),
 ]
+
+
+def source_compilers() -> list[tuple[str, str]]:
+    """(target, the HIP compiler that builds it on the source route, or why none does)."""
+    from .driver.hip_compilers import missing_reason, processors, serving
+    from .targets import TARGETS
+
+    rows = []
+    for name in TARGETS:
+        try:
+            compiler = serving(name)
+            rows.append((name, f"{compiler.name} ({processors(compiler)[0]})" if compiler
+                         else f"NONE: {missing_reason(name)}"))
+        except (CassError, OSError, subprocess.TimeoutExpired) as e:
+            rows.append((name, f"NONE: {getattr(e, 'message', str(e))}"))
+    return rows
 
 
 def run_checks() -> list[tuple[Check, bool, str]]:
@@ -121,6 +138,9 @@ def doctor() -> None:
         if not ok:
             click.echo(f"{'':8} how to get it: {check.how_to_get}")
             missing += check.required
+    click.echo("source route (and hipify fallback) compiler per target:")
+    for name, compiler in source_compilers():
+        click.echo(f"{'':8} {name:10} {compiler}")
     if missing:
         click.echo(f"{missing} required tool(s) missing")
         raise click.exceptions.Exit(1)

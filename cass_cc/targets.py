@@ -37,11 +37,11 @@ class Target:
 
     def hip_warp_refusal(self) -> str:
         """Why HIP code (the source route, the hipify fallback) cannot be built for this target
-        with CUDA's warp semantics (empty when it can): hipcc gives wave64 processors 64-lane
-        warps (warpSize 64, 64-bit ballots), which code written for 32-lane warps misreads."""
+        with CUDA's warp semantics (empty when it can): HIP compilers give wave64 processors
+        64-lane warps (warpSize 64, 64-bit ballots), which code written for 32-lane warps misreads."""
         if self.wave_size == 32:
             return ""
-        return (f"hipcc builds {self.name} ({self.family}) code with 64-lane warps (warpSize 64), "
+        return (f"HIP compilers build {self.name} ({self.family}) code with 64-lane warps (warpSize 64), "
                 f"not CUDA's 32-lane ones, so hipified warp code would not be warp-exact")
 
 

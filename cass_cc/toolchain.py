@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import CassError, ToolMissing
 
 LLVM_VERSIONS = (22, 21, 20)
-DEBIAN_PACKAGES = "llvm-22 lld-22 hipcc libamdhip64-dev rocm-device-libs"
+DEBIAN_PACKAGES = "llvm-22 lld-22 clang-22 hipcc libamdhip64-dev rocm-device-libs"
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,7 @@ HOW_TO_GET = {
     "llvm-as": "apt-get install llvm-22, or set ROCM_PATH",
     "ld.lld": "apt-get install lld-22, or set ROCM_PATH",
     "hipcc": "apt-get install hipcc libamdhip64-dev rocm-device-libs, or set ROCM_PATH",
+    "clang++-22": "apt-get install clang-22 (builds HIP for the targets hipcc's clang lacks: gfx12, gfx942)",
     "clang-offload-bundler": "apt-get install hipcc (ROCm's clang ships it), or set ROCM_PATH",
     "cc": "apt-get install gcc",
 }
@@ -107,6 +108,8 @@ def _candidates(name: str) -> list[str]:
         return found + [name]
     if name == "cc":
         return [os.environ.get("CC", "cc"), "gcc", "clang"]
+    if name == "clang++-22":  # Debian's clang-22, as a HIP compiler for targets hipcc's clang lacks
+        return ["/usr/lib/llvm-22/bin/clang++", "clang++-22"]
     # LLVM tools: ROCm's own, then versioned Debian names (llvm-mc-22 rejects nothing LLVM 22 emits).
     found = [os.path.join(rocm, "llvm", "bin", name)] if rocm else []
     for v in LLVM_VERSIONS:
@@ -199,11 +202,9 @@ def rocm_device_lib_path(*offload_archs: str) -> str:
 
 
 def _isa_file_suffix(offload_arch: str) -> str:
-    """gfx1100 -> '1100', gfx90a -> '910' (the device libraries' file naming)."""
-    isa = isa_version(offload_arch)
-    major, rest = divmod(isa, 1000)
-    minor, stepping = divmod(rest, 100)
-    return f"{major}{minor}{stepping}"
+    """gfx1100 -> '1100', gfx90a -> '90a': the device libraries name the file after the
+    processor (oclc_isa_version_90a.bc holds 9010), and clang looks it up by that name."""
+    return offload_arch.removeprefix("gfx")
 
 
 def _isa_version_ir(installed: str, isa: int) -> str:
@@ -258,6 +259,12 @@ def libamdhip64() -> str:
         if os.path.exists(c):
             return c
     raise ToolMissing("libamdhip64.so not found: apt-get install libamdhip64-dev, or set ROCM_PATH")
+
+
+def rocm_root() -> str:
+    """The install prefix whose include/hip holds the HIP headers (/usr on Debian): clang's
+    --rocm-path, from which it reads the HIP version and finds the headers."""
+    return os.path.dirname(hip_include_dir())
 
 
 def hip_include_dir() -> str:

@@ -108,20 +108,20 @@ class FallbackCode:
 
 def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str,
                        flags: list[str]) -> FallbackCode:
-    """The TU hipified and compiled by hipcc for the device only, as the source route compiles it
-    (`flags`: source_route.warp_check's)."""
+    """The TU hipified and compiled for the device only by the target's HIP compiler, as the source
+    route compiles it (`flags`: source_route.warp_check's)."""
     fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"), [offload_arch])
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
         if is_user_dir(inc):
             fe.mirror.translate_tree(inc, fe.user_dirs())
+    diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
     out = os.path.join(fe.work, f"{tu.stem}.hsaco")
     argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
     argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w", *flags]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
-    diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
     if proc.returncode != 0:
         errors = [line for line in fe.shape(proc.stderr, closing=False).splitlines() if "error" in line]
         return FallbackCode(b"", errors[0] if errors else "hipcc failed", diagnostics)

@@ -1,26 +1,100 @@
-"""Which AMD targets the HIP compiler can build for. hipcc drives a clang that may be older than
-the targets cass-cc knows (Debian's hipcc 5.2 drives clang 15, which knows gfx1030, gfx90a and
-gfx110x but no gfx12 processor): the clang's own list of processors decides, so a build for a
-target it lacks stops with that reason instead of clang's 'invalid target ID'."""
+"""Which HIP compiler builds which AMD target on the source route (and the hipify fallback).
+
+One table, best first: hipcc where its clang knows the target, else Debian's clang-22 driven
+directly as a HIP compiler. Debian's hipcc 5.2 drives clang 15, which knows gfx1030, gfx90a and
+gfx110x but no gfx12 processor and not gfx942; clang-22 knows them all. A compiler's own list of
+processors (`--print-supported-cpus`) decides, so a build for a target no compiler knows stops
+with each compiler's reason instead of clang's 'invalid target ID'.
+
+clang-22 builds against ROCm 5.2's HIP headers and device libraries (what Debian ships, bridged
+by rocm_compat.py): it is given the ROCm prefix, code object v5 (clang-22 defaults to v6, whose device library ABI ROCm 5.2
+lacks), and __AMDGCN_WAVEFRONT_SIZE per target, which HIP 5.2's headers read (warpSize) and
+clang-22 no longer predefines. A build with several targets uses one compiler for all of them,
+so that one offload bundle carries a code object per target.
+"""
 
 from __future__ import annotations
 
 import functools
 import re
 import subprocess
+from dataclasses import dataclass
+from typing import Callable
 
-from .. import toolchain
+from .. import rocm_compat, toolchain
 from ..errors import CassError, ToolMissing
+from ..targets import target
 
 TRIPLE = "amdgcn-amd-amdhsa"
+CODE_OBJECT_VERSION = 5  # cass-cc's code objects, the emulator's and libamdhip64 5.2's
+
+
+@dataclass(frozen=True)
+class HipCompiler:
+    name: str                               # as messages and `cass-cc doctor` name it
+    tool: str                               # toolchain.find's name of its driver
+    clang: Callable[[], str | None]         # the clang whose processor list decides
+    target_flags: Callable[[list[str]], list[str]]  # compile flags that select the targets
+    link_flags: Callable[[list[str]], list[str]]    # link flags for them (-fgpu-rdc's device link)
+
+    def path(self) -> str:
+        return toolchain.find(self.tool).path
+
+
+def _device_libs(offload_archs: list[str]) -> list[str]:
+    # The folder links every installed device library and adds the generated ISA version files
+    # the installed ones lack (gfx11's, gfx12's and gfx942's are missing from Debian's ROCm 5.2).
+    return [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*offload_archs)}"]
+
+
+def _hipcc_flags(offload_archs: list[str]) -> list[str]:
+    return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs)
+
+
+def _clang_link_flags(offload_archs: list[str]) -> list[str]:
+    # -O3 first, as hipcc puts it: the build's own -O, later on the line, overrides it.
+    return ["-O3", f"--rocm-path={toolchain.rocm_root()}", f"-mcode-object-version={CODE_OBJECT_VERSION}",
+            *[f"--offload-arch={a}" for a in offload_archs],
+            f"--rocm-device-lib-path={rocm_compat.clang22_device_lib_path(*offload_archs)}"]
+
+
+def _clang_flags(offload_archs: list[str]) -> list[str]:
+    flags = _clang_link_flags(offload_archs) + ["-isystem", rocm_compat.hip_header_overlay()]
+    for arch in offload_archs:
+        flags += [f"-Xarch_{arch}", f"-D__AMDGCN_WAVEFRONT_SIZE={target(arch).wave_size}"]
+    # The host pass reads the headers too; clang 15 (hipcc's) defines 64 there.
+    return flags + ["-Xarch_host", "-D__AMDGCN_WAVEFRONT_SIZE=64"]
+
+
+def _hipcc_clang() -> str | None:
+    """The clang hipcc drives, when hipcc itself is installed."""
+    try:
+        toolchain.find("hipcc")
+    except ToolMissing:
+        return None
+    return toolchain.hipcc_clang()
+
+
+def _clang22() -> str | None:
+    try:
+        return toolchain.find("clang++-22").path
+    except ToolMissing:
+        return None
+
+
+COMPILERS = (
+    HipCompiler("hipcc", "hipcc", _hipcc_clang, _hipcc_flags, _hipcc_flags),
+    HipCompiler("clang-22", "clang++-22", _clang22, _clang_flags, _clang_link_flags),
+)
 
 
 @functools.lru_cache(maxsize=None)
-def hipcc_processors() -> tuple[str, frozenset[str]]:
-    """(the clang hipcc drives, as its version line names it; the AMD processors it knows)."""
-    clang = toolchain.hipcc_clang()
+def processors(compiler: HipCompiler) -> tuple[str, frozenset[str]]:
+    """(the compiler's clang, as its version line names it; the AMD processors it knows).
+    A compiler that is not installed knows none."""
+    clang = compiler.clang()
     if clang is None:
-        raise ToolMissing("the clang that hipcc drives was not found: apt-get install hipcc, or set ROCM_PATH")
+        return f"{compiler.name}, not installed: {toolchain.HOW_TO_GET[compiler.tool]}", frozenset()
     proc = subprocess.run([clang, f"--target={TRIPLE}", "-nogpulib", "--print-supported-cpus"],
                           capture_output=True, text=True, timeout=60)
     text = proc.stdout + proc.stderr
@@ -28,17 +102,32 @@ def hipcc_processors() -> tuple[str, frozenset[str]]:
     return version, frozenset(re.findall(r"^\s+(gfx\w+)\s*$", text, re.M))
 
 
+def knows(compiler: HipCompiler, offload_arch: str) -> bool:
+    return offload_arch in processors(compiler)[1]
+
+
+def serving(offload_arch: str) -> HipCompiler | None:
+    """The compiler that builds `offload_arch` alone (None: no compiler knows it)."""
+    return next((c for c in COMPILERS if knows(c, offload_arch)), None)
+
+
 def missing_reason(offload_arch: str) -> str:
-    """Why hipcc cannot build for `offload_arch` ('' when it can)."""
-    version, known = hipcc_processors()
-    if offload_arch in known:
+    """Why no HIP compiler can build for `offload_arch` ('' when one can)."""
+    if serving(offload_arch):
         return ""
-    return f"hipcc's compiler ({version}) does not know {offload_arch}"
+    return "; ".join(f"{c.name}'s compiler ({processors(c)[0]}) does not know {offload_arch}"
+                     for c in COMPILERS)
 
 
-def check_hipcc_targets(offload_archs: list[str]) -> None:
-    """CassError naming the first target hipcc cannot build for."""
-    for arch in offload_archs:
-        why = missing_reason(arch)
-        if why:
-            raise CassError(f"cannot build for {arch} on the source route: {why}")
+def compiler_for(offload_archs: list[str]) -> HipCompiler:
+    """The first compiler of the table that knows every target of the build; CassError naming
+    each target no compiler knows, or saying that none knows them all."""
+    found = next((c for c in COMPILERS if all(knows(c, a) for a in offload_archs)), None)
+    if found:
+        return found
+    unknown = [a for a in offload_archs if missing_reason(a)]
+    if unknown:
+        raise CassError("\n".join(f"cannot build for {a} on the source route: {missing_reason(a)}"
+                                  for a in unknown))
+    raise CassError(f"cannot build for {','.join(offload_archs)} on the source route: no HIP compiler "
+                    f"knows all of them ({'; '.join(f'{a}: {serving(a).name}' for a in offload_archs)})")

@@ -1,5 +1,6 @@
 """The source route: hipify the CUDA translation unit (and the user's headers it includes), then
-compile it with hipcc for the AMD target; link with hipcc so libamdhip64 comes along.
+compile it for the AMD targets with the HIP compiler that knows them (hip_compilers.py: hipcc,
+else clang-22); link with the same compiler, so libamdhip64 comes along.
 
 Its jobs are asked for through routes.py, which chooses the route.
 """
@@ -11,10 +12,10 @@ import time
 
 from .. import toolchain
 from ..errors import CassError
-from ..targets import target
 from ..report import Report
+from ..targets import target
 from . import hip_fatbin, host
-from .hip_compilers import check_hipcc_targets
+from .hip_compilers import compiler_for
 from .frontend import Frontend, place_job
 from .help import cuda_version
 from .jobs import Job
@@ -44,12 +45,12 @@ def hipcc_env() -> dict[str, str]:
     return toolchain.hip_environment()
 
 
-def _offload_flags(archs: list[str]) -> list[str]:
-    check_hipcc_targets(archs)
-    flags = [f"--offload-arch={a}" for a in archs]
-    # The folder links every installed device library and adds the generated ISA version files
-    # the installed ones lack (gfx11's are missing from Debian's ROCm 5.2).
-    return flags + [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*archs)}"]
+def compiler_argv(offload_archs: list[str], link: bool = False) -> list[str]:
+    """The HIP compiler that builds every one of `offload_archs` (hip_compilers.py's table), with
+    the flags that select them: one invocation, one code object per target in its bundle."""
+    compiler = compiler_for(offload_archs)
+    flags = compiler.link_flags if link else compiler.target_flags
+    return [compiler.path(), *flags(offload_archs)]
 
 
 NO_WARP_OPERATIONS = "-DCASS_NO_WARP_OPERATIONS"   # cass_hip_compat.h builds wave64 code then
@@ -90,7 +91,8 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str, archs: list[str
     # nvcc 12 and 13 compile CUDA as C++17 unless -std says otherwise; hipcc 5.2's clang 15 would
     # take C++14 (lambdas with auto parameters, if constexpr and structured bindings then fail).
     dialect = [] if settings.std else [f"-std={NVCC_DEFAULT_DIALECT}"]
-    fe.base = [toolchain.find("hipcc").path, "-x", "hip", *rdc, *_offload_flags(archs or settings.offload_archs),
+    compiler, *target_flags = compiler_argv(archs or settings.offload_archs)
+    fe.base = [compiler, "-x", "hip", *rdc, *target_flags,
                "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(), *dialect,
                *settings.language_flags(), *settings.device_flags]
     return fe
@@ -120,7 +122,7 @@ def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, ta
 def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     """Objects and libraries -> a program or shared library, linked by hipcc (libamdhip64)."""
     tmp = os.path.join(work, "link.out")
-    argv = [toolchain.find("hipcc").path, *_offload_flags(settings.offload_archs)]
+    argv = compiler_argv(settings.offload_archs, link=True)
     if settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs):
         # The device code of -rdc objects is linked here. HIP 5.2's cooperative-groups header
         # defines a device function that is not inline, so every unit including it has a copy;

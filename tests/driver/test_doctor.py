@@ -22,6 +22,11 @@ def test_doctor_finds_the_installed_tools(tmp_path):
         assert line.startswith("ok "), line
         assert "(" in line and ")" in line  # a version or description
     assert lines[-1] == "all required tools found"
+    # The source route's compiler per target: hipcc's clang 15 lacks gfx12 and gfx942.
+    compilers = {l.split()[0]: l.split()[1] for l in lines[lines.index(
+        "source route (and hipify fallback) compiler per target:") + 1:-1]}
+    assert compilers == {"gfx1030": "hipcc", "gfx1100": "hipcc", "gfx1101": "hipcc", "gfx1102": "hipcc",
+                         "gfx1200": "clang-22", "gfx1201": "clang-22", "gfx90a": "hipcc", "gfx942": "clang-22"}
 
 
 def test_doctor_reports_missing_tools(tmp_path):

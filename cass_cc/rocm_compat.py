@@ -1,0 +1,115 @@
+"""ROCm 5.2's HIP headers and device libraries (what Debian ships) as a newer clang needs them.
+
+clang-22 builds HIP against them (hip_compilers.py) once two gaps are bridged, each generated
+once into the cache:
+- clang >= 18 no longer links hip.bc, which defines __atomic_work_item_fence (HIP 5.2's
+  __threadfence*): the device-library folder clang-22 gets has hip.bc's functions linked into
+  oclc_abi_version_500.bc, which clang links into every code object v5 build. Both are made weak
+  there first: llvm-link drops linkonce_odr definitions that nothing in the link references.
+- HIP 5.2's headers lean on clang 15: atomicInc/atomicDec call LLVM intrinsics by their LLVM 15
+  names through asm labels (llvm.amdgcn.atomic.inc.i32.p0i32), which LLVM 22 no longer has, and
+  amd_hip_fp16.h calls __llvm_amdgcn_rcp_f16, which clang 15's HIP wrapper declared and
+  clang-22's does not: an overlay of those headers, searched before the installed ones, calls
+  clang's builtins instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import zlib
+from pathlib import Path
+
+from . import toolchain
+from .errors import CassError
+
+
+CARRIER = "oclc_abi_version_500.bc"  # linked into every code object v5 build
+
+
+def clang22_device_lib_path(*offload_archs: str) -> str:
+    """A folder with ROCm's device libraries for `offload_archs` whose CARRIER holds hip.bc."""
+    installed = toolchain.rocm_device_lib_path(*offload_archs)
+    target = toolchain.cache_root() / "device-libs" / f"clang22-{zlib.crc32(installed.encode()):08x}"
+    if (target / CARRIER).is_file():
+        return str(target)
+    tmp = _fresh(target)
+    for bc in os.listdir(installed):
+        if bc != CARRIER:
+            os.symlink(os.path.join(installed, bc), tmp / bc)
+    for name in (CARRIER, "hip.bc"):
+        ir = _run("llvm-dis", os.path.join(installed, name), "-o", "-")
+        (tmp / "weak.ll").write_text(re.sub(r"^(define|@[\w.]+ =) linkonce_odr ", r"\1 weak ", ir, flags=re.M))
+        _run("llvm-as", str(tmp / "weak.ll"), "-o", str(tmp / f"weak-{name}"))
+    _run("llvm-link", str(tmp / f"weak-{CARRIER}"), str(tmp / "weak-hip.bc"), "-o", str(tmp / CARRIER))
+    for leftover in ("weak.ll", f"weak-{CARRIER}", "weak-hip.bc"):
+        (tmp / leftover).unlink()
+    return _publish(tmp, target)
+
+
+def _run(tool: str, *args: str) -> str:
+    """An LLVM tool of the newest LLVM (its bitcode is clang-22's); its output, or CassError."""
+    proc = subprocess.run([toolchain.path(tool), *args], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CassError(f"could not prepare ROCm's device libraries for clang-22 ({tool}): "
+                        f"{proc.stderr.strip()}")
+    return proc.stdout
+
+
+def _atomic_builtins(text: str) -> str:
+    return re.sub(r"return __builtin_amdgcn_atomic_(inc|dec)\(\s*address,\s*val,\s*__ATOMIC_RELAXED,"
+                  r"\s*1 /\* Device scope \*/,\s*false\)",
+                  r'return __builtin_amdgcn_atomic_\g<1>32(address, val, __ATOMIC_RELAXED, "agent")', text)
+
+
+def _half_reciprocals(text: str) -> str:
+    return text.replace('#include "hip_fp16_math_fwd.h"\n', '#include "hip_fp16_math_fwd.h"\n'
+                        "static __device__ inline _Float16 __llvm_amdgcn_rcp_f16(_Float16 x) "
+                        "{ return __builtin_amdgcn_rcph(x); }\n"
+                        "static __device__ inline __2f16 __llvm_amdgcn_rcp_2f16(__2f16 x) "
+                        "{ return __2f16{__builtin_amdgcn_rcph(x.x), __builtin_amdgcn_rcph(x.y)}; }\n", 1)
+
+
+# Installed header -> its rewrite for clang-22: atomicInc/atomicDec through clang's builtins; the
+# half reciprocals clang 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
+OVERLAID = {"hip/amd_detail/amd_hip_atomic.h": _atomic_builtins,
+            "hip/amd_detail/amd_hip_fp16.h": _half_reciprocals}
+
+
+def hip_header_overlay() -> str:
+    """A folder to search before the installed HIP headers, holding the OVERLAID headers."""
+    include = toolchain.hip_include_dir()
+    target = toolchain.cache_root() / "hip-overlay" / f"{zlib.crc32(include.encode()):08x}-{len(OVERLAID)}"
+    if all((target / h).is_file() for h in OVERLAID):
+        return str(target)
+    tmp = _fresh(target)
+    for header, rewrite in OVERLAID.items():
+        installed = os.path.join(include, header)
+        with open(installed, encoding="utf-8") as f:
+            text = f.read()
+        rewritten = rewrite(text)
+        if rewritten == text:
+            raise CassError(f"{installed} is not HIP 5.2's: it lacks what cass-cc rewrites for clang-22 "
+                            "(clang-22 cannot build against it)")
+        # "x.h" would be looked for next to the overlay's copy: name the installed sibling instead.
+        rewritten = re.sub(r'#include "([\w.]+)"', r"#include <hip/amd_detail/\1>", rewritten)
+        (tmp / header).parent.mkdir(parents=True, exist_ok=True)
+        (tmp / header).write_text(rewritten, encoding="utf-8")
+    return _publish(tmp, target)
+
+
+def _fresh(target: Path) -> Path:
+    tmp = Path(f"{target}.tmp{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+def _publish(tmp: Path, target: Path) -> str:
+    try:
+        os.rename(tmp, target)
+    except OSError:  # another build made it first
+        shutil.rmtree(tmp, ignore_errors=True)
+    return str(target)

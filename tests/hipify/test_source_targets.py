@@ -1,0 +1,108 @@
+"""The source route for every target (hip_compilers.py): hipcc where its clang knows the target,
+clang-22 otherwise; programs built for gfx1201 by clang-22 run on the emulator with the H200's
+outputs; multi-target builds carry a code object per target; gfx942 builds plain kernels and
+refuses a translation unit with warp operations, naming each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cass_cc import targets
+from cass_cc.driver import hip_fatbin
+from cass_cc.driver.hip_compilers import compiler_for, missing_reason, serving
+from cass_cc.errors import CassError
+from cass_cc.rdna3.code_object import CodeObject
+from tests.conftest import ROOT, run_tool
+
+REALWORLD = ROOT / "tests" / "programs" / "realworld"
+
+
+def _build(tmp_path: Path, program: str, archs: str, route: str = "source") -> tuple[Path, object]:
+    exe = tmp_path / "prog"
+    built = run_tool("cass-nvcc", "-O2", f"--cass-route={route}", f"--cass-offload-arch={archs}", "-o", str(exe),
+                     *map(str, sorted((REALWORLD / program).glob("*.cu"))), cwd=tmp_path)
+    return exe, built
+
+
+def _bundle_archs(exe: Path) -> list[str]:
+    return sorted(CodeObject(e.data, str(exe)).processor for e in hip_fatbin.code_objects(str(exe)))
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_every_target_has_a_hip_compiler(name):
+    assert missing_reason(name) == ""
+    expected = "clang-22" if name.startswith("gfx12") or name == "gfx942" else "hipcc"
+    assert serving(name).name == expected
+
+
+def test_a_processor_no_compiler_knows_names_each_compilers_reason():
+    with pytest.raises(CassError) as e:
+        compiler_for(["gfx1100", "gfx9999"])
+    message = str(e.value)
+    assert message.startswith("cannot build for gfx9999 on the source route: hipcc's compiler (")
+    assert "clang version 15" in message and "does not know gfx9999; clang-22's compiler (" in message
+    assert "gfx1100" not in message.split(":", 1)[1]
+
+
+def test_one_compiler_builds_every_target_of_a_build():
+    assert compiler_for(["gfx1100", "gfx1030"]).name == "hipcc"
+    assert compiler_for(["gfx1100", "gfx1201"]).name == "clang-22"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("program", ["atomics_double", "warp_collectives", "block_votes"])
+def test_gfx1201_program_matches_the_h200(program, tmp_path):
+    exe, built = _build(tmp_path, program, "gfx1201")
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert _bundle_archs(exe) == ["gfx1201"]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert run.stdout == (REALWORLD / program / "reference.txt").read_text()
+
+
+@pytest.mark.slow
+def test_multi_target_source_build_carries_each_target(tmp_path):
+    exe, built = _build(tmp_path, "atomics_double", "gfx1100,gfx1201,gfx942")
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert _bundle_archs(exe) == ["gfx1100", "gfx1201", "gfx942"]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.stdout == (REALWORLD / "atomics_double" / "reference.txt").read_text()
+
+
+@pytest.mark.slow
+def test_gfx942_builds_a_plain_kernel_with_clang22(tmp_path):
+    exe, built = _build(tmp_path, "atomics_double", "gfx942")
+    assert built.returncode == 0, built.stderr[-3000:]
+    (entry,) = hip_fatbin.code_objects(str(exe))
+    code = CodeObject(entry.data, str(exe))
+    assert code.processor == "gfx942"
+    assert {k.wavefront_size for k in code.kernels.values()} == {64}
+
+
+@pytest.mark.slow
+def test_gfx942_refuses_warp_operations_per_file(tmp_path):
+    exe, built = _build(tmp_path, "warp_collectives", "gfx942")
+    assert built.returncode == 1 and not exe.exists()
+    assert ("warp.cu:24: '__shfl_xor_sync' assumes CUDA's 32-lane warps, and the source route cannot build "
+            "it for gfx942" in built.stderr)
+    assert "warp.cu:42: '__ballot_sync' is a warp operation too" in built.stderr
+    assert "Traceback" not in built.stderr
+
+
+@pytest.mark.slow
+def test_hipify_fallback_builds_gfx1201_with_clang22(tmp_path):
+    """Route auto: the kernel the translators refuse (no model server) comes from the hipify
+    fallback, which clang-22 builds for gfx1201 (hipcc's clang 15 lacks it) next to gfx1100's."""
+    from tests.driver.conftest import amd_code_objects
+
+    exe = tmp_path / "prog"
+    built = run_tool("cass-nvcc", "-O2", "--cass-translators=model", "--cass-offload-arch=gfx1201,gfx1100",
+                     "-o", str(exe), str(REALWORLD / "block_votes" / "main.cu"), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr[-3000:]
+    assert "comes from the hipify fallback" in built.stderr
+    archs = sorted(CodeObject(e.data, str(exe)).processor for e in amd_code_objects(exe))
+    assert archs == ["gfx1100", "gfx1201"]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.stdout == (REALWORLD / "block_votes" / "reference.txt").read_text()
