@@ -22,7 +22,6 @@ from .jobs import Job
 from .parse import UsageError
 from .plan import Compile, Link, TranslationUnit
 from .settings import Settings
-from .warp_uses import warp_uses
 
 NAME = "source"
 # -l names of NVIDIA's libraries -> those the hipified code calls (None: the HIP runtime, which
@@ -63,6 +62,8 @@ def warp_check(tu: TranslationUnit, archs: list[str]) -> list[str]:
     refusing = [(a, target(a).hip_warp_refusal()) for a in archs if target(a).hip_warp_refusal()]
     if not refusing:
         return []
+    # imported here: the lexer's package brings lark, which a warm wave32 build never needs
+    from .warp_uses import warp_uses
     uses = warp_uses(tu.source)
     if not uses:
         return [NO_WARP_OPERATIONS]
