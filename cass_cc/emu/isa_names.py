@@ -29,6 +29,7 @@ _VECTOR_GFX10 = {
     "v_ffbh_u32": "v_clz_i32_u32", "v_ffbl_b32": "v_ctz_i32_b32", "v_ffbh_i32": "v_cls_i32",
     "v_cvt_flr_i32_f32": "v_cvt_floor_i32_f32", "v_cvt_rpi_i32_f32": "v_cvt_nearest_i32_f32",
     "v_cvt_pkrtz_f16_f32": "v_cvt_pk_rtz_f16_f32",
+    "v_dot2c_f32_f16": "v_dot2acc_f32_f16",
 }
 # GFX9's VALU integer adds: no carry is v_add_u32 (gfx11 v_add_nc_u32); the carry forms end in _co
 _VECTOR_GFX9 = {

@@ -42,7 +42,7 @@ def _operands_for(name: str) -> str:
         return "s0, s[2:3]" if name.endswith(("_b64", "_i64")) else "s0, s1"
     if name.startswith(("v_add_i", "v_sub_i", "v_add_u16", "v_sub_u16")):
         return "v0, v1, v2"
-    if name.startswith(("v_subrev_u32", "v_cvt_pkrtz")):
+    if name.startswith(("v_subrev_u32", "v_cvt_pkrtz", "v_dot2c")):
         return "v0, v1, v2"
     if name.startswith(("v_subb", "v_addc")):
         return "v0, vcc, v1, v2, vcc"

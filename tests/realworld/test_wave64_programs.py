@@ -19,8 +19,9 @@ pytestmark = pytest.mark.slow
 
 WARP_PROGRAMS = ["realworld/warp_collectives", "realworld/warp_scan", "realworld/cg_tile_sizes",
                  "realworld/cg_tile_reduce", "realworld/cg_coalesced", "realworld/coop_groups",
-                 "realworld/attention_mma", "realworld/grid_sync", "sass/warp_ops", "sass/warp_masks",
-                 "sass/warp_blocks"]
+                 "realworld/attention_mma", "realworld/grid_sync", "realworld/wmma_gemm",
+                 "realworld/simd_intrinsics", "sass/warp_ops", "sass/warp_masks", "sass/warp_blocks",
+                 "sass/mma_shapes"]
 
 
 def _tool(name: str, *args, cwd: Path) -> subprocess.CompletedProcess:

@@ -1,6 +1,8 @@
 """VALU operations of GFX9 and GFX10 processors that gfx11 lacks: CDNA's (gfx90a, gfx942) 64-bit
 moves and shifted adds and packed f32 math on register pairs (v_pk_*_f32), and the unfused f32
-multiply-add (v_mad_f32, v_mac_f32, v_madak_f32, v_madmk_f32; not on gfx942).
+multiply-add (v_mad_f32, v_mac_f32, v_madak_f32, v_madmk_f32; not on gfx942), and the
+signed integer dot products (gfx11 has only the mixed-sign iu forms), among them the VOP2 forms
+that accumulate into their destination (v_dot4c_i32_i8, which LLVM selects for `__dp4a`).
 
 v_mad_f32 rounds the product, then the sum, and supports no denormals: LLVM selects it only
 where f32 denormals are flushed (hipcc's default for gfx9), so its sources, product and result
@@ -16,6 +18,7 @@ import numpy as np
 
 from . import rounding
 from .ieee import flush_denormals
+from .integer import dot_product
 from .op import Op, op
 
 U32, U64, F32 = np.uint32, np.uint64, np.float32
@@ -62,4 +65,11 @@ GFX9: dict[str, Op] = {
     "v_pk_add_f32": op("pk_f32 pk_f32", "pk_f32", _packed(rounding.add), "rounding"),
     "v_pk_mul_f32": op("pk_f32 pk_f32", "pk_f32", _packed(rounding.mul), "rounding"),
     "v_pk_fma_f32": op("pk_f32 pk_f32 pk_f32", "pk_f32", _packed(rounding.fma), "rounding"),
+    "v_dot2_i32_i16": op("b32 b32 i32", "i32", dot_product(16, "i"), "clamp_aware"),
+    "v_dot2_u32_u16": op("b32 b32 u32", "u32", dot_product(16, "u"), "clamp_aware"),
+    "v_dot4_i32_i8": op("b32 b32 i32", "i32", dot_product(8, "i"), "clamp_aware"),
+    "v_dot8_i32_i4": op("b32 b32 i32", "i32", dot_product(4, "i"), "clamp_aware"),
+    "v_dot2c_i32_i16": op("b32 b32 i32", "i32", dot_product(16, "i"), "dst_in", "clamp_aware"),
+    "v_dot4c_i32_i8": op("b32 b32 i32", "i32", dot_product(8, "i"), "dst_in", "clamp_aware"),
+    "v_dot8c_i32_i4": op("b32 b32 i32", "i32", dot_product(4, "i"), "dst_in", "clamp_aware"),
 }

@@ -5,6 +5,8 @@ Arrays are shaped (waves, 32). Shift counts are masked to 4 (16-bit), 5 (32-bit)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .bitops import brev, clz, cls, ctz, popcount
@@ -183,22 +185,26 @@ def _sat_pk_u8_i16(x):
     return (lo | (hi << U16(8))).astype(U16)
 
 
-def _dot(width: int, mixed_sign: bool):
-    """v_dot4_*_u8/iu8 and v_dot8_*_u4/iu4: the sum of lane-wise products of 8- or 4-bit
-    elements plus S2. The iu forms take the signedness of A and B from the instruction's
-    neg_lo bits (signed=(a_signed, b_signed)); clamp saturates the 32-bit sum."""
+def dot_product(width: int, signedness: str) -> Callable:
+    """The integer dot products: the sum of lane-wise products of the 16-, 8- or 4-bit elements
+    of S0 and S1, plus S2. `signedness` is "u" (v_dot4_u32_u8, v_dot2_u32_u16), "i" (GFX9/GFX10's
+    v_dot4_i32_i8, v_dot2_i32_i16, v_dot8_i32_i4 and the accumulating v_dot*c forms) or "iu"
+    (gfx11's v_dot4_i32_iu8, whose neg_lo bits say whether A and B are signed:
+    signed=(a_signed, b_signed)). Clamp saturates the sum to the result type; without it the sum
+    wraps to 32 bits."""
     count = 32 // width
     mask = (1 << width) - 1
+    result = U32 if signedness == "u" else I32
+    lo, hi = (0, 2**32 - 1) if signedness == "u" else (-2**31, 2**31 - 1)
 
     def element(x, k, is_signed):
         e = ((x.astype(I64) >> (width * k)) & mask)
         return np.where(e >> (width - 1) == 1, e - (1 << width), e) if is_signed else e
 
     def f(a, b, c, signed=(False, False), clamp=False):
-        sa, sb = signed if mixed_sign else (False, False)
+        sa, sb = {"u": (False, False), "i": (True, True), "iu": signed}[signedness]
         total = c.astype(I64) + sum(element(a, k, sa) * element(b, k, sb) for k in range(count))
-        lo, hi = (-2**31, 2**31 - 1) if mixed_sign else (0, 2**32 - 1)
-        return (np.clip(total, lo, hi) if clamp else total).astype(I32 if mixed_sign else U32)
+        return (np.clip(total, lo, hi) if clamp else total).astype(result)
     return f
 
 
@@ -306,10 +312,10 @@ INTEGER: dict[str, Op] = {
     "v_cvt_pk_i16_i32": op("i32 i32", "b32", lambda a, b: _pack16(np.clip(a, -32768, 32767), np.clip(b, -32768, 32767))),
     "v_sat_pk_u8_i16": op("b32", "b16", _sat_pk_u8_i16),
     "v_cvt_i32_i16": op("i16", "i32", lambda a: a.astype(I32)),
-    "v_dot4_u32_u8": op("b32 b32 u32", "u32", _dot(8, False), "clamp_aware"),
-    "v_dot8_u32_u4": op("b32 b32 u32", "u32", _dot(4, False), "clamp_aware"),
-    "v_dot4_i32_iu8": op("b32 b32 i32", "i32", _dot(8, True), "clamp_aware", "iu_signed"),
-    "v_dot8_i32_iu4": op("b32 b32 i32", "i32", _dot(4, True), "clamp_aware", "iu_signed"),
+    "v_dot4_u32_u8": op("b32 b32 u32", "u32", dot_product(8, "u"), "clamp_aware"),
+    "v_dot8_u32_u4": op("b32 b32 u32", "u32", dot_product(4, "u"), "clamp_aware"),
+    "v_dot4_i32_iu8": op("b32 b32 i32", "i32", dot_product(8, "iu"), "clamp_aware", "iu_signed"),
+    "v_dot8_i32_iu4": op("b32 b32 i32", "i32", dot_product(4, "iu"), "clamp_aware", "iu_signed"),
     "v_cvt_u32_u16": op("u16", "u32", lambda a: a.astype(U32)),
 }
 

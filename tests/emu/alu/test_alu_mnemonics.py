@@ -2,7 +2,7 @@
 prints it: each gets a line with operands made from its Op (types and flags), llvm-mc-22
 assembles them all, and the mnemonic it prints back must be the key itself. The few that gfx1100
 lacks (gfx12's SALU float and 64-bit arithmetic, v_min_num/v_max_num) must be gfx1201's, and
-what neither has (CDNA's v_pk_*_f32, v_mov_b64, v_lshl_add_u64, v_fmac_f64, GFX9's v_mad_f32)
+what neither has (CDNA's v_pk_*_f32, v_mov_b64, v_lshl_add_u64, v_fmac_f64, GFX9's v_mad_f32 and signed dots)
 gfx942's or gfx90a's."""
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_every_mnemonic_is_gfx1100_gfx12_or_cdna_and_canonical(assembled):
     wrong = _wrong(assemble_for("gfx90a", [(n, ops[n]) for n in sorted(not_gfx942)]))
     assert not wrong, f"{len(wrong)} mnemonics not accepted or printed differently: {wrong}"
     assert len(not_gfx11) < 60   # gfx12's and CDNA's additions, not a broken gfx1100 table
-    assert len(not_gfx12) < 16
+    assert len(not_gfx12) < 24
 
 
 def vopd_line(half: str) -> str:
