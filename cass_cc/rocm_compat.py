@@ -6,6 +6,11 @@ once into the cache:
   __threadfence*): the device-library folder clang-22 gets has hip.bc's functions linked into
   oclc_abi_version_500.bc, which clang links into every code object v5 build. Both are made weak
   there first: llvm-link drops linkonce_odr definitions that nothing in the link references.
+- clang >= 18 no longer links oclc_daz_opt_{on,off}.bc either (it reads the denormal mode from
+  the function attributes), but ROCm 5.2's ocml still reads `__oclc_daz_opt` (its exp, log and
+  sqrt under fast math): the carrier holds the library for the build's mode, on where the build
+  flushes f32 denormals (-fgpu-flush-denormals-to-zero, as hipcc's clang 15 chooses it), so each
+  mode has its own folder.
 - HIP 5.2's headers lean on clang 15: atomicInc/atomicDec call LLVM intrinsics by their LLVM 15
   names through asm labels (llvm.amdgcn.atomic.inc.i32.p0i32), which LLVM 22 no longer has, and
   amd_hip_fp16.h calls __llvm_amdgcn_rcp_f16, which clang 15's HIP wrapper declared and
@@ -29,22 +34,26 @@ from .errors import CassError
 CARRIER = "oclc_abi_version_500.bc"  # linked into every code object v5 build
 
 
-def clang22_device_lib_path(*offload_archs: str) -> str:
-    """A folder with ROCm's device libraries for `offload_archs` whose CARRIER holds hip.bc."""
+def clang22_device_lib_path(*offload_archs: str, flush_denormals: bool = False) -> str:
+    """A folder with ROCm's device libraries for `offload_archs` whose CARRIER holds hip.bc and
+    the oclc_daz_opt library of the build's f32 denormal mode."""
     installed = toolchain.rocm_device_lib_path(*offload_archs)
-    target = toolchain.cache_root() / "device-libs" / f"clang22-{zlib.crc32(installed.encode()):08x}"
+    daz = "oclc_daz_opt_on.bc" if flush_denormals else "oclc_daz_opt_off.bc"
+    target = toolchain.cache_root() / "device-libs" / \
+        f"clang22-{zlib.crc32(installed.encode()):08x}-daz-{'on' if flush_denormals else 'off'}"
     if (target / CARRIER).is_file():
         return str(target)
     tmp = _fresh(target)
     for bc in os.listdir(installed):
         if bc != CARRIER:
             os.symlink(os.path.join(installed, bc), tmp / bc)
-    for name in (CARRIER, "hip.bc"):
+    carried = (CARRIER, "hip.bc", daz)
+    for name in carried:
         ir = _run("llvm-dis", os.path.join(installed, name), "-o", "-")
         (tmp / "weak.ll").write_text(re.sub(r"^(define|@[\w.]+ =) linkonce_odr ", r"\1 weak ", ir, flags=re.M))
         _run("llvm-as", str(tmp / "weak.ll"), "-o", str(tmp / f"weak-{name}"))
-    _run("llvm-link", str(tmp / f"weak-{CARRIER}"), str(tmp / "weak-hip.bc"), "-o", str(tmp / CARRIER))
-    for leftover in ("weak.ll", f"weak-{CARRIER}", "weak-hip.bc"):
+    _run("llvm-link", *(str(tmp / f"weak-{name}") for name in carried), "-o", str(tmp / CARRIER))
+    for leftover in ("weak.ll", *(f"weak-{name}" for name in carried)):
         (tmp / leftover).unlink()
     return _publish(tmp, target)
 

@@ -34,8 +34,10 @@ class HipCompiler:
     name: str                               # as messages and `cass-cc doctor` name it
     tool: str                               # toolchain.find's name of its driver
     clang: Callable[[], str | None]         # the clang whose processor list decides
-    target_flags: Callable[[list[str]], list[str]]  # compile flags that select the targets
-    link_flags: Callable[[list[str]], list[str]]    # link flags for them (-fgpu-rdc's device link)
+    # compile flags that select the targets, and the link flags for them (-fgpu-rdc's device
+    # link); both take the targets and whether the build flushes f32 denormals
+    target_flags: Callable[[list[str], bool], list[str]]
+    link_flags: Callable[[list[str], bool], list[str]]
 
     def path(self) -> str:
         return toolchain.find(self.tool).path
@@ -47,19 +49,20 @@ def _device_libs(offload_archs: list[str]) -> list[str]:
     return [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*offload_archs)}"]
 
 
-def _hipcc_flags(offload_archs: list[str]) -> list[str]:
+def _hipcc_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
+    # hipcc's clang 15 links the oclc_daz_opt library of the denormal mode itself
     return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs)
 
 
-def _clang_link_flags(offload_archs: list[str]) -> list[str]:
+def _clang_link_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
     # -O3 first, as hipcc puts it: the build's own -O, later on the line, overrides it.
     return ["-O3", f"--rocm-path={toolchain.rocm_root()}", f"-mcode-object-version={CODE_OBJECT_VERSION}",
             *[f"--offload-arch={a}" for a in offload_archs],
-            f"--rocm-device-lib-path={rocm_compat.clang22_device_lib_path(*offload_archs)}"]
+            f"--rocm-device-lib-path={rocm_compat.clang22_device_lib_path(*offload_archs, flush_denormals=flush_denormals)}"]
 
 
-def _clang_flags(offload_archs: list[str]) -> list[str]:
-    flags = _clang_link_flags(offload_archs) + ["-isystem", rocm_compat.hip_header_overlay()]
+def _clang_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
+    flags = _clang_link_flags(offload_archs, flush_denormals) + ["-isystem", rocm_compat.hip_header_overlay()]
     for arch in offload_archs:
         flags += [f"-Xarch_{arch}", f"-D__AMDGCN_WAVEFRONT_SIZE={target(arch).wave_size}"]
     # The host pass reads the headers too; clang 15 (hipcc's) defines 64 there.

@@ -23,6 +23,9 @@ def _bool(value: str | None) -> bool | None:
     return None if value is None else value == "true"
 
 
+FLUSH_DENORMALS = "-fgpu-flush-denormals-to-zero"
+
+
 @dataclass
 class Settings:
     route: str = "auto"
@@ -86,6 +89,10 @@ class Settings:
     def offload_arch(self) -> str:
         return self.offload_archs[0]
 
+    def flushes_denormals(self) -> bool:
+        """Whether device code flushes f32 denormals (-ftz=true, or --use_fast_math's)."""
+        return FLUSH_DENORMALS in self.device_flags
+
     def language_flags(self) -> list[str]:
         """Flags every compiler step gets (host compiler and hipcc): dialect, optimization,
         debug info, warnings and the user's host options."""
@@ -129,7 +136,7 @@ def _device_flags(args: Arguments) -> list[str]:
     fmad = _bool(args.value("fmad"))
     flags = []
     if ftz or (fast and ftz is None):
-        flags.append("-fgpu-flush-denormals-to-zero")
+        flags.append(FLUSH_DENORMALS)
     if prec_div is False or prec_sqrt is False or (fast and prec_div is None and prec_sqrt is None):
         flags.append("-fno-hip-fp32-correctly-rounded-divide-sqrt")
     if fmad is False:

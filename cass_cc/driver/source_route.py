@@ -44,12 +44,12 @@ def hipcc_env() -> dict[str, str]:
     return toolchain.hip_environment()
 
 
-def compiler_argv(offload_archs: list[str], link: bool = False) -> list[str]:
+def compiler_argv(settings: Settings, offload_archs: list[str], link: bool = False) -> list[str]:
     """The HIP compiler that builds every one of `offload_archs` (hip_compilers.py's table), with
     the flags that select them: one invocation, one code object per target in its bundle."""
     compiler = compiler_for(offload_archs)
     flags = compiler.link_flags if link else compiler.target_flags
-    return [compiler.path(), *flags(offload_archs)]
+    return [compiler.path(), *flags(offload_archs, settings.flushes_denormals())]
 
 
 NO_WARP_OPERATIONS = "-DCASS_NO_WARP_OPERATIONS"   # cass_hip_compat.h builds wave64 code then
@@ -92,7 +92,7 @@ def frontend(tu: TranslationUnit, settings: Settings, work: str, archs: list[str
     # nvcc 12 and 13 compile CUDA as C++17 unless -std says otherwise; hipcc 5.2's clang 15 would
     # take C++14 (lambdas with auto parameters, if constexpr and structured bindings then fail).
     dialect = [] if settings.std else [f"-std={NVCC_DEFAULT_DIALECT}"]
-    compiler, *target_flags = compiler_argv(archs or settings.offload_archs)
+    compiler, *target_flags = compiler_argv(settings, archs or settings.offload_archs)
     fe.base = [compiler, "-x", "hip", *rdc, *target_flags,
                "-include", PRELUDE, *fe.preprocessor_flags(), *version_macros(), *dialect,
                *settings.language_flags(), *settings.device_flags]
@@ -123,7 +123,7 @@ def dependencies(tu: TranslationUnit, settings: Settings, output: str | None, ta
 def link_jobs(action: Link, settings: Settings, work: str) -> list[Job]:
     """Objects and libraries -> a program or shared library, linked by hipcc (libamdhip64)."""
     tmp = os.path.join(work, "link.out")
-    argv = compiler_argv(settings.offload_archs, link=True)
+    argv = compiler_argv(settings, settings.offload_archs, link=True)
     if settings.rdc or any(hip_fatbin.has_relocatable_device_code(i) for i in action.inputs):
         # The device code of -rdc objects is linked here. HIP 5.2's cooperative-groups header
         # defines a device function that is not inline, so every unit including it has a copy;
