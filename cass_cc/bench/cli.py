@@ -8,6 +8,8 @@ from pathlib import Path
 import click
 
 from ..errors import CassError
+from ..targets import DEFAULT as DEFAULT_TARGET
+from ..targets import TARGETS
 from .programs import PROGRAMS_ROOT, discover
 from .runner import bench_program
 from .summary import write_all
@@ -45,6 +47,11 @@ def _routes(value: str | None) -> list[str]:
                    "each; default out bench-results/translators).")
 @click.option("--routes", default=None,
               help=f"cass-nvcc routes to build each program with (comma-separated; default {','.join(ROUTES)}).")
+@click.option("--offload-arch", "offload_arch", default=DEFAULT_TARGET, show_default=True,
+              type=click.Choice(list(TARGETS)),
+              help="The AMD target every cass-nvcc build is for (its --cass-offload-arch) and the emulator "
+                   "runs; the source route's build is then the native build for that target that the binary "
+                   "route's wave instructions are compared with. Goes with the default mode and --translator.")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
               help="Run only programs whose '<domain>/<name>' matches one of these shell globs, "
                    "e.g. 'sorting/*,ml/softmax_rows'.")
@@ -55,8 +62,8 @@ def _routes(value: str | None) -> list[str]:
                                                      "(with --suite: default suite-results/<suite>).")
 @click.pass_context
 def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
-          prebuilt: bool, translators: tuple[str, ...], routes: str | None, only: str | None, jobs: int,
-          out_dir: str | None) -> None:
+          prebuilt: bool, translators: tuple[str, ...], routes: str | None, offload_arch: str, only: str | None,
+          jobs: int, out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
     Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
@@ -93,6 +100,8 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
                                            ("--routes", routes is not None)) if given]
         if others:
             raise click.UsageError(f"--translator does not go with {', '.join(others)}")
+    if offload_arch != DEFAULT_TARGET and (manifest is not None or prebuilt):
+        raise click.UsageError("--offload-arch goes with the default mode and --translator")
     if manifest is not None:
         from .suite import parse_routes, run_suite
         status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
@@ -106,7 +115,7 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
         raise CassError(f"no benchmark program matches '{only}' under {PROGRAMS_ROOT}" if only
                         else f"no benchmark programs under {PROGRAMS_ROOT}")
     if translators:
-        _bench_translators(translators, programs, jobs, out_dir or "bench-results/translators")
+        _bench_translators(translators, programs, jobs, out_dir or "bench-results/translators", offload_arch)
         return
     if prebuilt:
         if routes is not None or jobs != 1:
@@ -117,19 +126,18 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     out_dir = out_dir or "bench-results"
     results = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(bench_program, p, routes) for p in programs]
+        futures = [pool.submit(bench_program, p, routes, offload_arch) for p in programs]
         with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
-                               label=f"benchmarking {len(programs)} programs", file=click.get_text_stream("stderr"),
+                               label=f"benchmarking {len(programs)} programs for {offload_arch}", file=click.get_text_stream("stderr"),
                                item_show_func=lambda f: f.result()["program"] if f else None) as bar:
             for future in bar:
                 results.append(future.result())
-    agg = write_all(results, routes, out_dir)
+    agg = write_all(results, routes, out_dir, offload_arch)
     click.echo(f"wrote {out_dir}/summary.json, summary.md, accuracy.png")
     click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
 
 
-def _bench_translators(specs: tuple[str, ...], programs: list, jobs: int, out_dir: str) -> None:
-    from ..translate import DEFAULT_OFFLOAD_ARCH
+def _bench_translators(specs: tuple[str, ...], programs: list, jobs: int, out_dir: str, offload_arch: str) -> None:
     from .translator_build import score
     from .translator_summary import tables, write_all
     from .translators import parse
@@ -141,7 +149,7 @@ def _bench_translators(specs: tuple[str, ...], programs: list, jobs: int, out_di
     tasks = [(p, t, level) for t in translators for level in t.levels for p in programs]
     results = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = [pool.submit(score, p, t, level, DEFAULT_OFFLOAD_ARCH) for p, t, level in tasks]
+        futures = [pool.submit(score, p, t, level, offload_arch) for p, t, level in tasks]
         with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
                                label=f"scoring {len(translators)} translators on {len(programs)} programs",
                                file=click.get_text_stream("stderr"),

@@ -99,15 +99,15 @@ def _emu_stats(path: str) -> dict:
     return {"wave_instructions": waves, "emu_seconds": stats.get("totals", {}).get("seconds")}
 
 
-def bench_route(program: Program, route: str, work: str) -> dict:
-    """Build (cold, warm) and run one program through one route."""
+def bench_route(program: Program, route: str, work: str, offload_arch: str) -> dict:
+    """Build (cold, warm) for `offload_arch` and run one program through one route."""
     base = os.path.join(work, route)
     os.makedirs(base)
     cache, reports = os.path.join(base, "cache"), os.path.join(base, "reports")
     os.makedirs(reports)
     exe, stats = os.path.join(base, "prog"), os.path.join(base, "stats.json")
-    argv = [*tool_command("cass-nvcc"), f"--cass-route={route}", "-O2", *program.flags, "-o", exe,
-            *program.sources]
+    argv = [*tool_command("cass-nvcc"), f"--cass-route={route}", f"--cass-offload-arch={offload_arch}", "-O2",
+            *program.flags, "-o", exe, *program.sources]
     env = _environment(CASS_CACHE_DIR=cache, CASS_REPORT_DIR=reports)
     result: dict = {"route": route, "passed": False}
     cold = _timed(argv, env, BUILD_TIMEOUT_S)
@@ -137,13 +137,13 @@ def bench_route(program: Program, route: str, work: str) -> dict:
     return result
 
 
-def bench_program(program: Program, routes: list[str]) -> dict:
+def bench_program(program: Program, routes: list[str], offload_arch: str) -> dict:
     """Everything measured for one program (worker-process entry point)."""
     work = tempfile.mkdtemp(prefix="cass-bench-")
     try:
         return {"program": program.name, "domain": program.domain,
                 "has_reference": program.reference is not None,
                 "nvcc": build_nvcc(program, work),
-                "routes": {route: bench_route(program, route, work) for route in routes}}
+                "routes": {route: bench_route(program, route, work, offload_arch) for route in routes}}
     finally:
         shutil.rmtree(work, ignore_errors=True)

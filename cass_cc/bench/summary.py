@@ -28,7 +28,7 @@ def all_lift(route_result: dict) -> bool:
     return bool(kernels) and all(k["tier"] == "lift" and k["status"] == "ok" for k in kernels)
 
 
-def aggregate(results: list[dict], routes: list[str]) -> dict:
+def aggregate(results: list[dict], routes: list[str], offload_arch: str) -> dict:
     """Counts per domain and route, build-time ratios, wave-instruction ratios, emulator time."""
     results = sorted(results, key=lambda r: r["program"])
     domains = sorted({r["domain"] for r in results})
@@ -64,7 +64,7 @@ def aggregate(results: list[dict], routes: list[str]) -> dict:
     emu = {route: sum(r["routes"][route].get("emu_seconds") or 0 for r in results) for route in routes}
     passed = sum(r["routes"][route]["passed"] for r in results for route in routes)
     n = len(results)
-    return {"programs": n, "routes": routes, "domains": domains,
+    return {"programs": n, "offload_arch": offload_arch, "routes": routes, "domains": domains,
             "with_reference": sum(r["has_reference"] for r in results),
             "table": table, "build": build, "wave_ratios": waves,
             "wave_ratio_median": _median([w["ratio"] for w in waves]),
@@ -82,7 +82,7 @@ def _pct(k: int, n: int) -> str:
 def render_markdown(agg: dict, results: list[dict]) -> str:
     routes, n = agg["routes"], agg["programs"]
     out = ["# cass-cc bench", "",
-           f"{n} programs, routes: {', '.join(routes)}; reference outputs recorded for "
+           f"{n} programs built for {agg['offload_arch']}, routes: {', '.join(routes)}; reference outputs recorded for "
            f"{agg['with_reference']} of {n}"
            + ("" if agg["with_reference"] == n else " (the others are judged by their PASS line only)") + ".",
            "", "## Programs passing per domain and route", "",
@@ -163,7 +163,7 @@ def plot_accuracy(agg: dict, path: str) -> None:
     ax.set_xticklabels(domains, rotation=35, ha="right")
     ax.set_ylabel("programs passing (%)")
     ax.set_ylim(0, 118)
-    ax.set_title(f"cass-cc bench: {agg['programs']} programs on the RDNA3 emulator")
+    ax.set_title(f"cass-cc bench: {agg['programs']} programs on the emulated {agg['offload_arch']}")
     ax.legend(loc="upper right", ncol=len(routes))
     fig.tight_layout()
     tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".cass-{os.getpid()}-accuracy.png")
@@ -176,10 +176,10 @@ def plot_accuracy(agg: dict, path: str) -> None:
             os.unlink(tmp)
 
 
-def write_all(results: list[dict], routes: list[str], out_dir: str) -> dict:
+def write_all(results: list[dict], routes: list[str], out_dir: str, offload_arch: str) -> dict:
     """Write the three files into out_dir; returns the aggregate."""
     os.makedirs(out_dir, exist_ok=True)
-    agg = aggregate(results, routes)
+    agg = aggregate(results, routes, offload_arch)
     results = sorted(results, key=lambda r: r["program"])
     atomic_write_text(os.path.join(out_dir, "summary.json"),
                       json.dumps({"summary": agg, "results": results}, indent=1) + "\n")

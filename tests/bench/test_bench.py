@@ -69,6 +69,26 @@ def test_quick_subset_writes_three_files_and_ends_with_the_count(quick_bench):
     assert data["summary"]["wave_ratios"], "binary/source ratios per kernel"
 
 
+@pytest.mark.slow
+def test_offload_arch_builds_and_runs_every_route_for_that_target(tmp_path):
+    """--offload-arch gfx942: both routes build a wave64 program the emulator runs as gfx942, and
+    the binary route's wave instructions are compared with the native (source route) build's."""
+    done = run_tool("cass-cc", "bench", "--offload-arch", "gfx942", "--only", "crypto/crc32_table",
+                    "--routes", "binary,source", "--out", str(tmp_path), timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "2 passed, 0 failed", (tmp_path / "summary.md").read_text()
+    data = json.loads((tmp_path / "summary.json").read_text())
+    assert data["summary"]["offload_arch"] == "gfx942" and data["summary"]["wave_ratios"]
+    assert "1 programs built for gfx942" in (tmp_path / "summary.md").read_text()
+
+
+def test_offload_arch_goes_with_the_default_mode_and_translators_only(tmp_path):
+    done = run_tool("cass-cc", "bench", "--prebuilt", "--offload-arch", "gfx942", "--out", str(tmp_path))
+    assert done.returncode == 2 and "--offload-arch goes with the default mode" in done.stderr
+    done = run_tool("cass-cc", "bench", "--offload-arch", "gfx999", "--out", str(tmp_path))
+    assert done.returncode == 2 and "gfx999" in done.stderr and "Traceback" not in done.stderr
+
+
 def test_no_matching_program_is_a_one_line_error(tmp_path):
     done = run_tool("cass-cc", "bench", "--only", "nosuch/*", "--out", str(tmp_path / "o"))
     assert done.returncode == 1
