@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import os
 from pathlib import Path
 
 import click
 
 from ..errors import CassError
+from ..fsutil import atomic_write_text
 from .programs import PROGRAMS_ROOT, discover
 from .runner import bench_program, measured, quality_program
 from .summary import write_all
@@ -49,6 +52,10 @@ def _routes(value: str | None) -> list[str]:
                    "wave-instructions lifted vs hipcc, memory instructions by address space, atomics by "
                    "kind, estimated cycles; median and worst over the programs passing on both (default "
                    "out bench-results/quality).")
+@click.option("--from", "merge", multiple=True, type=click.Path(dir_okay=False, exists=True), metavar="SUMMARY.json",
+              help="With --quality: build the report from the summary.json of earlier runs instead of "
+                   "measuring (repeatable; a --quality, plain or --suite run with routes binary and "
+                   "source; a suite's programs are named <suite>/<program>).")
 @click.option("--programs", "programs_root", default=None, type=click.Path(file_okay=False, exists=True),
               help="The folder of <domain>/<name>/ program folders (default tests/programs/bench); e.g. "
                    "tests/programs with --only 'realworld/*'.")
@@ -64,7 +71,8 @@ def _routes(value: str | None) -> list[str]:
                                                      "(with --suite: default suite-results/<suite>).")
 @click.pass_context
 def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
-          prebuilt: bool, translators: tuple[str, ...], quality: bool, programs_root: str | None,
+          prebuilt: bool, translators: tuple[str, ...], quality: bool, merge: tuple[str, ...],
+          programs_root: str | None,
           routes: str | None, only: str | None, jobs: int, out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
@@ -117,6 +125,13 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
                   and flag != mode]
         if others:
             raise click.UsageError(f"{mode} does not go with {', '.join(others)}")
+    if merge:
+        if not quality:
+            raise click.UsageError("--from goes with --quality")
+        if programs_root is not None or only is not None:
+            raise click.UsageError("--from takes the programs of its files (no --programs, no --only)")
+        _write_quality([m for path in dict.fromkeys(merge) for m in _measured_from(path)], out_dir or "bench-results/quality")
+        return
     if manifest is not None and programs_root is not None:
         raise click.UsageError("--programs does not go with --suite (the manifest names the programs)")
     if manifest is not None:
@@ -171,6 +186,24 @@ def _write_quality(results: list, out_dir: str) -> None:
     click.echo(f"wrote {out_dir}/quality.json, quality.md, quality.png")
 
 
+def _measured_from(path: str) -> list:
+    """The measurements in one summary.json of an earlier bench or suite run."""
+    from .suite import measured as suite_measured
+
+    try:
+        data = json.loads(Path(path).read_text())
+        results = data["results"]
+        if "suite" in data:
+            return [suite_measured(f"{data['suite']['name']}/{r['program']}", r["routes"]["binary"],
+                                   r["routes"]["source"]) for r in results]
+        return [measured(r) for r in results]
+    except (OSError, ValueError) as e:
+        raise CassError(f"{path}: cannot read it as a summary.json: {e}") from None
+    except KeyError as e:
+        raise CassError(f"{path}: no {e} in it: the report needs a summary.json of a run with routes "
+                        "binary and source") from None
+
+
 def _bench_quality(programs: list, jobs: int, out_dir: str) -> None:
     results = []
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -180,6 +213,10 @@ def _bench_quality(programs: list, jobs: int, out_dir: str) -> None:
                                item_show_func=lambda f: f.result()["program"] if f else None) as bar:
             for future in bar:
                 results.append(future.result())
+    os.makedirs(out_dir, exist_ok=True)
+    # the raw counts, so that --from can merge this run with others
+    atomic_write_text(os.path.join(out_dir, "summary.json"),
+                      json.dumps({"results": sorted(results, key=lambda r: r["program"])}, indent=1) + "\n")
     _write_quality([measured(r) for r in results], out_dir)
 
 
