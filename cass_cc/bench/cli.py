@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import concurrent.futures
+import json
+import os
 from pathlib import Path
 
 import click
 
 from ..errors import CassError
+from ..fsutil import atomic_write_text
 from ..targets import DEFAULT as DEFAULT_TARGET
 from ..targets import TARGETS
 from .programs import PROGRAMS_ROOT, discover
-from .runner import bench_program
+from .runner import bench_program, measured, quality_program
 from .summary import write_all
 
 ROUTES = ("binary", "source", "auto")
@@ -45,13 +48,27 @@ def _routes(value: str | None) -> list[str]:
 @click.option("--translator", "translators", multiple=True, metavar="lift|hipify|model[:URL]|command:CMD",
               help="Instead: score this translator as CASS scores models (repeatable, one table row "
                    "each; default out bench-results/translators).")
+@click.option("--quality", is_flag=True,
+              help="Instead: the code-quality report. Each program built once per route, binary "
+                   "(lifted) and source (hipcc), run under cass-run --emu-stats; per program and kernel "
+                   "wave-instructions lifted vs hipcc, memory instructions by address space, atomics by "
+                   "kind, estimated cycles; median and worst over the programs passing on both (default "
+                   "out bench-results/quality).")
+@click.option("--from", "merge", multiple=True, type=click.Path(dir_okay=False, exists=True), metavar="SUMMARY.json",
+              help="With --quality: build the report from the summary.json of earlier runs instead of "
+                   "measuring (repeatable; a --quality, plain or --suite run with routes binary and "
+                   "source; a suite's programs are named <suite>/<program>).")
+@click.option("--programs", "programs_root", default=None, type=click.Path(file_okay=False, exists=True),
+              help="The folder of <domain>/<name>/ program folders (default tests/programs/bench); e.g. "
+                   "tests/programs with --only 'realworld/*'.")
 @click.option("--routes", default=None,
               help=f"cass-nvcc routes to build each program with (comma-separated; default {','.join(ROUTES)}).")
 @click.option("--offload-arch", "offload_arch", default=DEFAULT_TARGET, show_default=True,
               type=click.Choice(list(TARGETS)),
               help="The AMD target every cass-nvcc build is for (its --cass-offload-arch) and the emulator "
                    "runs; the source route's build is then the native build for that target that the binary "
-                   "route's wave instructions are compared with. Goes with the default mode and --translator.")
+                   "route's wave instructions are compared with. Goes with the default mode, --quality and "
+                   "--translator.")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
               help="Run only programs whose '<domain>/<name>' matches one of these shell globs, "
                    "e.g. 'sorting/*,ml/softmax_rows'.")
@@ -62,8 +79,9 @@ def _routes(value: str | None) -> list[str]:
                                                      "(with --suite: default suite-results/<suite>).")
 @click.pass_context
 def bench(ctx: click.Context, manifest: str | None, sources: str | None, record: bool, warm: bool,
-          prebuilt: bool, translators: tuple[str, ...], routes: str | None, offload_arch: str, only: str | None,
-          jobs: int, out_dir: str | None) -> None:
+          prebuilt: bool, translators: tuple[str, ...], quality: bool, merge: tuple[str, ...],
+          programs_root: str | None, routes: str | None, offload_arch: str, only: str | None, jobs: int,
+          out_dir: str | None) -> None:
     """Run the benchmark: every program under tests/programs/bench/<domain>/<name>/.
 
     Each program is built with nvcc (the build-time baseline) and with cass-nvcc per route, twice
@@ -72,10 +90,22 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     NVIDIA hardware exists, prints its checksum (integers exactly, floats within 1e-4 relative).
     Writes summary.json, summary.md (passing per domain and route, kernel tiers, build-time and
     wave-instruction ratios, emulator time, failures; last line 'N passed, M failed') and
-    accuracy.png. Exits 0 when the benchmark ran, whatever the pass count.
+    accuracy.png; with routes binary and source also the code-quality report (below). Exits 0
+    when the benchmark ran, whatever the pass count.
 
     With --suite MANIFEST.toml: the suite's programs instead (docs/third_party.md), through the
-    routes auto, binary, source and nvcc; exits 3 when any result is WRONG.
+    routes auto, binary, source and nvcc; exits 3 when any result is WRONG. With routes binary
+    and source it writes the code-quality report too.
+
+    With --quality: only the code-quality report, lifted (binary route) against hipcc (source
+    route), each program built once per route. quality.md has per program and kernel the
+    wave-instructions of both builds (cass-run --emu-stats, summed over all launches) and their
+    ratio, memory instructions by address space (global, flat, buffer, scratch, lds, scalar
+    memory), atomics by kind (add, sub, min, max, and, or, xor, xchg, inc, dec, cas, fadd) and
+    an estimated cycle count (weights per instruction class, documented in
+    cass_cc/bench/quality.py); the median and worst ratio over the programs passing on both
+    routes. Also quality.json and quality.png (each program's ratio, sorted). Prints the summary
+    lines; exits 0 when the report was written.
 
     With --prebuilt: what a program built by plain nvcc (-arch=sm_80) costs under cass-run. Per
     program: what translating its images adds to its first run (first run less second) against
@@ -95,13 +125,25 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
     accuracy per translator, level and domain; writes translators.md and translators.json; last
     line 'N passed, M failed'.
     """
-    if translators:
+    for mode, on in (("--translator", bool(translators)), ("--quality", quality)):
+        if not on:
+            continue
         others = [flag for flag, given in (("--suite", manifest is not None), ("--prebuilt", prebuilt),
-                                           ("--routes", routes is not None)) if given]
+                                           ("--routes", routes is not None), ("--quality", quality)) if given
+                  and flag != mode]
         if others:
-            raise click.UsageError(f"--translator does not go with {', '.join(others)}")
+            raise click.UsageError(f"{mode} does not go with {', '.join(others)}")
     if offload_arch != DEFAULT_TARGET and (manifest is not None or prebuilt):
-        raise click.UsageError("--offload-arch goes with the default mode and --translator")
+        raise click.UsageError("--offload-arch goes with the default mode, --quality and --translator")
+    if merge:
+        if not quality:
+            raise click.UsageError("--from goes with --quality")
+        if programs_root is not None or only is not None:
+            raise click.UsageError("--from takes the programs of its files (no --programs, no --only)")
+        _write_quality([m for path in dict.fromkeys(merge) for m in _measured_from(path)], out_dir or "bench-results/quality")
+        return
+    if manifest is not None and programs_root is not None:
+        raise click.UsageError("--programs does not go with --suite (the manifest names the programs)")
     if manifest is not None:
         from .suite import parse_routes, run_suite
         status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
@@ -110,12 +152,16 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
         if given:
             raise click.UsageError(f"{flag} goes with --suite")
     patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
-    programs = discover(only=patterns)
+    root = Path(programs_root) if programs_root else PROGRAMS_ROOT
+    programs = discover(root, only=patterns)
     if not programs:
-        raise CassError(f"no benchmark program matches '{only}' under {PROGRAMS_ROOT}" if only
-                        else f"no benchmark programs under {PROGRAMS_ROOT}")
+        raise CassError(f"no benchmark program matches '{only}' under {root}" if only
+                        else f"no benchmark programs under {root}")
     if translators:
         _bench_translators(translators, programs, jobs, out_dir or "bench-results/translators", offload_arch)
+        return
+    if quality:
+        _bench_quality(programs, jobs, out_dir or "bench-results/quality", offload_arch)
         return
     if prebuilt:
         if routes is not None or jobs != 1:
@@ -134,7 +180,54 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
                 results.append(future.result())
     agg = write_all(results, routes, out_dir, offload_arch)
     click.echo(f"wrote {out_dir}/summary.json, summary.md, accuracy.png")
+    if "binary" in routes and "source" in routes:
+        _write_quality([measured(r) for r in results], out_dir)
     click.echo(f"{agg['passed']} passed, {agg['failed']} failed")
+
+
+def _write_quality(results: list, out_dir: str) -> None:
+    from .quality import summarize
+    from .quality_report import summary_lines, write_all as write_quality
+
+    summary = summarize(results)
+    write_quality(summary, out_dir, "cass-cc bench")
+    for line in summary_lines(summary):
+        click.echo(line)
+    click.echo(f"wrote {out_dir}/quality.json, quality.md, quality.png")
+
+
+def _measured_from(path: str) -> list:
+    """The measurements in one summary.json of an earlier bench or suite run."""
+    from .suite import measured as suite_measured
+
+    try:
+        data = json.loads(Path(path).read_text())
+        results = data["results"]
+        if "suite" in data:
+            return [suite_measured(f"{data['suite']['name']}/{r['program']}", r["routes"]["binary"],
+                                   r["routes"]["source"]) for r in results]
+        return [measured(r) for r in results]
+    except (OSError, ValueError) as e:
+        raise CassError(f"{path}: cannot read it as a summary.json: {e}") from None
+    except KeyError as e:
+        raise CassError(f"{path}: no {e} in it: the report needs a summary.json of a run with routes "
+                        "binary and source") from None
+
+
+def _bench_quality(programs: list, jobs: int, out_dir: str, offload_arch: str) -> None:
+    results = []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        futures = [pool.submit(quality_program, p, offload_arch) for p in programs]
+        with click.progressbar(concurrent.futures.as_completed(futures), length=len(futures),
+                               label=f"measuring {len(programs)} programs", file=click.get_text_stream("stderr"),
+                               item_show_func=lambda f: f.result()["program"] if f else None) as bar:
+            for future in bar:
+                results.append(future.result())
+    os.makedirs(out_dir, exist_ok=True)
+    # the raw counts, so that --from can merge this run with others
+    atomic_write_text(os.path.join(out_dir, "summary.json"),
+                      json.dumps({"results": sorted(results, key=lambda r: r["program"])}, indent=1) + "\n")
+    _write_quality([measured(r) for r in results], out_dir)
 
 
 def _bench_translators(specs: tuple[str, ...], programs: list, jobs: int, out_dir: str, offload_arch: str) -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from ..errors import ToolMissing
 from ..toolchain import find
 from .programs import Program, checksum_of, judge
+from .quality import Measured, kernel_opcodes
 
 REPO_BIN = Path(__file__).resolve().parent.parent.parent / "bin"
 BUILD_TIMEOUT_S = 900
@@ -88,19 +89,22 @@ def _kernels(report_dir: str) -> list[dict]:
 
 
 def _emu_stats(path: str) -> dict:
-    """Wave instructions per kernel (summed over its launches) and the emulator's own time."""
+    """Wave instructions and opcode counts per kernel (summed over its launches) and the
+    emulator's own time."""
     try:
         stats = json.loads(Path(path).read_text())
     except (OSError, ValueError):
-        return {"wave_instructions": {}, "emu_seconds": None}
+        return {"wave_instructions": {}, "opcodes": {}, "emu_seconds": None}
     waves: dict[str, int] = {}
     for launch in stats.get("launches", []):
         waves[launch["kernel"]] = waves.get(launch["kernel"], 0) + launch.get("wave_instructions", 0)
-    return {"wave_instructions": waves, "emu_seconds": stats.get("totals", {}).get("seconds")}
+    return {"wave_instructions": waves, "opcodes": kernel_opcodes(stats),
+            "emu_seconds": stats.get("totals", {}).get("seconds")}
 
 
-def bench_route(program: Program, route: str, work: str, offload_arch: str) -> dict:
-    """Build (cold, warm) for `offload_arch` and run one program through one route."""
+def bench_route(program: Program, route: str, work: str, offload_arch: str, warm: bool = True) -> dict:
+    """Build for `offload_arch` (cold, and with warm again on the same cache) and run one program
+    through one route."""
     base = os.path.join(work, route)
     os.makedirs(base)
     cache, reports = os.path.join(base, "cache"), os.path.join(base, "reports")
@@ -116,13 +120,14 @@ def bench_route(program: Program, route: str, work: str, offload_arch: str) -> d
     if not cold["ok"]:
         result.update(stage="build", error=cold["error"])
         return result
-    shutil.rmtree(reports)
-    os.makedirs(reports)
-    warm = _timed(argv, env, BUILD_TIMEOUT_S)
-    result["build_warm_seconds"] = warm["seconds"]
-    if not warm["ok"]:
-        result.update(stage="build (warm cache)", error=warm["error"])
-        return result
+    if warm:
+        shutil.rmtree(reports)
+        os.makedirs(reports)
+        again = _timed(argv, env, BUILD_TIMEOUT_S)
+        result["build_warm_seconds"] = again["seconds"]
+        if not again["ok"]:
+            result.update(stage="build (warm cache)", error=again["error"])
+            return result
     run = _timed([*tool_command("cass-run"), "--emu-stats", stats, exe, *program.args], _environment(),
                  RUN_TIMEOUT_S, cwd=str(program.directory))
     result["run_seconds"] = run["seconds"]
@@ -147,3 +152,22 @@ def bench_program(program: Program, routes: list[str], offload_arch: str) -> dic
                 "routes": {route: bench_route(program, route, work, offload_arch) for route in routes}}
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def quality_program(program: Program, offload_arch: str) -> dict:
+    """The code-quality measurement of one program (worker-process entry point): one build per
+    route, binary (lifted) and source (hipcc), each run under cass-run --emu-stats and judged."""
+    work = tempfile.mkdtemp(prefix="cass-quality-")
+    try:
+        return {"program": program.name, "domain": program.domain,
+                "routes": {route: bench_route(program, route, work, offload_arch, warm=False) for route in ("binary", "source")}}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measured(result: dict) -> Measured:
+    """A bench result with binary and source routes as quality.py's input."""
+    b, s = result["routes"]["binary"], result["routes"]["source"]
+    note = "; ".join(f"{name}: {rr.get('stage', '')}: {rr.get('error', '')}"
+                     for name, rr in (("lifted", b), ("hipcc", s)) if not rr["passed"])
+    return Measured(result["program"], b.get("opcodes", {}), s.get("opcodes", {}), b["passed"], s["passed"], note)

@@ -12,7 +12,9 @@ import click
 
 from .. import command
 from ..errors import CassError
+from . import suite_judge as J
 from . import suite_manifest, suite_reference
+from .quality import Measured, summarize
 from .suite_run import ROUTES, run_program
 from .suite_summary import table, tally_lines, write_all, wrong_lines
 
@@ -79,9 +81,30 @@ def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, 
     for line in wrong:
         click.secho(line, fg="red", bold=True, err=True)
     click.echo(f"wrote {out_dir}/summary.json, summary.md")
+    if "binary" in routes and "source" in routes:
+        _write_quality(suite.name, results, out_dir)
     for line in tally_lines(agg):
         click.echo(line)
     return EXIT_WRONG if wrong else 0
+
+
+def measured(program: str, binary: dict, source: dict) -> Measured:
+    """One suite program's binary and source routes as quality.py's input; a route counts as
+    passing only with the verdict PASS (an unverified run may be wrong, so its count proves nothing)."""
+    note = "; ".join(f"{name}: {rr['status']}: {rr['reason']}" for name, rr in (("lifted", binary), ("hipcc", source))
+                     if rr["status"] != J.PASS)
+    return Measured(program, binary.get("opcodes", {}), source.get("opcodes", {}), binary["status"] == J.PASS,
+                    source["status"] == J.PASS, note)
+
+
+def _write_quality(name: str, results: list[dict], out_dir: str) -> None:
+    from .quality_report import summary_lines, write_all as write_quality
+
+    summary = summarize([measured(r["program"], r["routes"]["binary"], r["routes"]["source"]) for r in results])
+    write_quality(summary, out_dir, f"suite {name}")
+    for line in summary_lines(summary):
+        click.echo(line)
+    click.echo(f"wrote {out_dir}/quality.json, quality.md, quality.png")
 
 
 @click.command()

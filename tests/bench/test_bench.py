@@ -82,7 +82,7 @@ def test_offload_arch_builds_and_runs_every_route_for_that_target(tmp_path):
     assert "1 programs built for gfx942" in (tmp_path / "summary.md").read_text()
 
 
-def test_offload_arch_goes_with_the_default_mode_and_translators_only(tmp_path):
+def test_offload_arch_goes_with_the_default_mode_quality_and_translators_only(tmp_path):
     done = run_tool("cass-cc", "bench", "--prebuilt", "--offload-arch", "gfx942", "--out", str(tmp_path))
     assert done.returncode == 2 and "--offload-arch goes with the default mode" in done.stderr
     done = run_tool("cass-cc", "bench", "--offload-arch", "gfx999", "--out", str(tmp_path))
