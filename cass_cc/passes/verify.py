@@ -1,7 +1,9 @@
 """verify: each kernel in the code object that the translation unit's link made (the one that is
 embedded) loads (ELF, kernel descriptor `<name>.kd`, metadata) and declares the CUDA parameter
 layout: every CUDA parameter is an explicit argument at the same offset and size, hidden arguments
-start after them, the target's wave size (32, or 64 on CDNA), launch bounds as the flat work-group size. A kernel translated from a
+start after them, the target's wave size (32, or 64 on CDNA), launch bounds as the flat work-group size
+(in lanes: 64 a warp for a kernel run one warp per wave, whose blockDim argument follows the
+parameters). A kernel translated from a
 saved .ll or .s has no cubin to compare with: its code object is checked on its own (it loads,
 descriptor, wave size, hidden arguments after the explicit ones).
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Callable
 
 from cass_cc.errors import CassError, FailedCheck, ToolMissing
-from cass_cc.rdna3.code_object import CodeObject
+from cass_cc.rdna3.code_object import WAVE_PER_WARP_PREFIX, CodeObject, wave_per_warp_lanes
 from cass_cc.targets import target
 from cass_cc.unit import KernelUnit
 
@@ -57,8 +59,14 @@ def check_layout(unit: KernelUnit, info: CodeObject) -> list[str]:
     expected = 1
     for d in bounds or (1024,):
         expected *= max(d, 1)
-    if meta.max_flat_workgroup_size != min(expected, 1024):
-        problems.append(f"max flat work-group size {meta.max_flat_workgroup_size}, launch bounds say {expected}")
+    lanes = expected
+    if WAVE_PER_WARP_PREFIX + unit.name in info.globals:     # 64 lanes a warp, blockDim after the parameters
+        lanes = wave_per_warp_lanes(expected)
+        shape = (param_end + 3) // 4 * 4
+        if not any(a.offset == shape and a.size == 12 for a in meta.explicit_args):
+            problems.append(f"run one warp per wave, but no 12-byte blockDim argument at offset {shape}")
+    if meta.max_flat_workgroup_size != min(lanes, 1024):
+        problems.append(f"max flat work-group size {meta.max_flat_workgroup_size}, launch bounds say {expected} threads")
     return problems
 
 

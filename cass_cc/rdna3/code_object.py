@@ -32,6 +32,18 @@ MACH = {0x040: "gfx940", 0x043: "gfx1150", 0x044: "gfx1103"} | {t.mach: t.name f
 
 Reader = Callable[[int, int], bytes]  # (offset, size) -> the bytes there
 
+# A kernel the lifter runs one CUDA warp per wave64 (passes/lift/warp_model.py) is marked by a
+# global named this prefix + the kernel's name: two u32, the index of its blockDim argument (after
+# CUDA's parameters) among its explicit arguments and that argument's offset. libcassrt
+# (hip_wave_per_warp.c) launches such a kernel with wave_per_warp_lanes(threads) lanes in x and
+# CUDA's blockDim in that argument; passes/verify.py checks both.
+WAVE_PER_WARP_PREFIX = "__cass_wave_per_warp."
+
+
+def wave_per_warp_lanes(threads: int) -> int:
+    """The lanes of a block of `threads` CUDA threads run one warp per 64-lane wave."""
+    return (threads + 31) // 32 * 64
+
 
 @dataclass(frozen=True)
 class Symbol:

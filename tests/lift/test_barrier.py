@@ -21,30 +21,17 @@ pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not i
 CLUSTER_LAUNCH = [(r"LDC R(\d+), c\[0x0\]\[0x140\]", r"MOV R\1, 0x1")]
 
 
-# On wave64 a producer warp and a consumer warp could be the two halves of one wave, which cannot
-# wait for each other: BAR.ARV is refused there (lift/warp_model.py).
-WAVE64_REFUSED = {"pipeline": "BAR.ARV"}
-
-
 @pytest.fixture(scope="module", params=BUILDS)
 def lifted(request, tmp_path_factory):
     sm, offload_arch = request.param
     edits = {"cluster": CLUSTER_LAUNCH} if sm == "sm_90" else None
-    refused = WAVE64_REFUSED if offload_arch == "gfx942" else None
-    return code_objects(HERE / "barrier_kernels.cu", sm, tmp_path_factory.mktemp("bar"), edits, offload_arch, refused)
-
-
-def _lifted(lifted: dict[str, bytes], name: str) -> bytes:
-    """The kernel's code object; a kernel refused on this build skips the test."""
-    if name not in lifted:
-        pytest.skip(f"{name} is refused on this target (WAVE64_REFUSED)")
-    return lifted[name]
+    return code_objects(HERE / "barrier_kernels.cu", sm, tmp_path_factory.mktemp("bar"), edits, offload_arch)
 
 
 def test_producer_consumer_on_named_barriers(lifted):
     """BAR.ARV 1/2 by the producers, BAR.SYNC 1/2, 0x80 by the consumers, several rounds, three
     blocks at once."""
-    dev = Device(_lifted(lifted, "pipeline"))
+    dev = Device(lifted["pipeline"])
     rounds, blocks = 5, 3
     rng = np.random.default_rng(3)
     a = rng.integers(-50, 50, blocks * rounds * 64).astype(np.int32)
@@ -91,7 +78,7 @@ def test_named_barrier_code_layout(lifted, tmp_path):
 
     from cass_cc import toolchain
     path = tmp_path / "k.hsaco"
-    path.write_bytes(_lifted(lifted, "pipeline"))
+    path.write_bytes(lifted["pipeline"])
     symbols = subprocess.run([toolchain.path("llvm-objdump"), "-t", str(path)], capture_output=True,
                              text=True, check=True).stdout
     address = {line.split()[-1]: int(line.split()[0], 16) for line in symbols.splitlines()

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from .lifted import BUILDS
+from .lifted import BUILDS, launch_as_runtime
 
 HERE = Path(__file__).parent
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
@@ -57,9 +57,7 @@ class Device:
         return out
 
     def launch(self, name: str, grid: int, block: int, fmt: str, *args) -> None:
-        from cass_cc.emu import launch
-        launch(self.co, name, grid=(grid, 1, 1), block=(block, 1, 1), kernarg=struct.pack(fmt, *args),
-               memory=self.mem)
+        launch_as_runtime(self.co, self.mem, name, grid, block, struct.pack(fmt, *args))
 
 
 def u32(x) -> int:

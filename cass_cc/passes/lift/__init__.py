@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import gc
+from dataclasses import replace
 
 from llvmlite import ir
 
@@ -26,7 +27,7 @@ from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and
 from . import launch, subroutines, warp_model
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
-from .launch import declare_kernel, facts_of, module_text
+from .launch import declare_kernel, end_idle_lanes, facts_of, module_text
 from .optimizer import TRIPLE, optimize, target_machine
 
 NAME = "lift"
@@ -77,18 +78,26 @@ def _lift_module(unit: KernelUnit) -> str:
     module.add_named_metadata("llvm.module.flags", [ir.Constant(ir.IntType(32), 1),
                                                    "amdhsa_code_object_version",
                                                    ir.Constant(ir.IntType(32), 100 * version)])
-    fn = declare_kernel(module, facts)
-    ctx = KernelLifter(module, fn, unit.sm_arch)
-    ctx.state["facts"] = facts
-    ctx.state[warp_model.STATE_KEY] = warp_model.for_target(unit.offload_arch)
     instructions = sorted(unit.instructions, key=lambda i: i.address)
-    cfg = analyse(instructions, facts.indirect_branches)
-    ctx.state["cfg"] = cfg
-    ctx.state["instructions"] = instructions
     for ins in instructions:            # refuse before building anything
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)
-    warp_model.check_kernel(ctx.state[warp_model.STATE_KEY], instructions)
+    warps = warp_model.for_target(unit.offload_arch)
+    hazard = warp_model.wait_hazard(warps, instructions)
+    if hazard is not None:
+        ins, why = hazard
+        if facts.launch_bounds and facts.flat_workgroup_size > warp_model.WAVE_PER_WARP_THREADS:
+            raise unsupported(ins, f"{why}: on wave64 such a kernel runs one warp per wave, so blocks of at "
+                                   f"most {warp_model.WAVE_PER_WARP_THREADS} threads, and its launch bounds "
+                                   f"allow {facts.flat_workgroup_size}")
+        warps = replace(warps, wave_per_warp=True)
+    fn = declare_kernel(module, facts, warps.wave_per_warp)
+    ctx = KernelLifter(module, fn, unit.sm_arch)
+    ctx.state["facts"] = facts
+    ctx.state[warp_model.STATE_KEY] = warps
+    cfg = analyse(instructions, facts.indirect_branches)
+    ctx.state["cfg"] = cfg
+    ctx.state["instructions"] = instructions
     addresses = [i.address for i in instructions]
 
     def lift_span(ctx: Lifter, start: int, end: int) -> None:
@@ -116,6 +125,8 @@ def _lift_module(unit: KernelUnit) -> str:
         contexts = [((), first, min(functions))]
     else:
         contexts = cfg.contexts or [((), first, end)]
+    if warps.wave_per_warp:
+        end_idle_lanes(ctx)
     for context, start, stop in contexts:
         ctx.context = context
         lift_span(ctx, start, stop)
@@ -125,7 +136,7 @@ def _lift_module(unit: KernelUnit) -> str:
                                 f"a branch to 0x{address:x}, which was not lifted (the CFG analysis missed it)")
     if functions is not None:
         subroutines.trim_interfaces(fn, ctx.regs, functions)
-    return module_text(module, facts)
+    return module_text(module, facts, warps.wave_per_warp)
 
 
 def lift_instruction(ctx: Lifter, ins) -> None:

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field, replace
 from llvmlite import ir
 
 from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg, opaque
-from .warp_model import lane_id
+from cass_cc.rdna3.code_object import WAVE_PER_WARP_PREFIX, wave_per_warp_lanes
+
+from .warp_model import WARP, lane_id, model
 
 SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
@@ -36,6 +38,7 @@ class Facts:
     shared_size: int = 0
     stack_size: int = 0
     flat_workgroup_size: int = 1024
+    launch_bounds: bool = False                # flat_workgroup_size is the kernel's own bound
     bank2: bytes = b""
     indirect_branches: dict[int, list[int]] = field(default_factory=dict)
     variables: list = field(default_factory=list)      # cass_cc.fatbin Variable (bank 3 and globals)
@@ -65,6 +68,7 @@ def lifter_facts(k) -> Facts:
         for d in bounds:
             total *= max(d, 1)
         f.flat_workgroup_size = min(total, 1024)
+        f.launch_bounds = True
     f.indirect_branches = {a: list(t) for a, t in k.indirect_branches}
     f.variables = list(k.globals)
     banks = k.banks()
@@ -94,21 +98,41 @@ def arg_types(params: list[tuple[int, int, int]]) -> list[ir.Type]:
     return out
 
 
-def declare_kernel(module: ir.Module, facts: Facts) -> ir.Function:
-    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), arg_types(facts.params)), name=facts.name)
+BLOCK_SHAPE = ir.ArrayType(I32, 3)     # CUDA's blockDim, after CUDA's parameters (wave_per_warp)
+
+
+def block_shape_offset(facts: Facts) -> int:
+    """Where the runtime puts CUDA's blockDim for a kernel run one warp per wave: the first
+    4-aligned byte after CUDA's parameters (BLOCK_SHAPE's natural place after arg_types')."""
+    end = max((offset + size for _index, offset, size in facts.params), default=0)
+    return (end + 3) // 4 * 4
+
+
+def declare_kernel(module: ir.Module, facts: Facts, wave_per_warp: bool) -> ir.Function:
+    args = arg_types(facts.params)
+    if wave_per_warp:
+        mark = ir.GlobalVariable(module, ir.ArrayType(I32, 2), WAVE_PER_WARP_PREFIX + facts.name, addrspace=1)
+        mark.global_constant = True
+        mark.initializer = ir.Constant(ir.ArrayType(I32, 2), [len(args), block_shape_offset(facts)])
+        mark.align = 4
+        args = args + [BLOCK_SHAPE]
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), args), name=facts.name)
     fn.calling_convention = "amdgpu_kernel"
     fn.attributes.add("nounwind")
     return fn
 
 
-def module_text(module: ir.Module, facts: Facts) -> str:
+def module_text(module: ir.Module, facts: Facts, wave_per_warp: bool) -> str:
     """The module's text with the string attributes llvmlite.ir cannot attach (the flat work-group
-    size from the CUDA launch bounds)."""
+    size from the CUDA launch bounds, in lanes: 64 for each warp when a wave holds one)."""
     text = str(module)
     marker = ") nounwind\n{"
     if marker not in text:
         raise AssertionError("kernel definition not found in the lifted module")
-    return text.replace(marker, ') nounwind "amdgpu-flat-work-group-size"="1,%d"\n{' % facts.flat_workgroup_size, 1)
+    lanes = facts.flat_workgroup_size
+    if wave_per_warp:
+        lanes = min(1024, wave_per_warp_lanes(lanes))
+    return text.replace(marker, ') nounwind "amdgpu-flat-work-group-size"="1,%d"\n{' % lanes, 1)
 
 
 # ---- launch state ------------------------------------------------------------------------------
@@ -270,6 +294,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     """A 32-bit word of c[0x0] outside the parameters."""
     b = ctx.b
     facts: Facts = ctx.state["facts"]
+    if offset in (0x0, 0x4, 0x8) and model(ctx).wave_per_warp:    # blockDim: CUDA's, from the runtime
+        return _load_at(ctx, _kernarg(ctx), block_shape_offset(facts) + offset, I32, 4)
     if offset in (0x0, 0x4, 0x8):      # blockDim: hidden_group_size_x/y/z (i16 at 12, 14, 16)
         return b.zext(_load_at(ctx, _implicitarg(ctx), 12 + offset // 2, I16, 2), I32)
     if offset in (0xc, 0x10, 0x14):    # gridDim: hidden_block_count_x/y/z (i32 at 0, 4, 8)
@@ -416,12 +442,51 @@ def _bank_global(ctx: Lifter, bank: int, data: bytes) -> ir.Value:
 
 
 # ---- special registers -------------------------------------------------------------------------
+def _flat_thread(ctx: Lifter) -> ir.Value:
+    """The thread's index in its block, x fastest, as CUDA numbers threads (wave_per_warp: the
+    wave's index times 32 plus the lane; lanes 32-63 have ended at entry)."""
+    b = ctx.b
+    if model(ctx).wave_per_warp:
+        lane = ctx.call("llvm.amdgcn.workitem.id.x", I32, [])
+        return b.add(b.mul(b.lshr(lane, ir.Constant(I32, 6)), ir.Constant(I32, WARP)),
+                     b.and_(lane, ir.Constant(I32, WARP - 1)))
+    x, y, z = (ctx.call(f"llvm.amdgcn.workitem.id.{a}", I32, []) for a in "xyz")
+    return b.add(x, b.mul(_launch_word(ctx, 0x0), b.add(y, b.mul(_launch_word(ctx, 0x4), z))))
+
+
+def _thread_index(ctx: Lifter, axis: str) -> ir.Value:
+    """threadIdx.axis: the work-item id, or, one warp per wave, CUDA's from the flat index."""
+    if not model(ctx).wave_per_warp:
+        return ctx.call(f"llvm.amdgcn.workitem.id.{axis}", I32, [])
+    b = ctx.b
+    flat, x_size, y_size = _flat_thread(ctx), _launch_word(ctx, 0x0), _launch_word(ctx, 0x4)
+    if axis == "x":
+        return b.urem(flat, x_size)
+    rows = b.udiv(flat, x_size)
+    return b.urem(rows, y_size) if axis == "y" else b.udiv(rows, y_size)
+
+
+def end_idle_lanes(ctx: Lifter) -> None:
+    """One warp per wave: lanes 32-63 of each wave, and the lanes past CUDA's block, end at the
+    kernel's entry; the builder goes on in the block the others run."""
+    b = ctx.b
+    lane = ctx.call("llvm.amdgcn.workitem.id.x", I32, [])
+    threads = b.mul(b.mul(_launch_word(ctx, 0x0), _launch_word(ctx, 0x4)), _launch_word(ctx, 0x8))
+    idle = b.or_(b.icmp_unsigned("!=", b.and_(lane, ir.Constant(I32, WARP)), ir.Constant(I32, 0)),
+                 b.icmp_unsigned(">=", _flat_thread(ctx), threads))
+    end, body = ctx.new_block("idle_lane"), ctx.new_block("warp_lane")
+    b.cbranch(idle, end, body)
+    b.position_at_end(end)
+    b.ret_void()
+    b.position_at_end(body)
+
+
 def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
     b = ctx.b
     name = reg.name
     axis = {"X": "x", "Y": "y", "Z": "z"}
     if name.startswith("SR_TID.") and name[-1] in axis:
-        return ctx.call(f"llvm.amdgcn.workitem.id.{axis[name[-1]]}", I32, [])
+        return _thread_index(ctx, axis[name[-1]])
     if name.startswith("SR_CTAID.") and name[-1] in axis:
         return ctx.call(f"llvm.amdgcn.workgroup.id.{axis[name[-1]]}", I32, [])
     if name == "SR_LANEID":
@@ -441,9 +506,7 @@ def special_register(ctx: Lifter, reg: Reg) -> ir.Value:
     if name == "SR_VIRTUALSMID":
         return ir.Constant(I32, 0)
     if name == "SR_VIRTID":
-        x, y, z = (ctx.call(f"llvm.amdgcn.workitem.id.{a}", I32, []) for a in "xyz")
-        flat = b.add(x, b.mul(_launch_word(ctx, 0x0), b.add(y, b.mul(_launch_word(ctx, 0x4), z))))
-        return b.shl(b.lshr(flat, ir.Constant(I32, 5)), ir.Constant(I32, 8))
+        return b.shl(b.lshr(_flat_thread(ctx), ir.Constant(I32, 5)), ir.Constant(I32, 8))
     if name == "SR_VIRTCFG":
         return ir.Constant(I32, 32 << 8)
     masks = {"SR_EQMASK": "==", "SR_LTMASK": "<", "SR_LEMASK": "<=", "SR_GTMASK": ">", "SR_GEMASK": ">="}
@@ -474,6 +537,7 @@ def lds_pointer(ctx: Lifter, offset: ir.Value) -> ir.Value:
     return ctx.b.gep(shared_base(ctx), [offset], source_etype=I8)
 
 
-__all__ = ["Facts", "facts_of", "declare_kernel", "const_load", "special_register",
+__all__ = ["Facts", "facts_of", "declare_kernel", "end_idle_lanes", "block_shape_offset", "const_load",
+           "special_register",
            "frame", "frame_pointer", "lds_pointer", "shared_base", "external_global", "LDS",
            "PRIVATE", "I1"]

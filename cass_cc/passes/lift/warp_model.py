@@ -10,10 +10,14 @@ wave, serve wave32 only. Nothing here is per-wave uniform on wave64 unless LLVM 
 
 What two warps in one wave cannot do is wait for each other: the lanes of a wave run one side of
 a branch at a time, so a warp spinning until its sibling half (on the other side) writes memory
-never lets it run. Kernels that do it are refused on wave64 (check_kernel): BAR.ARV (a producer
-warp arriving where a consumer waits) and spin loops on block-scope memory (.STRONG.SM/.CTA
-loads, as cooperative groups' multi-warp tiles sync through). Barriers every warp reaches
-together (BAR.SYNC, the software barrier's counts) are fine: both halves arrive in one instruction.
+never lets it run. A kernel that may (wait_hazard: BAR.ARV, a producer warp arriving where a
+consumer waits; loops polling block-scope memory, as cooperative groups' multi-warp tiles sync;
+spin loops on an atomic or volatile global read, as locks and flags taken by one lane of each
+warp are) runs one warp per wave instead (wave_per_warp): the warp in lanes 0-31, lanes 32-63
+ended at entry, the thread ids computed from the wave's index and CUDA's block shape, which the
+runtime passes in a kernel argument after CUDA's (launch.py), launching 64 lanes per warp, so
+blocks of at most 512 threads. Barriers every warp reaches together (BAR.SYNC, the software
+barrier's counts) are fine either way: both halves arrive in one instruction.
 
 The warp operations (warp.py, wave.py), warp branches (control.py), barriers (barrier.py,
 mbarrier.py), tensor-core fragments (mma.py) and special registers (launch.py) build on these."""
@@ -26,8 +30,11 @@ from llvmlite import ir
 
 from cass_cc.targets import target
 
+from cass_cc.sass.model import Imm, Label, Mem, Reg
+
 from .cfg import label_address
-from .core import I1, I32, Label, Lifter, unsupported
+from .core import I1, I32, Lifter
+from .opcodes import STORE_OPCODES, TERMINATORS, is_immediate_move
 
 WARP = 32       # CUDA's warp, on every target
 STATE_KEY = "warp_model"
@@ -36,6 +43,7 @@ STATE_KEY = "warp_model"
 @dataclass(frozen=True)
 class WarpModel:
     wave_size: int          # lanes of the target's waves: 32 or 64
+    wave_per_warp: bool = False     # wave64 with one warp per wave, in lanes 0-31
 
     @property
     def split(self) -> bool:
@@ -45,6 +53,9 @@ class WarpModel:
 
 def for_target(offload_arch: str) -> WarpModel:
     return WarpModel(target(offload_arch).wave_size)
+
+
+WAVE_PER_WARP_THREADS = 512     # a block's threads, at 64 lanes per warp, in 1024 lanes
 
 
 def model(ctx: Lifter) -> WarpModel:
@@ -122,17 +133,18 @@ def lanes_below(ctx: Lifter, mask: ir.Value) -> ir.Value:
 
 
 BLOCK_SCOPES = {"SM", "CTA"}
+DEVICE_SCOPES = {"GPU", "SYS"}
 
 
-def check_kernel(model_: WarpModel, instructions: list) -> None:
-    """Refuse (Refusal naming the instruction) a kernel whose warps may wait for each other, on a
-    target where two warps share a wave (see the module text); `instructions` in address order."""
+def wait_hazard(model_: WarpModel, instructions: list) -> tuple[object, str] | None:
+    """On a target where two warps share a wave (see the module text), the first instruction by
+    which warps of a block may wait for each other, and why; None where there is none or no wave
+    is shared. `instructions` in address order."""
     if not model_.split:
-        return
+        return None
     for n, ins in enumerate(instructions):
         if ins.opcode == "BAR" and "ARV" in ins.modifiers:
-            raise unsupported(ins, "on wave64, where two warps share a wave, a warp arriving at a "
-                                   "barrier that its wave's other warp waits at never lets it go on")
+            return ins, "a warp arriving at a barrier that another warp waits at (BAR.ARV)"
         if ins.opcode == "BRA" and any(isinstance(op, Label) for op in ins.operands):
             start = label_address(ins)
             if start > ins.address:
@@ -141,5 +153,89 @@ def check_kernel(model_: WarpModel, instructions: list) -> None:
             poll = next((i for i in loop if i.opcode in ("LD", "LDG") and "STRONG" in i.modifiers
                          and BLOCK_SCOPES & set(i.modifiers)), None)
             if poll is not None:
-                raise unsupported(poll, "a loop polling block-scope memory (warps of a block waiting for "
-                                        "each other): on wave64 two warps share a wave and cannot wait for each other")
+                return poll, "a loop polling block-scope memory (warps of a block waiting for each other)"
+            poll = _spin(loop, ins)
+            if poll is not None:
+                return poll, "a spin loop on an atomic or volatile read (a lock, flag or barrier another thread sets)"
+    return None
+
+
+def _spin(loop: list, branch) -> object | None:
+    """The atomic, shared-memory or device-scope strong load of `loop` that the loop repeats until
+    another thread changes memory: its address and data are the same each time round (no
+    instruction of the loop but itself and immediate moves writes them) and the branch back tests
+    its result (cuda::barrier's wait polls its phase word with LDS). A compare-and-swap retry
+    loop, whose compare value is the last value read, is not one."""
+    if branch.guard is None:
+        return None
+    setters = [i for i in loop if branch.guard.index in _predicates_written(i)]
+    for ins in loop:
+        if not (ins.opcode in ("ATOM", "ATOMG", "ATOMS", "LDS") or (
+                ins.opcode in ("LD", "LDG") and "STRONG" in ins.modifiers and DEVICE_SCOPES & set(ins.modifiers))):
+            continue
+        dest = _destination(ins)
+        if dest is None or not any(isinstance(op, Reg) and op.kind == "R" and op.index == dest
+                                   for s in setters for op in s.operands):
+            continue
+        inputs = _inputs(ins)
+        varying = set().union(*(_written(i) for i in loop if i is not ins and not _sets_constant(i)))
+        if not inputs & varying:
+            return ins
+    return None
+
+
+def _destination(ins) -> int | None:
+    """The register a load or atomic returns its value in (None: RZ or none)."""
+    for op in ins.operands:
+        if isinstance(op, Mem):
+            return None
+        if isinstance(op, Reg) and op.kind == "R":
+            return op.index
+    return None
+
+
+def _predicates_written(ins) -> set[int]:
+    """The predicates an instruction sets: those it names before its first R register (ISETP P0,
+    PT, R2, ...; LOP3.LUT P0, RZ, R5, ...)."""
+    out: set[int] = set()
+    for op in ins.operands:
+        if not isinstance(op, Reg) or op.kind not in ("P", "R"):
+            break
+        if op.kind == "R":
+            break
+        if op.index is not None:
+            out.add(op.index)
+    return out
+
+
+def _inputs(ins) -> set[int]:
+    """The registers a load or atomic reads: its address and, after it, its data."""
+    out: set[int] = set()
+    seen_address = False
+    for op in ins.operands:
+        if isinstance(op, Mem):
+            seen_address = True
+            if op.base is not None and op.base.kind == "R" and op.base.index is not None:
+                out |= {op.base.index, op.base.index + 1} if "64" in op.base.suffixes else {op.base.index}
+        elif seen_address and isinstance(op, Reg) and op.kind == "R" and op.index is not None:
+            out.add(op.index)
+    return out
+
+
+def _written(ins) -> set[int]:
+    """The R registers an instruction may write (its destination and, for 64- and 128-bit
+    results, the registers after it); predicate-only instructions write none."""
+    if ins.opcode.endswith("SETP") or ins.opcode in ("PLOP3", "R2P") or ins.opcode in TERMINATORS:
+        return set()
+    dest = _destination(ins) if ins.opcode in STORE_OPCODES else next(
+        (op.index for op in ins.operands if isinstance(op, Reg) and op.kind == "R"), None)
+    if dest is None:
+        return set()
+    width = 4 if "128" in ins.modifiers else 2 if {"64", "WIDE"} & set(ins.modifiers) else 1
+    return set(range(dest, dest + width))
+
+
+def _sets_constant(ins) -> bool:
+    """A move of an immediate or RZ: the same value each time round a loop."""
+    last = ins.operands[-1] if ins.operands else None
+    return is_immediate_move(ins) and (isinstance(last, Imm) or (isinstance(last, Reg) and last.index is None))

@@ -14,4 +14,25 @@ hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *f
  * succeeds, hipErrorAssert when a kernel's assert() has failed (CASSRT_ASSERT_FLAG). */
 hipError_t cassrt_waited(hipError_t e);
 
+/* A kernel run one CUDA warp per 64-lane wave (hip_wave_per_warp.c), or not (wave_per_warp 0). */
+struct cassrt_wave_per_warp { int wave_per_warp; unsigned index, offset; };
+
+/* Whether `kernel` of `module` is one (out), or the error reading its mark. */
+hipError_t cassrt_wave_per_warp_find(hipModule_t module, const char *kernel, struct cassrt_wave_per_warp *out);
+
+/* The kernel's maximum block size in CUDA threads, from its maximum in lanes. */
+int cassrt_wave_per_warp_threads(const struct cassrt_wave_per_warp *w, int lanes);
+
+/* The lanes of a block of `threads` CUDA threads. */
+int cassrt_wave_per_warp_lanes(const struct cassrt_wave_per_warp *w, int threads);
+
+/* Launches one: 64 lanes per warp, CUDA's blockDim in its argument (args: CUDA's argument
+ * pointers; else extra, in HIP's markers, with a packed argument buffer). */
+hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wave_per_warp *w, const char *kernel,
+                                       struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem,
+                                       hipStream_t stream, void **args, void **extra);
+
+/* The registered kernel's kind (after cassrt_kernel_function has found it). */
+const struct cassrt_wave_per_warp *cassrt_kernel_wave_per_warp(const struct cassrt_kernel *kernel);
+
 #endif

@@ -14,6 +14,10 @@ int cassrt_launch(struct cassrt_kernel *kernel, struct cassrt_dim grid, struct c
         return e;
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
         return hipErrorInvalidConfiguration;
+    const struct cassrt_wave_per_warp *w = cassrt_kernel_wave_per_warp(kernel);
+    if (w->wave_per_warp)
+        return cassrt_wave_per_warp_launch(fn, w, cassrt_kernel_name(kernel), grid, block, (unsigned)shared_mem,
+                                           cassrt_hip_stream(stream), args, NULL);
     /* The code object's metadata declares CUDA's parameter layout, so CUDA's argument pointers
      * go to HIP unchanged. */
     return hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
@@ -43,7 +47,7 @@ int cassrt_function_info(struct cassrt_kernel *kernel, struct cassrt_function_in
     info->shared_size = (size_t)shared;
     info->const_size = (size_t)konst;
     info->local_size = (size_t)local;
-    info->max_threads_per_block = threads;
+    info->max_threads_per_block = cassrt_wave_per_warp_threads(cassrt_kernel_wave_per_warp(kernel), threads);
     info->num_regs = regs;
     info->max_dynamic_shared = dynamic;
     return hipSuccess;
@@ -64,7 +68,8 @@ int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynami
     hipError_t e = cassrt_kernel_function(kernel, &fn);
     if (e != hipSuccess)
         return e;
-    return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block_size, dynamic_shared);
+    return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
+        blocks, fn, cassrt_wave_per_warp_lanes(cassrt_kernel_wave_per_warp(kernel), block_size), dynamic_shared);
 }
 
 /* Host work in stream order. cudaLaunchHostFunc's function takes only its data (HIP 5.2's

@@ -1,9 +1,33 @@
 /* The HIP side of the driver API's modules: code objects loaded with hipModuleLoadData, their
  * functions and globals, and launches through hipModuleLaunchKernel. */
+#include <pthread.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cassrt.h"
 #include "hip_internal.h"
+
+/* The functions looked up here that run one CUDA warp per wave (hip_wave_per_warp.c); the driver
+ * API's handles carry only HIP's function, so their kind is found by it. */
+struct wave_per_warp_function {
+    hipFunction_t function;
+    struct cassrt_wave_per_warp kind;
+    char *name;
+    struct wave_per_warp_function *next;
+};
+static struct wave_per_warp_function *wave_per_warp_functions;
+static pthread_mutex_t wave_per_warp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const struct wave_per_warp_function *wave_per_warp_of(hipFunction_t function)
+{
+    pthread_mutex_lock(&wave_per_warp_lock);
+    struct wave_per_warp_function *f = wave_per_warp_functions;
+    while (f && f->function != function)
+        f = f->next;
+    pthread_mutex_unlock(&wave_per_warp_lock);
+    return f;
+}
 
 int cassrt_module_load(const void *code_object, void **module)
 {
@@ -14,7 +38,24 @@ int cassrt_module_unload(void *module) { return hipModuleUnload((hipModule_t)mod
 
 int cassrt_module_function(void *module, const char *name, void **function)
 {
-    return hipModuleGetFunction((hipFunction_t *)function, (hipModule_t)module, name);
+    hipError_t e = hipModuleGetFunction((hipFunction_t *)function, (hipModule_t)module, name);
+    struct cassrt_wave_per_warp kind;
+    if (e != hipSuccess || (e = cassrt_wave_per_warp_find((hipModule_t)module, name, &kind)) != hipSuccess)
+        return e;
+    if (!kind.wave_per_warp || wave_per_warp_of((hipFunction_t)*function))
+        return hipSuccess;
+    struct wave_per_warp_function *f = calloc(1, sizeof *f);
+    if (!f || !(f->name = strdup(name))) {
+        free(f);
+        return hipErrorOutOfMemory;
+    }
+    f->function = (hipFunction_t)*function;
+    f->kind = kind;
+    pthread_mutex_lock(&wave_per_warp_lock);
+    f->next = wave_per_warp_functions;
+    wave_per_warp_functions = f;
+    pthread_mutex_unlock(&wave_per_warp_lock);
+    return hipSuccess;
 }
 
 int cassrt_module_global(void *module, const char *name, void **device_ptr, size_t *size)
@@ -59,17 +100,28 @@ int cassrt_function_launch(void *function, struct cassrt_dim grid, struct cassrt
         }
         extra = hip_extra;
     }
+    const struct wave_per_warp_function *w = wave_per_warp_of((hipFunction_t)function);
+    if (w)
+        return cassrt_wave_per_warp_launch((hipFunction_t)function, &w->kind, w->name, grid, block, shared_mem,
+                                           cassrt_hip_stream(stream), params, extra);
     return hipModuleLaunchKernel((hipFunction_t)function, grid.x, grid.y, grid.z, block.x, block.y,
                                  block.z, shared_mem, cassrt_hip_stream(stream), params, extra);
 }
 
 int cassrt_function_attribute(void *function, int attribute, int *value)
 {
-    return hipFuncGetAttribute(value, (hipFunction_attribute)attribute, (hipFunction_t)function);
+    hipError_t e = hipFuncGetAttribute(value, (hipFunction_attribute)attribute, (hipFunction_t)function);
+    const struct wave_per_warp_function *w = wave_per_warp_of((hipFunction_t)function);
+    if (e == hipSuccess && w && attribute == HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+        *value = cassrt_wave_per_warp_threads(&w->kind, *value);
+    return e;
 }
 
 int cassrt_function_occupancy(void *function, int block_size, size_t dynamic_shared, int *blocks)
 {
+    const struct wave_per_warp_function *w = wave_per_warp_of((hipFunction_t)function);
+    if (w)
+        block_size = cassrt_wave_per_warp_lanes(&w->kind, block_size);
     return hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, (hipFunction_t)function,
                                                               block_size, dynamic_shared);
 }

@@ -46,6 +46,7 @@ struct cassrt_kernel {
     const char *name;
     struct image *image;
     hipFunction_t fn;
+    struct cassrt_wave_per_warp wave_per_warp;   /* read with fn */
     struct cassrt_kernel *next;
 };
 
@@ -331,6 +332,9 @@ hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *f
     for (int i = 0; i < kernel->image->nmodules; i++) {
         last = hipModuleGetFunction(fn, kernel->image->modules[i], kernel->name);
         if (last == hipSuccess) {
+            hipError_t e = cassrt_wave_per_warp_find(kernel->image->modules[i], kernel->name, &kernel->wave_per_warp);
+            if (e != hipSuccess)
+                return e;
             kernel->fn = *fn;
             return hipSuccess;
         }
@@ -340,6 +344,11 @@ hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *f
              hipGetErrorName(last));
     cassrt_note_once(note);
     return hipErrorInvalidDeviceFunction;
+}
+
+const struct cassrt_wave_per_warp *cassrt_kernel_wave_per_warp(const struct cassrt_kernel *kernel)
+{
+    return &kernel->wave_per_warp;
 }
 
 static struct var *find_var(const void *host_var)
