@@ -140,7 +140,8 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
             raise click.UsageError("--from goes with --quality")
         if programs_root is not None or only is not None:
             raise click.UsageError("--from takes the programs of its files (no --programs, no --only)")
-        _write_quality([m for path in dict.fromkeys(merge) for m in _measured_from(path)], out_dir or "bench-results/quality")
+        _write_quality([m for path in dict.fromkeys(merge) for m in _measured_from(path)],
+                       out_dir or "bench-results/quality")
         return
     if manifest is not None and programs_root is not None:
         raise click.UsageError("--programs does not go with --suite (the manifest names the programs)")

@@ -100,8 +100,8 @@ def test_summary_of_nothing_measured_has_no_median():
 
 @pytest.mark.slow
 def test_one_real_program_measured_on_both_routes(tmp_path):
-    done = run_tool("cass-cc", "bench", "--quality", "--programs", str(ROOT / "tests" / "programs"), "--only", "realworld/warp_scan",
-                    "--out", str(tmp_path), timeout=900)
+    done = run_tool("cass-cc", "bench", "--quality", "--programs", str(ROOT / "tests" / "programs"),
+                    "--only", "realworld/warp_scan", "--out", str(tmp_path), timeout=900)
     assert done.returncode == 0, done.stderr
     assert "median" in done.stdout and "worst" in done.stdout
     s = json.loads((tmp_path / "quality.json").read_text())

@@ -24,7 +24,7 @@ from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
-from . import launch, subroutines, warp_model
+from . import guards, launch, subroutines, warp_model
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, end_idle_lanes, facts_of, module_text
@@ -102,7 +102,10 @@ def _lift_module(unit: KernelUnit) -> str:
 
     def lift_span(ctx: Lifter, start: int, end: int) -> None:
         live = False
-        for ins in instructions[bisect.bisect_left(addresses, start):bisect.bisect_left(addresses, end)]:
+        span = instructions[bisect.bisect_left(addresses, start):bisect.bisect_left(addresses, end)]
+        i = 0
+        while i < len(span):
+            ins = span[i]
             if ins.address in cfg.leaders:
                 live = ins.address in cfg.reachable
                 if live:
@@ -111,8 +114,15 @@ def _lift_module(unit: KernelUnit) -> str:
                         ctx.b.branch(block)
                     ctx.b.position_at_end(block)
             if not live or ctx.b.block.is_terminated:
+                i += 1
                 continue
-            lift_instruction(ctx, ins)
+            n = guards.run_length(span, i, cfg.leaders)
+            if n:
+                lift_guarded_run(ctx, span[i:i + n])
+                i += n
+            else:
+                lift_instruction(ctx, ins)
+                i += 1
         if not ctx.b.block.is_terminated:
             ctx.b.unreachable()         # fell off the end of the code: nvcc never does
 
@@ -139,13 +149,32 @@ def _lift_module(unit: KernelUnit) -> str:
     return module_text(module, facts, warps.wave_per_warp)
 
 
-def lift_instruction(ctx: Lifter, ins) -> None:
+def lift_guarded_run(ctx: Lifter, run: list) -> None:
+    """Instructions under one guard (guards.py) in one conditional block, each unguarded in it."""
+    ctx.ins = run[0]
+    then, after = ctx.new_block("then"), ctx.new_block("endif")
+    ctx.b.cbranch(ctx.pred(run[0].guard), then, after)
+    ctx.b.position_at_end(then)
+    for k, ins in enumerate(run):
+        if ctx.b.block.is_terminated:   # a trap: the rest is lifted after the block, each guarded
+            ctx.b.position_at_end(after)
+            for rest in run[k:]:
+                lift_instruction(ctx, rest)
+            return
+        lift_instruction(ctx, ins, guarded=False)
+    if not ctx.b.block.is_terminated:
+        ctx.b.branch(after)
+    ctx.b.position_at_end(after)
+
+
+def lift_instruction(ctx: Lifter, ins, guarded: bool = True) -> None:
+    """One instruction; guarded=False where the caller has already branched on its guard."""
     handler, kind = HANDLERS[ins.opcode]
     handler = subroutines.handler(ctx, ins) or handler
     ctx.ins = ins
     if never_runs(ins):
         return
-    guard = None if ins.guard is None or ctx.is_pt(ins.guard) else ctx.pred(ins.guard)
+    guard = None if not guarded or ins.guard is None or ctx.is_pt(ins.guard) else ctx.pred(ins.guard)
     if kind == "control":
         ctx.guard_value = guard
         handler(ctx, ins)

@@ -10,6 +10,7 @@ from llvmlite import ir
 from .core import I1, I16, I32, I64, ConstRef, Imm, Lifter, Reg, handles, unsupported
 
 I128 = ir.IntType(128)
+RZ = Reg("R", None, "RZ")
 V2I16 = ir.VectorType(I16, 2)
 CMP_SIGNED = {"LT": "<", "LE": "<=", "GT": ">", "GE": ">=", "EQ": "==", "NE": "!="}
 
@@ -31,6 +32,10 @@ def _is_zero(op) -> bool:
     return isinstance(op, Reg) and op.index is None and op.kind in ("R", "UR")
 
 
+def _is_one(op) -> bool:
+    return isinstance(op, Imm) and not op.is_float and not op.negate and op.value == 1
+
+
 @handles("IMAD", "UIMAD")
 def imad(ctx: Lifter, ins) -> None:
     """IMAD d, a, b, c = a*b + c; .WIDE: 64-bit product plus the pair c; .HI: the high word of
@@ -46,6 +51,14 @@ def imad(ctx: Lifter, ins) -> None:
         raise unsupported(ins, "two carry outs")
     if carry_in and "X" not in ins.modifiers:
         raise unsupported(ins, "carry in without .X")
+    if "X" in ins.modifiers and not {"WIDE", "HI"} & set(ins.modifiers) and len(dests) == 1:
+        # ptxas's high word of a 64-bit difference: a * 0x1 + ~b + carry
+        times_one = a if _is_one(bb) else bb if _is_one(a) else None
+        difference = _difference(ctx, True, [times_one, c, RZ], carry_in) if times_one is not None else None
+        if difference is not None:
+            (total, count), terms = difference
+            _add_chain(ctx, dests, total, count, terms)
+            return
     negated = [isinstance(op, (Reg, ConstRef)) and op.negate for op in (a, bb, c)]
     if len(dests) > 1 and any(negated):
         # a - as ~x + 1 changes the carry (see LEA); no form of ptxas's needs it here yet
@@ -104,13 +117,24 @@ def iadd3(ctx: Lifter, ins) -> None:
         raise unsupported(ins, "negated operand in IADD3.X")
     if carry_in and "X" not in ins.modifiers:
         raise unsupported(ins, "carry in without .X")
-    terms, ones = _carry_terms(ctx, ins, sources)
-    terms += [b.zext(ctx.pred(p), I32) for p in carry_in] + [ir.Constant(I32, ones)]
+    difference = _difference(ctx, "X" in ins.modifiers, sources, carry_in)
+    if difference is not None:
+        (total, count), terms = difference
+    else:
+        terms, ones = _carry_terms(ctx, ins, sources)
+        terms += [b.zext(ctx.pred(p), I32) for p in carry_in] + [ir.Constant(I32, ones)]
+        total, count = terms.pop(0), ir.Constant(I32, 0)
+    _add_chain(ctx, dests, total, count, terms)
+
+
+def _add_chain(ctx: Lifter, dests: list, total: ir.Value, count: ir.Value, terms: list[ir.Value]) -> None:
+    """dests[0] = total + terms; the predicates after it: at least one carry (counted from count),
+    two carries."""
+    b = ctx.b
     # a chain of 32-bit adds with overflow, each carrying at most one: the carries are the high
     # word of the exact sum, and LLVM makes a 64-bit add of the low/high IADD3 pair that ptxas
     # writes into v_add_co_u32 + v_add_co_ci_u32 (a sum in i64 took a compare for each carry)
-    total, count = terms[0], ir.Constant(I32, 0)
-    for t in terms[1:]:
+    for t in terms:
         if isinstance(t, ir.Constant) and t.constant == 0:
             continue
         step = ctx.call("llvm.uadd.with.overflow.i32", ir.LiteralStructType([I32, I1]), [total, t])
@@ -119,6 +143,47 @@ def iadd3(ctx: Lifter, ins) -> None:
     ctx.set32(dests[0], total)
     for i, p in enumerate(dests[1:]):        # P0: at least one carry, P1: two
         ctx.setp(p, b.icmp_unsigned(">", count, ir.Constant(I32, i)))
+
+
+def _plain(op):
+    """The operand without its - or ~."""
+    return dataclasses.replace(op, negate=False, invert=False)
+
+
+def _difference(ctx: Lifter, extended: bool, sources: list,
+                carry_in: list) -> tuple[tuple[ir.Value, ir.Value], list[ir.Value]] | None:
+    """A subtraction in a three-way add (extended: the .X form, with a carry in) as one:
+    ((a - b, its carry count), the terms left to add), or None where the sum is no difference.
+
+    ptxas writes a 64-bit a - b as IADD3 lo, P0, a.lo, -b.lo, RZ and IADD3.X hi, a.hi, ~b.hi, RZ,
+    P0 (or IMAD.X hi, a.hi, 0x1, ~b.hi, P0): the sums a + ~b + 1 and a + ~b + carry. Lifted as
+    sums they are two nots, two adds and an or of their carries per word; as
+    llvm.usub.with.overflow (no carry is no borrow: a + ~b + 1 reaches 2^32 exactly when a >= b)
+    LLVM selects v_sub_co_u32 + v_sub_co_ci_u32."""
+    b = ctx.b
+    operand = (Reg, ConstRef)
+    # !PT, the carry in ptxas leaves unused, adds nothing
+    carry_in = [p for p in carry_in if not (p.invert and p.index in (None, 7))]
+    if extended:
+        flagged = [s for s in sources if isinstance(s, operand) and s.invert]
+        if len(flagged) != 1 or len(carry_in) != 1 or any(isinstance(s, operand) and s.negate for s in sources):
+            return None
+        borrow_in = b.zext(b.not_(ctx.pred(carry_in[0])), I32)  # a + ~b + c = a - b - (1 - c)
+    else:
+        flagged = [s for s in sources if isinstance(s, operand) and s.negate]
+        if len(flagged) != 1 or carry_in or any(isinstance(s, operand) and s.invert for s in sources):
+            return None
+        borrow_in = None
+    rest = list(sources)
+    rest.remove(flagged[0])
+    minuend, others = ctx.u32(rest[0]), [ctx.u32(op) for op in rest[1:] if not _is_zero(op)]
+    usub = ("llvm.usub.with.overflow.i32", ir.LiteralStructType([I32, I1]))
+    step = ctx.call(*usub, [minuend, ctx.u32(_plain(flagged[0]))])
+    total, borrow = b.extract_value(step, 0), b.extract_value(step, 1)
+    if borrow_in is not None:
+        step = ctx.call(*usub, [total, borrow_in])
+        total, borrow = b.extract_value(step, 0), b.or_(borrow, b.extract_value(step, 1))
+    return (total, b.zext(b.not_(borrow), I32)), others
 
 
 @handles("VIADD", "UVIADD")
