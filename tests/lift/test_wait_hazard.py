@@ -1,0 +1,97 @@
+"""Which kernels run one CUDA warp per wave64 (lift/warp_model.wait_hazard): loops in which a warp
+waits for memory another thread changes, on SASS as ptxas writes it (atomic_contention's lock,
+cuda::barrier's phase wait), against loops that only look alike (a compare-and-swap retry, an
+atomic whose result nothing tests, a load whose address moves)."""
+
+from __future__ import annotations
+
+import pytest
+
+from cass_cc.passes.lift import warp_model
+from cass_cc.sass.parser import parse_sass
+
+WAVE64, WAVE32 = warp_model.for_target("gfx942"), warp_model.for_target("gfx1100")
+
+
+def _hazard(sass: str, model=WAVE64):
+    instructions = sorted(parse_sass(sass).instructions, key=lambda i: i.address)
+    return warp_model.wait_hazard(model, instructions)
+
+
+# atomicCAS(&lock, 0, 1) until it returns 0, as ptxas writes `while (atomicCAS(l, 0, 1) != 0);`
+SPIN_LOCK = """
+        /*0000*/                   IMAD.MOV.U32 R3, RZ, RZ, 0x1 ;
+.L_x_1:
+        /*0010*/                   IMAD.MOV.U32 R2, RZ, RZ, RZ ;
+        /*0020*/                   YIELD ;
+        /*0030*/                   ATOMG.E.CAS.STRONG.GPU PT, R2, [R4+-0x1c], R2, R3 ;
+        /*0040*/                   ISETP.NE.AND P0, PT, R2, RZ, PT ;
+        /*0050*/               @P0 BRA `(.L_x_1) ;
+        /*0060*/                   EXIT ;
+"""
+
+# a float atomicAdd as a CAS loop: the compare value is the value the last CAS returned
+CAS_RETRY = """
+.L_x_1:
+        /*0000*/                   FADD R9, R7, R8 ;
+        /*0010*/                   YIELD ;
+        /*0020*/                   ATOMG.E.CAS.STRONG.GPU PT, R9, [R4+0xc], R8, R9 ;
+        /*0030*/                   ISETP.NE.AND P0, PT, R9, R8, PT ;
+        /*0040*/                   IMAD.MOV.U32 R8, RZ, RZ, R9 ;
+        /*0050*/               @P0 BRA `(.L_x_1) ;
+        /*0060*/                   EXIT ;
+"""
+
+# cuda::barrier's wait: the phase word read with LDS, its bit tested by LOP3 into the predicate
+PHASE_WAIT = """
+.L_x_1:
+        /*0000*/                   NANOSLEEP 0x20 ;
+        /*0010*/                   LDS R5, [0x204] ;
+        /*0020*/                   LOP3.LUT P0, RZ, R5, 0x80000000, R12, 0x48, !PT ;
+        /*0030*/              @!P0 BRA `(.L_x_1) ;
+        /*0040*/                   EXIT ;
+"""
+
+# atomicAdd in a counted loop: its result decides nothing
+COUNTED_ATOMICS = """
+.L_x_1:
+        /*0000*/                   ATOMG.E.ADD.STRONG.GPU PT, RZ, [R4.64], R3 ;
+        /*0010*/                   IADD3 R6, R6, -0x1, RZ ;
+        /*0020*/                   ISETP.NE.AND P0, PT, R6, RZ, PT ;
+        /*0030*/               @P0 BRA `(.L_x_1) ;
+        /*0040*/                   EXIT ;
+"""
+
+# volatile loads over an array: the address moves each time round
+WALK = """
+.L_x_1:
+        /*0000*/                   LDG.E.STRONG.SYS R2, [R8.64] ;
+        /*0010*/                   IADD3 R8, P1, R8, 0x4, RZ ;
+        /*0020*/                   IMAD.X R9, RZ, RZ, R9, P1 ;
+        /*0030*/                   ISETP.NE.AND P0, PT, R2, RZ, PT ;
+        /*0040*/               @P0 BRA `(.L_x_1) ;
+        /*0050*/                   EXIT ;
+"""
+
+
+@pytest.mark.parametrize("sass,opcode", [(SPIN_LOCK, "ATOMG"), (PHASE_WAIT, "LDS")])
+def test_spin_loops_run_one_warp_per_wave(sass, opcode):
+    poll, why = _hazard(sass)
+    assert poll.opcode == opcode and "spin loop" in why
+
+
+@pytest.mark.parametrize("sass", [CAS_RETRY, COUNTED_ATOMICS, WALK])
+def test_loops_whose_warps_never_wait_keep_two_warps_a_wave(sass):
+    assert _hazard(sass) is None
+
+
+def test_wave32_has_no_shared_waves():
+    assert _hazard(SPIN_LOCK, WAVE32) is None
+
+
+def test_producer_arrive_runs_one_warp_per_wave():
+    poll, why = _hazard("""
+        /*0000*/                   BAR.ARV 0x2, 0x80 ;
+        /*0010*/                   EXIT ;
+""")
+    assert poll.opcode == "BAR" and "BAR.ARV" in why
