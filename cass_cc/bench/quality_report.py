@@ -70,7 +70,7 @@ def plot(s: dict, path: str, title: str) -> None:
     import matplotlib.pyplot as plt
 
     counted = sorted((p for p in s["results"] if p["passed"] and p["ratio"] is not None), key=lambda p: p["ratio"])
-    fig, ax = plt.subplots(figsize=(max(8.0, 0.16 * len(counted) + 2), 4.5))
+    fig, ax = plt.subplots(figsize=(max(8.0, 0.16 * len(counted) + 2), 6.0))
     ax.bar(range(len(counted)), [p["ratio"] for p in counted], color="tab:blue", label="program")
     ax.axhline(1.0, color="black", linewidth=0.8)
     if s["median"] is not None:
