@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 
 from .. import toolchain
+from .corpus import digest
 
 # nvcc has no -Os of its own: the host compiler gets it, ptxas keeps its default (-O3).
 NVCC_FLAGS = ["-Xcompiler=-Os", "-arch=sm_80"]
@@ -99,7 +100,7 @@ def _process(path: str, text: str, offload_arch: str, timeout: float, work: str)
     amd = amd_kernels(Path(device_s).read_text())
 
     record = {
-        "id": _digest(text), "path": path, "cuda_source": text, "hip_source": result.text,
+        "id": digest(text), "path": path, "cuda_source": text, "hip_source": result.text,
         "cuda_host_asm": _host_assembly(obj, timeout), "hip_host_asm": _host_assembly(host_o, timeout),
         "kernels": [{"name": u.name, "demangled": u.demangled, "sass": u.sass_text,
                      "hip_device_asm": amd.get(u.name, ""), "lifted_rdna3": u.asm,
@@ -124,8 +125,3 @@ def _run_both(cu: str, hipcc: list[str], env: dict, offload_arch: str, timeout: 
         raise Dropped("outputs differ", f"exit {runs[0].returncode} vs {runs[1].returncode}, "
                       f"{len(runs[0].stdout)} vs {len(runs[1].stdout)} bytes of output")
     return {"ran": True, "exit_status": runs[0].returncode, "stdout": runs[0].stdout}
-
-
-def _digest(text: str) -> str:
-    from .corpus import digest
-    return digest(text)
