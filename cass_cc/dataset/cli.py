@@ -66,3 +66,22 @@ def build_command(corpus: tuple[str, ...], out: str, ray_address: str | None, wo
     dropped = ", ".join(f"{k} {v}" for k, v in stats["dropped"].items() if v)
     click.echo(f"{stats['kept']} samples kept of {stats['sources']} ({dropped or 'none dropped'}); "
                f"{len(stats['shards'])} shards in {out}")
+
+
+@dataset.command("synth")
+@click.argument("templates", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False))
+@click.option("--model-url", required=True, metavar="URL",
+              help="OpenAI-compatible server, e.g. vLLM's http://127.0.0.1:8000/v1.")
+@click.option("--model", default=None, help="Model name to ask for (default: the first the server lists).")
+@click.option("--out", "out", required=True, type=click.Path(file_okay=False),
+              help="Folder for the generated .cu files (files already there are kept).")
+def synth_command(templates: tuple[str, ...], model_url: str, model: str | None, out: str) -> None:
+    """Generate CUDA programs from prompt TEMPLATES with a model server.
+
+    A template is a JSON file {"prompt": TEXT, "values": {NAME: [VALUE, ...]}}: each {NAME} in
+    the prompt is replaced by each of its values, every combination once, in a fixed order.
+    The code of each answer is written as TEMPLATE-NNNN.cu in --out; build the data set from
+    that folder with `cass-cc dataset build`."""
+    from .synth import synthesise
+    files = synthesise(list(templates), Path(out), model_url, model, click.echo)
+    click.echo(f"{len(files)} programs in {out}")
