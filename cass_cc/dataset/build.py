@@ -8,7 +8,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from .corpus import Source, find_sources
@@ -26,7 +26,9 @@ def local_pool(jobs: list[Job], workers: int) -> Iterator[dict]:
         yield from (process(*job) for job in jobs)
         return
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        yield from pool.map(process, *zip(*jobs))
+        # as they finish, not in order: each is saved at once, so an interruption loses little
+        for done in as_completed([pool.submit(process, *job) for job in jobs]):
+            yield done.result()
 
 
 def build(corpus: list[str], out: Path, offload_arch: str, timeout: float,
