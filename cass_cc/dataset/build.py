@@ -25,10 +25,14 @@ def local_pool(jobs: list[Job], workers: int) -> Iterator[dict]:
     if workers == 1:
         yield from (process(*job) for job in jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         # as they finish, not in order: each is saved at once, so an interruption loses little
         for done in as_completed([pool.submit(process, *job) for job in jobs]):
             yield done.result()
+    finally:
+        # interrupted (a signal, an error): drop the queue, or shutdown would run all of it first
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def build(corpus: list[str], out: Path, offload_arch: str, timeout: float,
