@@ -26,7 +26,7 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: setup.cfg setup.py | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install -q --upgrade pip
-	$(VENV)/bin/pip install -q -e '.[test,bench,nvcc]'
+	$(VENV)/bin/pip install -q -e '.[test,bench,nvcc,dataset]'
 	@echo "nvcc used: $$($(VENV)/bin/cass-cc doctor | grep -w nvcc | sed 's/ *\[binary route\] */ /')"
 	touch $@
 

@@ -23,6 +23,7 @@ SUBCOMMANDS = {
     "save-temps": "cass_cc.steps:save_temps",
     "report": "cass_cc.steps:report",
     "bench": "cass_cc.bench.cli:bench",
+    "dataset": "cass_cc.dataset.cli:dataset",
 }
 
 
