@@ -47,27 +47,11 @@ define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %in) {
   %f9 = call float @llvm.amdgcn.fdot2(<2 x half> %ah, <2 x half> %bh, float %cf, i1 false)
   %r9 = bitcast float %f9 to i32
   %o = mul i32 %t, 10
-  %p0 = getelementptr i32, ptr addrspace(1) %out, i32 %o
-  store i32 %r0, ptr addrspace(1) %p0
-  %p1 = getelementptr i32, ptr addrspace(1) %p0, i32 1
-  store i32 %r1, ptr addrspace(1) %p1
-  %p2 = getelementptr i32, ptr addrspace(1) %p0, i32 2
-  store i32 %r2, ptr addrspace(1) %p2
-  %p3 = getelementptr i32, ptr addrspace(1) %p0, i32 3
-  store i32 %r3, ptr addrspace(1) %p3
-  %p4 = getelementptr i32, ptr addrspace(1) %p0, i32 4
-  store i32 %r4, ptr addrspace(1) %p4
-  %p5 = getelementptr i32, ptr addrspace(1) %p0, i32 5
-  store i32 %r5, ptr addrspace(1) %p5
-  %p6 = getelementptr i32, ptr addrspace(1) %p0, i32 6
-  store i32 %r6, ptr addrspace(1) %p6
-  %p7 = getelementptr i32, ptr addrspace(1) %p0, i32 7
-  store i32 %r7, ptr addrspace(1) %p7
-  %p8 = getelementptr i32, ptr addrspace(1) %p0, i32 8
-  store i32 %r8, ptr addrspace(1) %p8
-  %p9 = getelementptr i32, ptr addrspace(1) %p0, i32 9
-  store i32 %r9, ptr addrspace(1) %p9
-  ret void
+"""
+KERNEL += "".join(f"  %o{k} = add i32 %o, {k}\n" for k in range(10))
+KERNEL += "".join(f"  %p{k} = getelementptr i32, ptr addrspace(1) %out, i32 %o{k}\n"
+                  f"  store i32 %r{k}, ptr addrspace(1) %p{k}\n" for k in range(10))
+KERNEL += """  ret void
 }
 """
 TAIL = '!llvm.module.flags = !{!0}\n!0 = !{i32 1, !"amdhsa_code_object_version", i32 500}\n'
