@@ -74,11 +74,14 @@ hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wav
     unsigned shape[3] = {block.x, block.y, block.z};
     unsigned lanes = LANES_PER_WARP * (unsigned)((threads + WARP - 1) / WARP);
     hipError_t e;
-    if (args) {
+    if (args || !extra) {       /* a kernel without parameters may come with neither */
+        if (!args && w->index > 0)
+            return hipErrorInvalidValue;
         void **with_shape = malloc((w->index + 1) * sizeof *with_shape);
         if (!with_shape)
             return hipErrorOutOfMemory;
-        memcpy(with_shape, args, w->index * sizeof *args);
+        if (w->index > 0)
+            memcpy(with_shape, args, w->index * sizeof *args);
         with_shape[w->index] = shape;
         e = hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, lanes, 1, 1, shared_mem, stream, with_shape, NULL);
         free(with_shape);
