@@ -35,6 +35,17 @@ def atomic_write_text(path: str, text: str, mode: int | None = None) -> None:
     atomic_write_bytes(path, text.encode(), mode)
 
 
+def atomic_save_png(fig, path: str) -> None:
+    """A matplotlib figure written to `path` whole or not at all (a temporary file renamed)."""
+    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".cass-{os.getpid()}-{os.path.basename(path)}")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
 def atomic_copy(src: str, dst: str) -> None:
     """Copy src to dst via a temporary name next to dst, keeping src's permission bits."""
     with open(src, "rb") as f:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_save_png, atomic_write_text
 from .quality import CYCLES, MEMORY_SPACES
 
 
@@ -82,14 +82,10 @@ def plot(s: dict, path: str, title: str) -> None:
     ax.set_title(f"{title}: {len(counted)} programs passing on both routes")
     ax.legend(loc="upper left")
     fig.tight_layout()
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".cass-{os.getpid()}-quality.png")
     try:
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, path)
+        atomic_save_png(fig, path)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def write_all(s: dict, out_dir: str, title: str) -> None:

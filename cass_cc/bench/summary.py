@@ -8,7 +8,7 @@ import json
 import os
 import statistics
 
-from ..fsutil import atomic_write_text
+from ..fsutil import atomic_save_png, atomic_write_text
 
 # The goals, reported against (not enforced).
 GOALS = {"binary_lift": 0.90, "source": 0.97, "auto": 1.00,
@@ -166,14 +166,10 @@ def plot_accuracy(agg: dict, path: str) -> None:
     ax.set_title(f"cass-cc bench: {agg['programs']} programs on the emulated {agg['offload_arch']}")
     ax.legend(loc="upper right", ncol=len(routes))
     fig.tight_layout()
-    tmp = os.path.join(os.path.dirname(os.path.abspath(path)), f".cass-{os.getpid()}-accuracy.png")
     try:
-        fig.savefig(tmp, dpi=110)
-        os.replace(tmp, path)
+        atomic_save_png(fig, path)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def write_all(results: list[dict], routes: list[str], out_dir: str, offload_arch: str) -> dict:

@@ -39,6 +39,19 @@ def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tu
     return out
 
 
+def lifted_unit(source: str, folder: Path):
+    """The one kernel of CUDA source text, compiled by nvcc for sm_80 and lifted for gfx1100
+    through the whole pipeline (asserted to succeed): its SASS, assembly and code object."""
+    from cass_cc.passes import LIFT_PIPELINE, units_from_file
+    from cass_cc.pipeline import run_pipeline
+    (folder / "k.cu").write_text(source)
+    cubin = folder / "k.cubin"
+    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
+    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))]
+    assert unit.status == "ok", unit.reasons
+    return unit
+
+
 def launch_as_runtime(co, mem, name: str, grid: int, block: int, kernarg: bytes) -> None:
     """Launch as libcassrt does: a kernel run one warp per wave (its __cass_wave_per_warp mark,
     lift/warp_model.py) gets 64 lanes per warp and CUDA's blockDim at the mark's offset."""

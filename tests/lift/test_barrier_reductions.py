@@ -8,10 +8,11 @@ import ctypes
 import re
 import shutil
 import struct
-import subprocess
 
 import numpy as np
 import pytest
+
+from .lifted import lifted_unit
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
@@ -31,15 +32,7 @@ extern "C" __global__ void votes(const int *in, int *o)
 
 @pytest.fixture(scope="module")
 def lifted(tmp_path_factory):
-    from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    from cass_cc.pipeline import run_pipeline
-    folder = tmp_path_factory.mktemp("barrier_reductions")
-    (folder / "k.cu").write_text(KERNEL)
-    cubin = folder / "k.cubin"
-    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
-    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))]
-    assert unit.status == "ok", unit.reasons
-    return unit
+    return lifted_unit(KERNEL, tmp_path_factory.mktemp("barrier_reductions"))
 
 
 def test_one_atomic_per_warp_and_no_lane_loop(lifted):

@@ -8,13 +8,14 @@ from __future__ import annotations
 import ctypes
 import shutil
 import struct
-import subprocess
 
 import numpy as np
 import pytest
 
 from cass_cc.passes.lift import guards
 from cass_cc.sass.parser import parse_sass
+
+from .lifted import lifted_unit
 
 
 def _run_lengths(text: str, leaders: set[int] = frozenset()) -> list[int]:
@@ -79,13 +80,7 @@ extern "C" __global__ void tree_sum(const int *v, int *out)
 @pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 def test_reduction_body_is_skipped_by_waves_without_active_lanes(tmp_path):
     from cass_cc.emu import CodeObject, Memory, launch
-    from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    from cass_cc.pipeline import run_pipeline
-    (tmp_path / "k.cu").write_text(KERNEL)
-    cubin = tmp_path / "k.cubin"
-    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(tmp_path / "k.cu")], check=True)
-    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))]
-    assert unit.status == "ok", unit.reasons
+    unit = lifted_unit(KERNEL, tmp_path)
     assert "@!P1 STS" in unit.sass_text.replace("  ", " ") or "@P1 STS" in unit.sass_text
     threads = 256
     values = np.arange(1, threads + 1, dtype=np.int32) * 7

@@ -10,10 +10,11 @@ import ctypes
 import re
 import shutil
 import struct
-import subprocess
 
 import numpy as np
 import pytest
+
+from .lifted import lifted_unit
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc not installed")
 
@@ -37,15 +38,7 @@ extern "C" __global__ void sums(unsigned long long *o, const unsigned long long 
 
 @pytest.fixture(scope="module")
 def lifted(tmp_path_factory):
-    from cass_cc.pipeline import run_pipeline
-    from cass_cc.passes import LIFT_PIPELINE, units_from_file
-    folder = tmp_path_factory.mktemp("wide_arithmetic")
-    (folder / "k.cu").write_text(KERNEL)
-    cubin = folder / "k.cubin"
-    subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
-    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))]
-    assert unit.status == "ok", unit.reasons
-    return unit
+    return lifted_unit(KERNEL, tmp_path_factory.mktemp("wide_arithmetic"))
 
 
 def test_carry_chains_are_add_with_carry(lifted):
