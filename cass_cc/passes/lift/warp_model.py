@@ -169,6 +169,7 @@ def _spin(loop: list, branch) -> object | None:
     if branch.guard is None:
         return None
     setters = [i for i in loop if branch.guard.index in _predicates_written(i)]
+    writes = [(i, _written(i)) for i in loop if not _sets_constant(i)]
     for ins in loop:
         if not (ins.opcode in ("ATOM", "ATOMG", "ATOMS", "LDS") or (
                 ins.opcode in ("LD", "LDG") and "STRONG" in ins.modifiers and DEVICE_SCOPES & set(ins.modifiers))):
@@ -178,7 +179,7 @@ def _spin(loop: list, branch) -> object | None:
                                    for s in setters for op in s.operands):
             continue
         inputs = _inputs(ins)
-        varying = set().union(*(_written(i) for i in loop if i is not ins and not _sets_constant(i)))
+        varying = set().union(*(w for i, w in writes if i is not ins))
         if not inputs & varying:
             return ins
     return None
