@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from .. import process_group
 from ..errors import ToolMissing
 from ..toolchain import find
 from .programs import Program, checksum_of, judge
@@ -55,16 +54,13 @@ def _environment(**extra: str) -> dict[str, str]:
 
 
 def _timed(argv: list[str], env: dict[str, str], timeout: int, cwd: str | None = None) -> dict:
-    start = time.perf_counter()
-    try:
-        done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"ok": False, "exit": None, "seconds": time.perf_counter() - start, "stdout": "",
+    done = process_group.run(argv, timeout, cwd=cwd, env=env)
+    if done.timed_out:
+        return {"ok": False, "exit": None, "seconds": done.seconds, "stdout": "",
                 "error": f"timed out after {timeout} s"}
-    seconds = time.perf_counter() - start
-    result = {"ok": done.returncode == 0, "exit": done.returncode, "seconds": seconds, "stdout": done.stdout}
-    if done.returncode != 0:
-        result["error"] = first_error_line(done.stderr + "\n" + done.stdout) or f"exit status {done.returncode}"
+    result = {"ok": done.exit == 0, "exit": done.exit, "seconds": done.seconds, "stdout": done.stdout}
+    if done.exit != 0:
+        result["error"] = first_error_line(done.stderr + "\n" + done.stdout) or f"exit status {done.exit}"
     return result
 
 

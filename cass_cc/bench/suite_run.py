@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
-import subprocess
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from .. import process_group
 from ..errors import CassError
 from ..toolchain import find
 from . import suite_judge as J
@@ -25,36 +22,6 @@ from .suite_reference import record_entry
 CASS_ROUTES = ("auto", "binary", "source")
 ROUTES = (*CASS_ROUTES, "nvcc")
 TAIL = 4000  # characters of a run's stdout/stderr kept in summary.json
-
-
-@dataclass
-class Finished:
-    exit: int | None  # None: timed out (the whole process group was killed)
-    stdout: str
-    stderr: str
-    seconds: float
-
-
-def run_process(argv: list[str], cwd: str, env: dict[str, str], timeout: float) -> Finished:
-    """Run argv in its own process group; on timeout the group is killed, so a program's own
-    children (cass-run starts the program) do not outlive it."""
-    start = time.perf_counter()
-    try:
-        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
-    except OSError as e:
-        return Finished(127, "", f"cannot start {argv[0]}: {e.strerror}", 0.0)
-    try:
-        out, err = proc.communicate(timeout=timeout)
-        status: int | None = proc.returncode
-        if status < 0:  # as a shell reports a signal: 128+N
-            status = 128 - status
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, err = proc.communicate()
-        status = None
-    return Finished(status, out.decode(errors="replace"), err.decode(errors="replace"),
-                    time.perf_counter() - start)
 
 
 def _copy_tree(root: Path, program: SuiteProgram, dest: Path) -> None:
@@ -75,7 +42,7 @@ def _copy_tree(root: Path, program: SuiteProgram, dest: Path) -> None:
         raise CassError(f"source {', '.join(missing)} not in '{program.dir}'")
 
 
-def _error_line(done: Finished) -> str:
+def _error_line(done: process_group.Finished) -> str:
     if done.exit is None:
         return ""
     return first_error_line(done.stderr) or first_error_line(done.stdout) or f"exit status {done.exit}"
@@ -128,7 +95,7 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
         argv = _build_argv(route, program)
     except CassError as e:  # nvcc or cass-cc's tools not found
         return verdict(J.Verdict(J.BUILD_ERROR, e.message))
-    build = run_process(argv, str(cwd), env, program.build_timeout)
+    build = process_group.run(argv, program.build_timeout, cwd=str(cwd), env=env)
     result["build_seconds"] = build.seconds
     if route != "nvcc":
         result["kernels"] = _kernels(str(reports))
@@ -138,7 +105,7 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
         result["build_output_tail"] = (build.stderr + build.stdout)[-TAIL:]
         return verdict(J.judge_build(_error_line(build), by_cass=route != "nvcc"))
     if warm:
-        again = run_process(argv, str(cwd), env, program.build_timeout)
+        again = process_group.run(argv, program.build_timeout, cwd=str(cwd), env=env)
         result["build_warm_seconds"] = again.seconds
         if again.exit != 0:
             return verdict(J.Verdict(J.BUILD_ERROR, f"warm rebuild: {_error_line(again) or 'timed out'}"))
@@ -152,7 +119,7 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
         stats = base / "stats.json"
         argv = [*tool_command("cass-run"), "--emu-stats", str(stats), exe, *program.args]
     _remove_outputs(cwd, program)
-    run = run_process(argv, str(cwd), _environment(), program.timeout)
+    run = process_group.run(argv, program.timeout, cwd=str(cwd), env=_environment())
     outputs = _read_outputs(cwd, program)
     result.update(run_seconds=run.seconds, exit=run.exit, stdout_tail=run.stdout[-TAIL:],
                   stderr_tail=run.stderr[-TAIL:])
@@ -166,7 +133,7 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
     return verdict(v)
 
 
-def _record(program: SuiteProgram, run: Finished, outputs: dict[str, bytes | None], argv: list[str], cwd: Path,
+def _record(program: SuiteProgram, run: process_group.Finished, outputs: dict[str, bytes | None], argv: list[str], cwd: Path,
             result: dict) -> J.Verdict:
     """The H200's run makes the reference, judged by the program's own checks only. A program
     whose compared output is not the same twice (inputs seeded from the clock, say) cannot be
@@ -180,7 +147,7 @@ def _record(program: SuiteProgram, run: Finished, outputs: dict[str, bytes | Non
         return J.Verdict(J.FAIL, e.message)
     if program.needs_reference:
         _remove_outputs(cwd, program)
-        again = run_process(argv, str(cwd), _environment(), program.timeout)
+        again = process_group.run(argv, program.timeout, cwd=str(cwd), env=_environment())
         if again.exit != program.exit:
             return J.Verdict(J.FAIL, f"second run: exit {again.exit}: {_error_line(again)}")
         differs = J.judge_run(program, again.exit, again.stdout, _error_line(again), _read_outputs(cwd, program),

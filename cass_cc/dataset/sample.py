@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import tempfile
 from pathlib import Path
 
-from .. import toolchain
+from .. import process_group, toolchain
 from .corpus import digest
 
 # nvcc has no -Os of its own: the host compiler gets it, ptxas keeps its default (-O3).
@@ -35,16 +34,14 @@ class Dropped(Exception):
 
 
 def _run(argv: list[str], reason: str, timeout: float, env: dict | None = None,
-         cwd: str | None = None) -> subprocess.CompletedProcess:
-    try:
-        done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd,
-                              errors="replace")
-    except subprocess.TimeoutExpired:
-        raise Dropped("timeout", f"{Path(argv[0]).name} ran past {timeout:.0f} s") from None
-    if done.returncode != 0 and reason:
+         cwd: str | None = None) -> process_group.Finished:
+    done = process_group.run(argv, timeout, cwd=cwd, env=env)
+    if done.timed_out:
+        raise Dropped("timeout", f"{Path(argv[0]).name} ran past {timeout:.0f} s")
+    if done.exit != 0 and reason:
         lines = [l for l in (done.stderr + done.stdout).splitlines() if l.strip()]
         first = next((l for l in lines if "error" in l.lower()), lines[-1] if lines else "")
-        raise Dropped(reason, first.strip()[:500] or f"exit status {done.returncode}")
+        raise Dropped(reason, first.strip()[:500] or f"exit status {done.exit}")
     return done
 
 
@@ -52,7 +49,7 @@ def _host_assembly(obj: str, timeout: float) -> str:
     """The x86 assembly of an object's host code (objdump: the object is what the toolchain
     links, whereas a -S run would be a second, different compile)."""
     done = _run(["objdump", "-d", "--no-show-raw-insn", "-M", "att", obj], "", timeout)
-    return done.stdout.split("\n\n", 1)[-1] if done.returncode == 0 else ""
+    return done.stdout.split("\n\n", 1)[-1] if done.exit == 0 else ""
 
 
 def amd_kernels(assembly: str) -> dict[str, str]:
@@ -92,7 +89,7 @@ def _process(path: str, text: str, offload_arch: str, timeout: float, work: str)
     hipcc = [toolchain.path("hipcc"), f"--offload-arch={offload_arch}",
              f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(offload_arch)}", *HIPCC_FLAGS,
              *include, "-x", "hip", hip]
-    env = toolchain.hip_environment()
+    env = toolchain.hip_environment(temp_dir=work)
     device_s = os.path.join(work, "hip-device.s")
     host_o = os.path.join(work, "hip-host.o")
     _run([*hipcc, "--cuda-device-only", "-S", "-o", device_s], "hipcc failed", timeout, env, work)
@@ -121,7 +118,7 @@ def _run_both(cu: str, hipcc: list[str], env: dict, offload_arch: str, timeout: 
           *NVCC_FLAGS, cu, "-o", nv_exe], "nvcc failed", timeout, cwd=work)
     _run([*hipcc, "-o", hip_exe], "hipcc failed", timeout, env, work)
     runs = [_run([*tool_command("cass-run"), exe], "", timeout, cwd=work) for exe in (nv_exe, hip_exe)]
-    if (runs[0].returncode, runs[0].stdout) != (runs[1].returncode, runs[1].stdout):
-        raise Dropped("outputs differ", f"exit {runs[0].returncode} vs {runs[1].returncode}, "
+    if (runs[0].exit, runs[0].stdout) != (runs[1].exit, runs[1].stdout):
+        raise Dropped("outputs differ", f"exit {runs[0].exit} vs {runs[1].exit}, "
                       f"{len(runs[0].stdout)} vs {len(runs[1].stdout)} bytes of output")
-    return {"ran": True, "exit_status": runs[0].returncode, "stdout": runs[0].stdout}
+    return {"ran": True, "exit_status": runs[0].exit, "stdout": runs[0].stdout}

@@ -23,6 +23,8 @@ import tempfile
 from .. import targets
 from ..errors import CassError
 from ..fsutil import atomic_write_text
+from ..process_group import TERMINATE_GRACE_SECONDS
+from ..signals import Terminated, name as signal_name, terminating_signals_raise
 from . import check_summary
 from .device_target import DEVICE_ARCH_ENV, device_arch_for
 from .environment import (STATS_FILE_ENV, cuda_environment, emulator_environment, math_library_environment,
@@ -274,6 +276,14 @@ def run_program(path: str, args: list[str], env: dict[str, str] | None) -> int:
             return exit_status(proc.wait())
         except KeyboardInterrupt:  # the program got the same SIGINT; wait for it to end
             continue
+        except Terminated as t:  # passed on, so the program does not outlive cass-run
+            proc.send_signal(t.signum)
+            try:
+                proc.wait(timeout=TERMINATE_GRACE_SECONDS)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            raise
 
 
 def write_stats(stats_path: str, lines_file: str, program: str, status: int) -> None:
@@ -300,6 +310,15 @@ def check_tolerances(args: argparse.Namespace) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    with terminating_signals_raise():
+        try:
+            return _run(args)
+        except Terminated as t:
+            print(f"{PROG}: terminated by {signal_name(t.signum)}", file=sys.stderr)
+            return 128 + t.signum
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         path = resolve_program(args.program)
         if args.emu_stats:

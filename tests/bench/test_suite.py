@@ -221,12 +221,13 @@ def test_recording_needs_two_runs_that_agree(tmp_path):
     """--record runs a compared program twice on the GPU: output seeded from the clock (Rodinia's
     lavaMD) must not become a reference that every later run contradicts. Real processes (Python
     printing the clock or a constant) stand in for the GPU program, since this machine has no GPU."""
-    from cass_cc.bench.suite_run import _record, run_process
+    from cass_cc.bench.suite_run import _record
+    from cass_cc.process_group import run
     p = load(_manifest(tmp_path, MINIMAL + 'pass = "^PASS$"\ncompare = ["^r: "]\n')).programs[0]
     for code, recorded in (("print('r:', time.perf_counter_ns()); print('PASS')", False),
                            ("print('r:', 42); print('PASS')", True)):
         argv = [sys.executable, "-c", "import time; " + code]
-        first = run_process(argv, str(tmp_path), dict(os.environ), 60)
+        first = run(argv, 60, cwd=str(tmp_path))
         result: dict = {}
         verdict = _record(p, first, {}, argv, tmp_path, result)
         assert ("record" in result) is recorded, verdict
@@ -238,12 +239,13 @@ def test_recording_needs_two_runs_that_agree(tmp_path):
 
 def test_recording_a_program_that_ends_nonzero_on_success(tmp_path):
     """The H200's run is recorded when it ends with the manifest's `exit`, and only then."""
-    from cass_cc.bench.suite_run import _record, run_process
+    from cass_cc.bench.suite_run import _record
+    from cass_cc.process_group import run
     p = load(_manifest(tmp_path, MINIMAL + 'exit = 2\npass = "^PASS$"\ncompare = ["^r: "]\n')).programs[0]
     for status, recorded in ((2, True), (0, False)):
         argv = [sys.executable, "-c", f"import sys; print('r: 7'); print('PASS'); sys.exit({status})"]
         result: dict = {}
-        verdict = _record(p, run_process(argv, str(tmp_path), dict(os.environ), 60), {}, argv, tmp_path, result)
+        verdict = _record(p, run(argv, 60, cwd=str(tmp_path)), {}, argv, tmp_path, result)
         assert ("record" in result) is recorded, verdict
         if recorded:
             assert result["record"]["exit"] == 2 and verdict == J.Verdict(J.PASS, "recorded")

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import stat
 import subprocess
+import sys
+import time
 
 import pytest
 
 from cass_cc.runtime import environment, run
-from tests.conftest import run_tool
+from tests.conftest import BIN, run_tool
 
 
 def test_help_lists_every_option():
@@ -162,3 +165,23 @@ def test_cass_cc_env_help_and_hip_without_a_gpu():
     if not environment.real_gpu_available():
         proc = run_tool("cass-cc", "env", "--hip")
         assert proc.returncode == 1 and "--hip needs an AMD GPU" in proc.stderr
+
+
+def test_sigterm_ends_the_program_and_removes_the_private_folder(tmp_path):
+    """make -j and the bench's deadlines end cass-run with SIGTERM: the program it started goes too,
+    and its private folder does not stay behind in TMPDIR."""
+    temp, pid_file = tmp_path / "tmp", tmp_path / "pid"
+    temp.mkdir()
+    proc = subprocess.Popen([sys.executable, str(BIN / "cass-run"), "/bin/sh", "-c", f"echo $$ > {pid_file}; exec sleep 60"],
+                            env={**os.environ, "TMPDIR": str(temp)}, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not pid_file.exists() or not pid_file.read_text().strip():
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.05)
+    assert [p.name[:9] for p in temp.iterdir()] == ["cass-run-"]
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    assert "cass-run: terminated by SIGTERM" in proc.stderr.read()
+    assert list(temp.iterdir()) == []
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
