@@ -292,9 +292,14 @@ def cuda_library_include_dir(header: str) -> str:
                       "pip install nvidia-cublas==13.0.* nvidia-curand (cass-cc's nvcc extra)")
 
 
-def hip_environment() -> dict[str, str]:
-    """Environment for hipcc: Debian's hipcc picks the NVIDIA platform when nvcc is on PATH."""
+def hip_environment(temp_dir: str | None = None) -> dict[str, str]:
+    """Environment for hipcc: Debian's hipcc picks the NVIDIA platform when nvcc is on PATH.
+    A caller that removes a private folder of its own passes it as `temp_dir`, the compiler's
+    TMPDIR: clang 15 (ROCm 5.2's hipcc) leaves an empty folder per offload arch in TMPDIR after
+    a `--cuda-device-only` build."""
     env = dict(os.environ)
+    if temp_dir is not None:
+        env["TMPDIR"] = temp_dir
     env["HIP_PLATFORM"] = "amd"
     env.setdefault("HIP_COMPILER", "clang")
     env.setdefault("HIP_RUNTIME", "rocclr")

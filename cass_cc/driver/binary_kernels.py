@@ -11,6 +11,7 @@ import subprocess
 import threading
 from dataclasses import dataclass, field
 
+from .. import toolchain
 from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
 from ..rdna3.code_object import CodeObject
@@ -121,7 +122,7 @@ def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offlo
     argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w", *flags]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
-    proc = subprocess.run(argv, capture_output=True, text=True, env=fe.env)
+    proc = subprocess.run(argv, capture_output=True, text=True, env=toolchain.hip_environment(temp_dir=fe.work))
     if proc.returncode != 0:
         errors = [line for line in fe.shape(proc.stderr, closing=False).splitlines() if "error" in line]
         return FallbackCode(b"", errors[0] if errors else "hipcc failed", diagnostics)

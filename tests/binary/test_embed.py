@@ -27,7 +27,7 @@ def code_object(tmp_path_factory) -> bytes:
     co = out / "saxpy.hsaco"
     subprocess.run([toolchain.path("hipcc"), "--cuda-device-only", "--no-gpu-bundle-output", "-c", "-x", "hip",
                     "--offload-arch=gfx1100", f"--rocm-device-lib-path={toolchain.rocm_device_lib_path('gfx1100')}",
-                    str(hip), "-o", str(co)], check=True, env=toolchain.hip_environment())
+                    str(hip), "-o", str(co)], check=True, env=toolchain.hip_environment(temp_dir=str(out)))
     return co.read_bytes()
 
 

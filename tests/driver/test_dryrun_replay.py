@@ -44,6 +44,13 @@ def _commands(stderr: str) -> list[list[str]]:
     return [shlex.split(l) for l in lines if not re.match(r"[A-Z_]+=", l)]
 
 
+def replay_env(folder: Path, **extra: str) -> dict[str, str]:
+    """The tools' environment for a build and its replay, with TMPDIR in `folder`: the replayed
+    commands recreate the private folders the dry run named, and nothing removes them after."""
+    (folder / "tmp").mkdir(exist_ok=True)
+    return tool_env(CASS_CACHE_DIR=str(folder / "cache"), TMPDIR=str(folder / "tmp"), **extra)
+
+
 def _replay(commands: list[list[str]], cwd: Path, env: dict[str, str]) -> None:
     for argv in commands:
         for token in argv:
@@ -65,7 +72,7 @@ def _write_sources(folder: Path) -> None:
 @pytest.mark.parametrize("dry", ["--dryrun", "-###"])
 def test_a_compile_replays_to_the_same_amd_code(tmp_path: Path, dry: str) -> None:
     _write_sources(tmp_path)
-    env = tool_env(CASS_CACHE_DIR=str(tmp_path / "cache"))
+    env = replay_env(tmp_path)
     built = run_tool("cass-nvcc", "-c", "main.cu", "-o", "built.o", cwd=tmp_path, env=env)
     assert built.returncode == 0, built.stderr
     printed = run_tool("cass-nvcc", dry, "-c", "main.cu", "-o", "replayed.o", cwd=tmp_path, env=env)
@@ -79,7 +86,7 @@ def test_a_compile_replays_to_the_same_amd_code(tmp_path: Path, dry: str) -> Non
 
 def test_an_rdc_link_prints_and_replays_the_device_link(tmp_path: Path) -> None:
     _write_sources(tmp_path)
-    env = tool_env(CASS_CACHE_DIR=str(tmp_path / "cache"))
+    env = replay_env(tmp_path)
     dry = run_tool("cass-nvcc", "--dryrun", "-rdc=true", "split.cu", "helper.cu", "-o", "prog",
                    cwd=tmp_path, env=env)
     assert dry.returncode == 0, dry.stderr

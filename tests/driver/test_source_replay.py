@@ -17,8 +17,7 @@ from cass_cc.driver.hip_fatbin import code_objects, section_bytes
 from cass_cc.rdna3.code_object import CodeObject
 from tests.conftest import run_tool
 
-from .conftest import tool_env
-from .test_dryrun_replay import _replay
+from .test_dryrun_replay import _replay, replay_env
 
 pytestmark = pytest.mark.slow   # builds with hipcc
 
@@ -56,7 +55,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def _env(folder: Path, **extra: str) -> dict[str, str]:
-    return tool_env(CASS_ROUTE="source", CASS_CACHE_DIR=str(folder / "cache"), **extra)
+    return replay_env(folder, CASS_ROUTE="source", **extra)
 
 
 VARIABLE = re.compile(r"([A-Z_][A-Z0-9_]*)=(.*)")

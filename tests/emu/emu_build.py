@@ -92,7 +92,8 @@ def compile_hip(source: Path, extra: tuple[str, ...] = (), arch: str = "gfx1100"
         bundle, co = os.path.join(tmp, "k.o"), os.path.join(tmp, "k.hsaco")
         _run([toolchain.path("hipcc"), f"--offload-arch={arch}",
               f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(arch)}",
-              "--cuda-device-only", "-O2", "-c", *extra, str(source), "-o", bundle], env=toolchain.hip_environment())
+              "--cuda-device-only", "-O2", "-c", *extra, str(source), "-o", bundle],
+             env=toolchain.hip_environment(temp_dir=tmp))
         _run([toolchain.path("clang-offload-bundler"), "--unbundle", "--type=o", f"--input={bundle}",
               f"--targets=hipv4-amdgcn-amd-amdhsa--{arch}", f"--output={co}"])
         return Path(co).read_bytes()

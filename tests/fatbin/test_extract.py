@@ -23,11 +23,11 @@ MATH = KERNELS / "math.cu"
 
 def cuobjdump_extract(path: Path, what: str) -> list[bytes]:
     """The files `cuobjdump -x<what> all` writes, in its numbering order."""
-    d = tempfile.mkdtemp(prefix="cass-cuobjdump-")
-    subprocess.run([toolchain.path("cuobjdump"), f"-x{what}", "all", str(path)], cwd=d,
-                   capture_output=True, check=True)
-    files = sorted(os.listdir(d), key=lambda n: int(re.search(r"\.(\d+)\.sm_", n).group(1)) if re.search(r"\.(\d+)\.sm_", n) else 0)
-    return [Path(d, f).read_bytes() for f in files]
+    with tempfile.TemporaryDirectory(prefix="cass-cuobjdump-") as d:
+        subprocess.run([toolchain.path("cuobjdump"), f"-x{what}", "all", str(path)], cwd=d,
+                       capture_output=True, check=True)
+        files = sorted(os.listdir(d), key=lambda n: int(re.search(r"\.(\d+)\.sm_", n).group(1)) if re.search(r"\.(\d+)\.sm_", n) else 0)
+        return [Path(d, f).read_bytes() for f in files]
 
 
 @pytest.fixture(scope="module", params=["default", "size", "speed", "all4", "debug"])

@@ -33,7 +33,7 @@ def disassembly() -> str:
                         f"--rocm-device-lib-path={toolchain.rocm_device_lib_path('gfx1100')}",
                         "-O3", "--cuda-device-only", "--no-gpu-bundle-output", "-c", str(KERNELS),
                         "-o", str(code_object)],
-                       env=toolchain.hip_environment(), check=True, capture_output=True, timeout=300)
+                       env=toolchain.hip_environment(temp_dir=tmp), check=True, capture_output=True, timeout=300)
         return subprocess.run([toolchain.path("llvm-objdump"), "-d", "--mcpu=gfx1100", str(code_object)],
                               check=True, capture_output=True, text=True, timeout=60).stdout
 
