@@ -189,9 +189,9 @@ def environment_lines(settings: Settings) -> list[str]:
         lines.append("LIBRARIES=" + shlex.join(route.implicit_link_args()))  # as Job.text prints the link
     except ToolMissing:
         pass
-    lines.append(f"CASS_ROUTE={route.name} CASS_OFFLOAD_ARCH="
-                 f"{','.join(settings.offload_archs)} NVIDIA_TARGETS=-arch compute_{arch} "
-                 f"(recorded: {','.join(settings.nvidia_targets)})")
+    # one variable a line, as nvcc prints them: sccache replays each `#$ NAME=value` line as one
+    lines += [f"CASS_ROUTE={route.name}", f"CASS_OFFLOAD_ARCH={','.join(settings.offload_archs)}",
+              f"NVIDIA_TARGETS=-arch compute_{arch} (recorded: {','.join(settings.nvidia_targets)})"]
     return lines
 
 

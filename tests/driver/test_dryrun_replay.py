@@ -78,6 +78,9 @@ def test_a_compile_replays_to_the_same_amd_code(tmp_path: Path, dry: str) -> Non
     printed = run_tool("cass-nvcc", dry, "-c", "main.cu", "-o", "replayed.o", cwd=tmp_path, env=env)
     assert printed.returncode == 0, printed.stderr
     commands = _commands(printed.stderr)
+    variables = [l[3:] for l in printed.stderr.splitlines() if re.match(r"#\$ [A-Z_]+=", l)]
+    assert not [v for v in variables if re.search(r" [A-Z_]+=", v)], "one variable a line, as sccache reads them"
+    assert {"CASS_ROUTE=binary", "CASS_OFFLOAD_ARCH=gfx1100"} <= set(variables), variables
     assert not (tmp_path / "replayed.o").exists()
     assert [c[1] for c in commands if c[0] == "cass-cc"] == ["translate-object"]
     _replay(commands, tmp_path, env)
