@@ -16,8 +16,8 @@ from .dedup import deduplicate
 from .sample import REASONS, process
 from .shards import load_sample, save_sample, write_shards
 
-# A job: (path, normalised text, offload arch, timeout) -> sample.process's answer.
-Job = tuple[str, str, str, float]
+# A job: (path, normalised text, its folder, offload arch, timeout) -> sample.process's answer.
+Job = tuple[str, str, str, str, float]
 
 
 def local_pool(jobs: list[Job], workers: int) -> Iterator[dict]:
@@ -46,7 +46,7 @@ def build(corpus: list[str], out: Path, offload_arch: str, timeout: float,
     log(f"{len(sources)} sources, {len(duplicates)} duplicates, {len(kept) - len(todo)} done before, "
         f"{len(todo)} to build")
     by_path_todo = {s.path: s for s in todo}
-    for n, result in enumerate(runner([(s.path, s.text, offload_arch, timeout) for s in todo]), 1):
+    for n, result in enumerate(runner([(s.path, s.text, os.path.dirname(s.file), offload_arch, timeout) for s in todo]), 1):
         save_sample(out, by_path_todo[result["path"]].digest, result)
         log(f"[{n}/{len(todo)}] {result['path']}: {result.get('dropped', 'kept')}")
     results = [load_sample(out, by_path[p].digest) for p in sorted(by_path)]

@@ -57,17 +57,19 @@ def amd_kernels(assembly: str) -> dict[str, str]:
     return {m.group(1): m.group(2) for m in _AMD_FUNCTION.finditer(assembly)}
 
 
-def process(path: str, text: str, offload_arch: str, timeout: float) -> dict:
-    """The sample's record (shards.SCHEMA), or {"path", "dropped": reason, "detail"}."""
+def process(path: str, text: str, folder: str, offload_arch: str, timeout: float) -> dict:
+    """The sample's record (shards.SCHEMA), or {"path", "dropped": reason, "detail"}. `folder`
+    is where the source lives: its own headers (`#include "common.h"`, `"../util/x.cuh"`) are
+    found there, by nvcc as they are and by hipcc hipified."""
     with tempfile.TemporaryDirectory(prefix="cass-dataset-") as work:
         try:
-            return _process(path, text, offload_arch, timeout, work)
+            return _process(path, text, folder, offload_arch, timeout, work)
         except Dropped as e:
             return {"path": path, "dropped": e.reason, "detail": e.detail}
 
 
-def _process(path: str, text: str, offload_arch: str, timeout: float, work: str) -> dict:
-    from ..hipify import translate as hipify
+def _process(path: str, text: str, folder: str, offload_arch: str, timeout: float, work: str) -> dict:
+    from ..driver.mirror import Mirror
     from ..passes import units_from_file
     from ..translation import translate_unit
 
@@ -75,20 +77,22 @@ def _process(path: str, text: str, offload_arch: str, timeout: float, work: str)
     Path(cu).write_text(text)
     nvcc = toolchain.path("nvcc")
     obj = os.path.join(work, "cuda.o")
-    _run([nvcc, *NVCC_FLAGS, "-c", cu, "-o", obj], "nvcc failed", timeout, cwd=work)
+    _run([nvcc, *NVCC_FLAGS, f"-I{folder}", "-c", cu, "-o", obj], "nvcc failed", timeout, cwd=work)
     units = units_from_file(obj, offload_arch)
     for unit in units:
         translate_unit(unit)   # a refusal marks the kernel failed: recorded, the sample stays
 
-    result = hipify(text, "sample.cu")
-    if result.diagnostics:
-        raise Dropped("hipify failed", str(result.diagnostics[0]))
-    hip = os.path.join(work, "sample.hip")
-    Path(hip).write_text(result.text)
-    include = ["-include", result.compat_header] if result.compat_header else []
+    # the source and the headers of its folder it includes, hipified as the source route does
+    mirror = Mirror(os.path.join(work, "hip"))
+    hip = mirror.translate_tree(cu, [folder])
+    if mirror.diagnostics:
+        d = mirror.diagnostics[0]
+        where = "sample.cu" if d.file == cu else os.path.relpath(d.file, folder)
+        raise Dropped("hipify failed", f"{where}:{d.line}: {d.severity}: {d.message}")
+    include = [a for h in mirror.compat_headers for a in ("-include", h)]
     hipcc = [toolchain.path("hipcc"), f"--offload-arch={offload_arch}",
              f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(offload_arch)}", *HIPCC_FLAGS,
-             *include, "-x", "hip", hip]
+             f"-I{mirror.include_dir(folder)}", *include, "-x", "hip", hip]
     env = toolchain.hip_environment(temp_dir=work)
     device_s = os.path.join(work, "hip-device.s")
     host_o = os.path.join(work, "hip-host.o")
@@ -97,7 +101,7 @@ def _process(path: str, text: str, offload_arch: str, timeout: float, work: str)
     amd = amd_kernels(Path(device_s).read_text())
 
     record = {
-        "id": digest(text), "path": path, "cuda_source": text, "hip_source": result.text,
+        "id": digest(text), "path": path, "cuda_source": text, "hip_source": Path(hip).read_text(),
         "cuda_host_asm": _host_assembly(obj, timeout), "hip_host_asm": _host_assembly(host_o, timeout),
         "kernels": [{"name": u.name, "demangled": u.demangled, "sass": u.sass_text,
                      "hip_device_asm": amd.get(u.name, ""), "lifted_rdna3": u.asm,
@@ -105,17 +109,18 @@ def _process(path: str, text: str, offload_arch: str, timeout: float, work: str)
         "ran": False, "exit_status": None, "stdout": None,
     }
     if _MAIN.search(text):
-        record.update(_run_both(cu, hipcc, env, offload_arch, timeout, work))
+        record.update(_run_both(cu, folder, hipcc, env, offload_arch, timeout, work))
     return record
 
 
-def _run_both(cu: str, hipcc: list[str], env: dict, offload_arch: str, timeout: float, work: str) -> dict:
+def _run_both(cu: str, folder: str, hipcc: list[str], env: dict, offload_arch: str, timeout: float,
+              work: str) -> dict:
     """Build the program both ways and run both on the emulator; their exit status and output
     must agree."""
     from ..bench.runner import tool_command
     nv_exe, hip_exe = os.path.join(work, "cuda.out"), os.path.join(work, "hip.out")
     _run([*tool_command("cass-nvcc"), "--cass-route=binary", f"--cass-offload-arch={offload_arch}",
-          *NVCC_FLAGS, cu, "-o", nv_exe], "nvcc failed", timeout, cwd=work)
+          *NVCC_FLAGS, f"-I{folder}", cu, "-o", nv_exe], "nvcc failed", timeout, cwd=work)
     _run([*hipcc, "-o", hip_exe], "hipcc failed", timeout, env, work)
     runs = [_run([*tool_command("cass-run"), exe], "", timeout, cwd=work) for exe in (nv_exe, hip_exe)]
     if (runs[0].exit, runs[0].stdout) != (runs[1].exit, runs[1].stdout):

@@ -42,7 +42,7 @@ def stub_runner(calls: list):
     (as a pool may finish them)."""
     def run(jobs):
         calls.extend(j[0] for j in jobs)
-        for path, text, arch, _ in reversed(jobs):
+        for path, text, _folder, arch, _ in reversed(jobs):
             yield {"id": path, "path": path, "cuda_source": text, "hip_source": text, "cuda_host_asm": "",
                    "hip_host_asm": "", "ran": False, "exit_status": None, "stdout": None,
                    "kernels": [{"name": "k", "demangled": "k", "sass": "/*0000*/ MOV R1, c[0x0][0x28] ;",
