@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import checks, inline_asm, rewrite, tables
+from . import checks, inline_asm, launches, rewrite, tables
 from .lexer import HEADER, IDENT, LexError
 from .result import Diagnostic, HipifyResult
 from .source import Source
@@ -33,6 +33,7 @@ def translate(text: str, filename: str) -> HipifyResult:
         return HipifyResult(text, [Diagnostic(filename, e.line, e.column, "warning",
                                               f"{e}; the file is left untranslated")])
     changed = rewrite.apply(src)
+    changed.update(launches.spaced_launches(src))
     asm = inline_asm.rewrite(src, changed)
     new_text = rewrite.render(src, changed, asm.replacements)
     if _allocates_in_device_code(src):
