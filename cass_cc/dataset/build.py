@@ -4,11 +4,13 @@ workers (local processes, or Ray tasks), then shards, stats.json and the report.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
+import signal
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from .corpus import Source, find_sources
@@ -21,18 +23,26 @@ Job = tuple[str, str, str, str, float]
 
 
 def local_pool(jobs: list[Job], workers: int) -> Iterator[dict]:
-    """Each job's answer as it finishes, from `workers` processes on this machine."""
+    """Each job's answer as it finishes, from `workers` processes on this machine. However the
+    build ends (done, an error, SIGTERM, Ctrl-C), leaving the pool ends its workers: each stops
+    its sample's tools and removes its private folder on the way out."""
     if workers == 1:
         yield from (process(*job) for job in jobs)
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_exit_on_sigterm) as pool:
         # as they finish, not in order: each is saved at once, so an interruption loses little
-        for done in as_completed([pool.submit(process, *job) for job in jobs]):
-            yield done.result()
-    finally:
-        # interrupted (a signal, an error): drop the queue, or shutdown would run all of it first
-        pool.shutdown(wait=True, cancel_futures=True)
+        yield from pool.imap_unordered(_process, jobs)
+
+
+def _process(job: Job) -> dict:
+    return process(*job)
+
+
+def _exit_on_sigterm() -> None:
+    """A worker's signals: the pool ends it with SIGTERM, which exits through `finally` blocks
+    (the sample's tool group ended, its folder removed); Ctrl-C is the parent's to handle."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def build(corpus: list[str], out: Path, offload_arch: str, timeout: float,
