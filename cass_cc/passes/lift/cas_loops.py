@@ -46,6 +46,7 @@ from llvmlite import ir
 from cass_cc.sass.model import ConstRef, Imm, Instruction, Label, Mem, Reg
 
 from .atomics import insert_rmw
+from .bits import truth_table
 from .cfg import label_address, never_runs
 from .core import F32, F64, HANDLERS, I1, I32, I64, Lifter
 from .memory import SCOPE, pointer
@@ -325,10 +326,13 @@ def _plan(body, effects, r: int, s: int, exits: list[int], old: Reg, new: Reg, w
         return _one(ins, effects, r, writers[0], old, width, written)
     lo, hi = body[writers[0]], ins
     if lo.opcode == "LOP3" and hi.opcode == "LOP3":
+        if any(_writer(effects, ("R", old.index + k), r, writers[k]) is not None for k in (0, 1)):
+            return None
         ops = [_lop3(i, old, k, written) for k, i in enumerate((lo, hi))]
         if None in ops or ops[0][0] != ops[1][0]:
             return None
-        return Plan(ops[0][0], I64, _join(ops[0][1], ops[1][1]))
+        (op, low), (_op, high) = ops
+        return Plan(op, I64, lambda ctx: ctx.join64(low(ctx), high(ctx)))
     return _add64(body, effects, r, writers, old, written)
 
 
@@ -363,40 +367,56 @@ def _one(ins, effects, r: int, at: int, old: Reg, width: int, written: set[Key])
     if width == 2:
         return None
     if op == "IADD3" and not mods and len(ops) == 4:
-        others = [o for o in ops[1:] if not _same(o, old)]
-        if len(others) != 2 or not any(map(_zero, others)):
+        terms = _addends(ops[1:], old, 0, written)
+        if terms is None:
             return None
-        v = others[1] if _zero(others[0]) else others[0]
-        if not _invariant(v, written) or getattr(v, "negate", False) or getattr(v, "invert", False):
-            return None
-        return Plan("add", I32, lambda ctx: ctx.u32(v))
+
+        def total(ctx: Lifter) -> ir.Value:
+            v = ir.Constant(I32, 0)
+            for t in terms:
+                v = ctx.b.add(v, ctx.u32(t))
+            return v
+        return Plan("add", I32, total)
     if op == "LOP3":
         found = _lop3(ins, old, 0, written)
-        return None if found is None else Plan(found[0], I32, lambda ctx: ctx.u32(found[1]))
+        return None if found is None else Plan(found[0], I32, found[1])
     return None
 
 
-def _lop3(ins, old: Reg, word: int, written: set[Key]) -> tuple[str, object] | None:
-    """LOP3.LUT d, a, b, RZ, lut, !PT with old's word as a or b and an invariant as the other:
-    (operation, the invariant operand) where the LUT is and, or or xor."""
+def _lop3(ins, old: Reg, word: int, written: set[Key]) -> tuple[str, Build] | None:
+    """LOP3.LUT d, a, b, c, lut, !PT with old's word as one input and invariants as the other two
+    (ptxas folds `atomicAnd(p, x | m)` into LOP3 old, x, m): (operation, its operand) when the
+    table is old AND g(x, y), old OR g(x, y) or old XOR g(x, y) for some table g of the others."""
     ops = ins.operands
     if ins.opcode != "LOP3" or set(ins.modifiers) != {"LUT"} or len(ops) != 6:
         return None
-    _d, a, b, c, lut, p = ops
-    if not _zero(c) or not isinstance(lut, Imm) or lut.is_float or not _is_pt(p, invert=True):
+    _d, *inputs, lut, p = ops
+    if not isinstance(lut, Imm) or lut.is_float or not _is_pt(p, invert=True):
         return None
-    if _same(a, old, word):
-        v = b
-    elif _same(b, old, word):
-        v = a
-    else:
+    at = [k for k, o in enumerate(inputs) if _same(o, old, word)]
+    if len(at) != 1:
         return None
-    if not _invariant(v, written) or getattr(v, "invert", False) or getattr(v, "negate", False):
+    others = [o for k, o in enumerate(inputs) if k != at[0]]
+    if not all(_invariant(o, written) for o in others):
         return None
-    # LUT bit (a << 2 | b << 1 | c) with c = 0; the three operations are symmetric in a and b
-    table = tuple((int(lut.value) >> bit) & 1 for bit in (0, 2, 4, 6))
-    op = LOP3_OPS.get(table)
-    return None if op is None else (op, v)
+    table = int(lut.value) & 0xFF
+    kinds = {}                            # (x, y) -> what the table does to old's bit there
+    for x in (0, 1):
+        for y in (0, 1):
+            bits = []
+            for o in (0, 1):
+                rest = iter((x, y))
+                a, b, c = (o if k == at[0] else next(rest) for k in range(3))
+                bits.append((table >> (a << 2 | b << 1 | c)) & 1)
+            kinds[x, y] = {(0, 1): "same", (1, 0): "not", (0, 0): "zero", (1, 1): "one"}[tuple(bits)]
+    for op, allowed, set_where in (("and", {"same", "zero"}, "same"), ("or", {"same", "one"}, "one"),
+                                   ("xor", {"same", "not"}, "not")):
+        if set(kinds.values()) <= allowed:
+            g = sum(1 << (x << 2 | y << 1 | c) for (x, y), kind in kinds.items() if kind == set_where
+                    for c in (0, 1))
+            return op, lambda ctx: truth_table(ctx, g, [ctx.u32(others[0]), ctx.u32(others[1]),
+                                                        ir.Constant(I32, 0)])
+    return None
 
 
 def _join(lo, hi) -> Build:
@@ -404,54 +424,66 @@ def _join(lo, hi) -> Build:
 
 
 def _add64(body, effects, r: int, writers: list[int], old: Reg, written: set[Key]) -> Plan | None:
-    """IADD3 lo, P, old.lo, v.lo, RZ then IADD3.X hi, old.hi, v.hi, RZ, P, !PT (or IMAD.X hi,
-    v.hi, 0x1, old.hi, P): old + v in 64 bits."""
+    """IADD3 lo, P[, Q], old.lo, x, y then IADD3.X hi, old.hi, x', y', P, Q|!PT (or IMAD.X hi,
+    x', 0x1, old.hi, P): old + v in 64 bits, v = x + y + (x' + y' << 32)."""
     lo, hi = body[writers[0]], body[writers[1]]
-    if not writers[0] < writers[1] or lo.opcode != "IADD3" or lo.modifiers or len(lo.operands) != 5:
+    if not writers[0] < writers[1] or lo.opcode != "IADD3" or lo.modifiers:
         return None
-    carry = lo.operands[1]
-    if not isinstance(carry, Reg) or carry.kind != "P" or not _keys(carry) or carry.invert:
+    carries = list(lo.operands[1:-3])
+    if not 1 <= len(carries) <= 2 or len(lo.operands) != 4 + len(carries) or not all(
+            isinstance(c, Reg) and c.kind == "P" and _keys(c) and not c.invert for c in carries):
         return None
-    low = _addend(lo.operands[2:], old, 0, written)
-    if low is None or _writer(effects, ("R", old.index), r, writers[0]) is not None:
+    carry_keys = set().union(*(_keys(c) for c in carries))
+    if len(carry_keys) != len(carries) or any(_writer(effects, k, writers[0], writers[1]) is not None
+                                              for k in carry_keys):
         return None
-    if _writer(effects, ("P", carry.index), writers[0], writers[1]) is not None or \
-            _writer(effects, ("R", old.index + 1), r, writers[1]) is not None:
+    if any(_writer(effects, ("R", old.index + k), r, writers[k]) is not None for k in (0, 1)):
         return None
     ops = hi.operands
-    if hi.opcode == "IADD3" and set(hi.modifiers) == {"X"} and len(ops) == 6 \
-            and _keys(ops[4]) == _keys(carry) and not ops[4].invert and _is_pt(ops[5], invert=True):
-        high = _addend(ops[1:4], old, 1, written)
-    elif hi.opcode == "IMAD" and set(hi.modifiers) == {"X"} and len(ops) == 5 \
-            and _keys(ops[4]) == _keys(carry) and not ops[4].invert:
+    if hi.opcode == "IADD3" and set(hi.modifiers) == {"X"} and len(ops) == 6:
+        ins_ = [c for c in ops[4:] if not _is_pt(c, invert=True)]
+        if set().union(*(_keys(c) for c in ins_)) != carry_keys or len(ins_) != len(carries) \
+                or any(c.invert for c in ins_):
+            return None
+        high_terms = list(ops[1:4])
+    elif hi.opcode == "IMAD" and set(hi.modifiers) == {"X"} and len(ops) == 5 and len(carries) == 1 \
+            and _keys(ops[4]) == carry_keys and not ops[4].invert:
         a, b, c = ops[1:4]
         if _zero(a) or _zero(b):
-            terms = (c, Reg("R", None, "RZ"), Reg("R", None, "RZ"))
+            high_terms = [c]
         elif isinstance(b, Imm) and not b.is_float and b.value == 1:
-            terms = (a, c, Reg("R", None, "RZ"))
+            high_terms = [a, c]
         else:
             return None
-        high = _addend(terms, old, 1, written)
     else:
         return None
-    if high is None:
+    low, high = _addends(lo.operands[-3:], old, 0, written), _addends(high_terms, old, 1, written)
+    if low is None or high is None:
         return None
-    return Plan("add", I64, _join(low, high))
+
+    def value(ctx: Lifter) -> ir.Value:
+        b = ctx.b
+        total = ir.Constant(I64, 0)
+        for t in low:
+            total = b.add(total, b.zext(ctx.u32(t), I64))
+        top = ir.Constant(I32, 0)
+        for t in high:
+            top = b.add(top, ctx.u32(t))
+        return b.add(total, b.shl(b.zext(top, I64), ir.Constant(I64, 32)))
+    return Plan("add", I64, value)
 
 
-def _addend(terms, old: Reg, word: int, written: set[Key]):
-    """Of three addends, one old's word, one zero: the third (an invariant, or zero)."""
+def _addends(terms, old: Reg, word: int, written: set[Key]) -> list | None:
+    """The addends besides old's word (exactly once among them), invariants without modifiers."""
     terms = list(terms)
-    at = next((k for k, t in enumerate(terms) if _same(t, old, word)), None)
-    if at is None:
+    at = [k for k, t in enumerate(terms) if _same(t, old, word)]
+    if len(at) != 1:
         return None
-    rest = terms[:at] + terms[at + 1:]
-    if not any(map(_zero, rest)):
+    rest = [t for k, t in enumerate(terms) if k != at[0] and not _zero(t)]
+    if not all(_invariant(t, written) and not getattr(t, "negate", False) and not getattr(t, "invert", False)
+               for t in rest):
         return None
-    v = rest[1] if _zero(rest[0]) else rest[0]
-    if not _invariant(v, written) or getattr(v, "negate", False) or getattr(v, "invert", False):
-        return None
-    return v
+    return rest
 
 
 def _exact_product(a, c, single: bool) -> Plan | None:
