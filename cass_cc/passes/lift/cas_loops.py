@@ -63,7 +63,6 @@ PURE = {"IADD3", "IMAD", "MOV", "LOP3", "FADD", "FFMA", "DADD", "DFMA", "ISETP",
 PAIRS = {"DADD", "DFMA"}                  # operands and results are register pairs
 FLIP = {"LE": "GE", "LT": "GT", "GE": "LE", "GT": "LT"}              # a R b == b FLIP[R] a
 NEGATE = {"LE": "GT", "LT": "GE", "GE": "LT", "GT": "LE"}            # !(a R b) == a NEGATE[R] b
-LOP3_OPS = {(0, 0, 0, 1): "and", (0, 1, 1, 1): "or", (0, 1, 1, 0): "xor"}
 
 
 @dataclass(frozen=True)
@@ -569,8 +568,7 @@ def _min_max(body, effects, r: int, e: int, old: Reg, new: Reg, width: int, writ
             return None
         relation = this
         sides.append(w)
-    tests = [body[at] for at in tests]
-    unsigned = "U32" in tests[-1].modifiers
+    unsigned = "U32" in body[tests[-1]].modifiers       # the high word's compare says
     if guard.invert:                      # @!P BRA out: leaves when not (w R old)
         relation = NEGATE[relation]
     op = "max" if relation in ("LE", "LT") else "min"
