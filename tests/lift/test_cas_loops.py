@@ -249,3 +249,74 @@ def test_fused_and_double_results_are_exact(fused):
         for k, (step, values) in enumerate(steps):
             got = [int(x) for x in olds[lanes, k]]
             assert _linearizable(0, got, int(finals[b, k]), step, list(values[lanes])), (b, k)
+
+
+# ---- the shape, on hand-written SASS as nvdisasm prints it -----------------------------------
+
+def _sass(*body: str) -> str:
+    """A loop at .L_x_1 of `body` lines, then EXIT at .L_x_2 (where early exits go)."""
+    lines = [".L_x_1:"] + [f"        /*{16 * i:04x}*/                   {line} ;" for i, line in enumerate(body)]
+    return "\n".join(lines + [".L_x_2:", f"        /*{16 * len(body):04x}*/                   EXIT ;", ""])
+
+
+SWAPPED_64 = ("ISETP.EQ.U32.AND P0, PT, R6, 0x1, PT", "ISETP.EQ.U32.AND.EX P0, PT, R7, RZ, PT, P0",
+              "@!P0 BRA `(.L_x_1)")
+ADD_64 = ("LDS.64 R4, [0x8]", "IADD3 R6, P0, R8, R4, RZ", "IMAD.X R7, R9, 0x1, R5, P0",
+          "ATOMS.CAST.SPIN.64 R6, [0x8], R4, R6") + SWAPPED_64
+UMIN_64 = ("LDS.64 R4, [R12]", "ISETP.LE.U32.AND P0, PT, R4, c[0x0][0x190], PT",
+           "ISETP.LE.U32.AND.EX P0, PT, R5, c[0x0][0x194], PT, P0", "@P0 BRA `(.L_x_2)",
+           "ATOMS.CAST.SPIN.64 R6, [R12], R4, R10") + SWAPPED_64
+# leaves (storing nothing) when old > w, signed, and stores w when old <= w: max
+SIGNED_MAX_64 = ("LDS.64 R4, [R12]", "ISETP.LE.U32.AND P0, PT, R4, c[0x0][0x190], PT",
+                 "ISETP.LE.AND.EX P0, PT, R5, c[0x0][0x194], PT, P0", "@!P0 BRA `(.L_x_2)",
+                 "ATOMS.CAST.SPIN.64 R6, [R12], R4, R10") + SWAPPED_64
+FADD_32 = ("LDS R6, [0x18]", "FADD R7, R6, -R4", "ATOMS.CAST.SPIN R7, [0x18], R6, R7",
+           "ISETP.EQ.U32.AND P0, PT, R7, 0x1, PT", "@!P0 BRA `(.L_x_1)")
+
+
+def _loops(sass: str):
+    from cass_cc.passes.lift import cas_loops
+    from cass_cc.sass.parser import parse_sass
+    return cas_loops.find(sorted(parse_sass(sass).instructions, key=lambda i: i.address))
+
+
+@pytest.mark.parametrize("body, op, tested", [
+    (ADD_64, "add", False),
+    (UMIN_64, "umin", True),            # compares with c[0x0][0x190], stores R10:R11: tested at run time
+    (FADD_32, "fadd", False),
+    (tuple(line.replace("LE", "GE") for line in UMIN_64), "umax", True),
+    (SIGNED_MAX_64, "max", True),
+])
+def test_loops_that_are_one_atomic(body, op, tested):
+    (loop,) = _loops(_sass(*body)).values()
+    assert loop.plan.op == op and (loop.plan.test is not None) == tested
+
+
+@pytest.mark.parametrize("body", [
+    [line.replace("FADD", "FMUL") for line in FADD_32],                    # old * v: no atomicrmw
+    [line.replace("FADD", "FADD.FTZ") for line in FADD_32],                # flushes the sum
+    [line.replace("R6, -R4", "R6, R7") for line in FADD_32],               # adds the last round's sum
+    list(FADD_32[:2]) + ["STS [0x40], R7"] + list(FADD_32[2:]),            # a second side effect
+    [line.replace("@!P0 BRA", "@P0 BRA") for line in FADD_32],             # loops while it swapped
+    [line.replace("[0x18], R6, R7", "[0x1c], R6, R7") for line in FADD_32],  # swaps another word
+    [line.replace("IADD3 R6, P0, R8, R4, RZ", "IADD3 R6, P0, R8, R4, R4") for line in ADD_64],  # old + old + v
+    list(UMIN_64[:4]) + ["IADD3 R10, R10, 0x1, RZ"] + list(UMIN_64[4:]),    # stores a value the loop changes
+])
+def test_loops_that_stay_loops(body):
+    assert _loops(_sass(*body)) == {}
+
+
+def _lifted_ir(body) -> str:
+    import cass_cc.passes.lift as lift
+    from cass_cc.sass.parser import parse_sass
+    from cass_cc.unit import KernelUnit
+    unit = KernelUnit(name="k", sm_arch="sm_80")
+    unit.instructions = parse_sass(_sass(*body)).instructions
+    return lift.run(unit).llvm_ir
+
+
+def test_lifted_as_the_atomic_or_kept_as_the_loop():
+    rmw = _lifted_ir(FADD_32)
+    assert "atomicrmw fadd" in rmw and "cmpxchg" not in rmw
+    kept = _lifted_ir([line.replace("FADD", "FMUL") for line in FADD_32])
+    assert "cmpxchg" in kept and "atomicrmw" not in kept
