@@ -54,30 +54,32 @@ extern "C" __global__ void integer_rmw(const long long *in, const float *fin,
 }
 """
 
-# Fused by ptxas into the loop: atomicAdd(p, x * 0.5f) is FFMA x, 0.5, old (an atomic add of the
-# product where it is exact, the loop where not); a double add is DADD; x * 0.1 is DFMA x, 0.1,
-# old, whose product is not exact: that loop stays a loop.
+# Fused by ptxas into the loop: atomicAdd(p, x * 0.5f) is FFMA x, 0.5, old and x * 0.1f FFMA x,
+# 0.1, old (an atomic add of the product where it is exact, the loop where not); a double add is
+# DADD; y * 0.125 is DFMA y, 0.125, old (the same); y * 0.1 DFMA y, 0.1, old: that stays a loop.
 FUSED = r"""
-extern "C" __global__ void fused_rmw(const float *fin, const double *din,
+extern "C" __global__ void fused_rmw(const float *fin, const double *din, const float *fw,
                                      unsigned long long *olds, unsigned long long *finals)
 {
-    __shared__ float s_half;
+    __shared__ float s_half, s_w;
     __shared__ double s_d, s_eighth, s_tenth;
     int t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
-    if (t == 0) { s_half = 0.0f; s_d = 0.0; s_eighth = 0.0; s_tenth = 0.0; }
+    if (t == 0) { s_half = 0.0f; s_w = 0.0f; s_d = 0.0; s_eighth = 0.0; s_tenth = 0.0; }
     __syncthreads();
     float x = fin[g];
     double y = din[g];
-    unsigned long long *o = olds + 4 * g;
+    unsigned long long *o = olds + 5 * g;
     o[0] = __float_as_uint(atomicAdd(&s_half, x * 0.5f));
     o[1] = __double_as_longlong(atomicAdd(&s_d, y));
     o[2] = __double_as_longlong(atomicAdd(&s_eighth, y * 0.125));
     o[3] = __double_as_longlong(atomicAdd(&s_tenth, y * 0.1));
+    o[4] = __float_as_uint(atomicAdd(&s_w, fw[g] * 0.1f));
     __syncthreads();
     if (t == 0) {
-        unsigned long long *f = finals + 4 * blockIdx.x;
+        unsigned long long *f = finals + 5 * blockIdx.x;
         f[0] = __float_as_uint(s_half); f[1] = __double_as_longlong(s_d);
         f[2] = __double_as_longlong(s_eighth); f[3] = __double_as_longlong(s_tenth);
+        f[4] = __float_as_uint(s_w);
     }
 }
 """
@@ -228,21 +230,26 @@ def _fused_inputs() -> tuple[np.ndarray, np.ndarray]:
 def test_fused_and_double_loops(fused):
     rmws = re.findall(r"atomicrmw fadd ptr addrspace\(3\) .*?, (float|double) ", fused.llvm_ir)
     # y and y * 0.125 become atomic adds; y * 0.1 is not an add of an exact product: its loop stays
-    assert collections.Counter(rmws) == {"float": 1, "double": 2}, rmws
+    assert collections.Counter(rmws) == {"float": 2, "double": 2}, rmws
     assert "DFMA" in fused.sass_text and "0.1" in fused.sass_text
     counts = collections.Counter(ATOMIC.findall(fused.asm))
-    assert counts["ds_add_rtn_f32"] == 1, counts
+    assert counts["ds_add_rtn_f32"] == 2, counts
 
 
 def test_fused_and_double_results_are_exact(fused):
     fin, din = _fused_inputs()
-    olds, finals = _run(fused, "fused_rmw", [fin, din], 4)
+    # x * 0.1f is exact for x = 1, and for 1 + k * 2^-20 not: where it is not, old + x * 0.1f rounded
+    # once (the loop) and old plus the rounded product (the atomic) part often
+    fw = np.where(np.arange(fin.size) % 3 == 0, 1.0, 1.0 + (np.arange(fin.size) * 7919 % 1000) * 2.0 ** -20)
+    fw = fw.astype(np.float32)
+    olds, finals = _run(fused, "fused_rmw", [fin, din, fw], 5)
     half, eighth, tenth = Fraction(1, 2), Fraction(1, 8), Fraction(float(np.float64(0.1)))
     steps = [
         (lambda o, x: _f32_bits(_f32(o) + Fraction(float(x)) * half), fin),
         (lambda o, x: _f64_bits(_f64(o) + Fraction(float(x))), din),
         (lambda o, x: _f64_bits(_f64(o) + Fraction(float(x)) * eighth), din),
         (lambda o, x: _f64_bits(_f64(o) + Fraction(float(x)) * tenth), din),     # fma: one rounding
+        (lambda o, x: _f32_bits(_f32(o) + Fraction(float(x)) * Fraction(float(np.float32(0.1)))), fw),
     ]
     for b in range(BLOCKS):
         lanes = slice(b * THREADS, (b + 1) * THREADS)

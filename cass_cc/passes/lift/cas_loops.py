@@ -486,44 +486,47 @@ def _addends(terms, old: Reg, word: int, written: set[Key]) -> list | None:
 
 
 def _exact_product(a, c, single: bool) -> Plan | None:
-    """FFMA a, c, old (DFMA) is old + a*c rounded once: an atomic fadd of a*c when that product is
-    exact, which the test checks. A float product is exact in double; a double one by a power of
-    two is exact when scaling it back gives a again (it is not only where it underflowed or
-    overflowed)."""
-    if single:
-        def product(ctx: Lifter) -> ir.Value:
-            return ctx.b.fmul(ctx.b.fpext(ctx.f32(a), F64), ctx.b.fpext(ctx.f32(c), F64))
-
-        def value(ctx: Lifter) -> ir.Value:
-            return ctx.b.fptrunc(product(ctx), F32)
-
-        def test(ctx: Lifter) -> ir.Value:
-            p = product(ctx)
-            return ctx.b.fcmp_ordered("==", ctx.b.fpext(ctx.b.fptrunc(p, F32), F64), p)
-        return Plan("fadd", F32, value, test)
+    """FFMA a, c, old (DFMA) is old + a*c rounded once: an atomic fadd of a*c where that product
+    is exact, which the test checks. A product by a power of two is exact where scaling it back
+    gives a again (it is not only where it underflowed or overflowed); any float product is exact
+    in double. A double product by anything else keeps the loop."""
+    ty, read = (F32, Lifter.f32) if single else (F64, Lifter.f64)
     scale = next((o for o in (c, a) if isinstance(o, Imm) and _power_of_two(o)), None)
-    if scale is None:
+    if scale is not None:
+        x = a if scale is c else c
+
+        def scaled(ctx: Lifter) -> ir.Value:
+            return ctx.b.fmul(read(ctx, x), read(ctx, scale))
+
+        def scales_back(ctx: Lifter) -> ir.Value:
+            back = ctx.b.fmul(scaled(ctx), ir.Constant(ty, 1.0 / float(scale.value)))
+            return ctx.b.fcmp_ordered("==", back, read(ctx, x))
+        return Plan("fadd", ty, scaled, scales_back)
+    if not single:
         return None
-    x = a if scale is c else c
 
-    def value64(ctx: Lifter) -> ir.Value:
-        return ctx.b.fmul(ctx.f64(x), ctx.f64(scale))
+    def product(ctx: Lifter) -> ir.Value:
+        return ctx.b.fmul(ctx.b.fpext(ctx.f32(a), F64), ctx.b.fpext(ctx.f32(c), F64))
 
-    def test64(ctx: Lifter) -> ir.Value:
-        back = ctx.b.fmul(value64(ctx), ir.Constant(F64, 1.0 / float(scale.value)))
-        return ctx.b.fcmp_ordered("==", back, ctx.f64(x))
-    return Plan("fadd", F64, value64, test64)
+    def rounded(ctx: Lifter) -> ir.Value:
+        return ctx.b.fptrunc(product(ctx), F32)
+
+    def exact(ctx: Lifter) -> ir.Value:
+        p = product(ctx)
+        return ctx.b.fcmp_ordered("==", ctx.b.fpext(ctx.b.fptrunc(p, F32), F64), p)
+    return Plan("fadd", F32, rounded, exact)
 
 
 def _power_of_two(imm: Imm) -> bool:
-    """A float immediate written as a number (not as raw bits) that is +-2^k."""
+    """A float immediate written as a number (not as raw bits) that is +-2^k, its reciprocal a
+    normal float too."""
     if not imm.is_float:
         return False
     v = float(imm.value)
     if v == 0 or not math.isfinite(v):
         return False
-    mantissa, _exponent = math.frexp(abs(v))
-    return mantissa == 0.5
+    mantissa, exponent = math.frexp(abs(v))
+    return mantissa == 0.5 and -126 <= exponent - 1 <= 126
 
 
 def _min_max(body, effects, r: int, e: int, old: Reg, new: Reg, width: int, written: set[Key]) -> Plan | None:
