@@ -24,7 +24,7 @@ from . import surface, texture  # noqa: F401  (register TEX/TLD, SULD/SUST)
 from . import device_runtime  # noqa: F401  (after control: it wraps CALL for malloc/free)
 from . import mma  # noqa: F401  (registers HMMA/IMMA/LDSM: tensor cores)
 from . import mbarrier  # noqa: F401  (after atomics: it takes ATOMS.ARRIVE, and registers ARRIVES)
-from . import guards, launch, subroutines, warp_model
+from . import cas_loops, guards, launch, subroutines, warp_model
 from .cfg import analyse, never_runs
 from .core import HANDLERS, Lifter, unsupported
 from .launch import declare_kernel, end_idle_lanes, facts_of, module_text
@@ -99,6 +99,7 @@ def _lift_module(unit: KernelUnit) -> str:
     ctx.state["cfg"] = cfg
     ctx.state["instructions"] = instructions
     addresses = [i.address for i in instructions]
+    retry_loops = cas_loops.find(instructions)
 
     def lift_span(ctx: Lifter, start: int, end: int) -> None:
         live = False
@@ -113,6 +114,14 @@ def _lift_module(unit: KernelUnit) -> str:
                     if not ctx.b.block.is_terminated:
                         ctx.b.branch(block)
                     ctx.b.position_at_end(block)
+                    loop = retry_loops.get(ins.address)
+                    if loop is not None:
+                        if cas_loops.lower(ctx, loop):      # its test may fail: the literal loop follows
+                            lift_instruction(ctx, ins)
+                            i += 1
+                        else:
+                            i += len(loop.body)
+                        continue
             if not live or ctx.b.block.is_terminated:
                 i += 1
                 continue

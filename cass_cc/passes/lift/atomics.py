@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from llvmlite import ir
 
-from .core import F16, F32, F64, I1, I32, I64, Lifter, Reg, handles, unsupported
+from .core import F16, F32, F64, I1, I32, I64, LDS, Lifter, Reg, handles, unsupported
 from .memory import SCOPE, pointer
 from .rounding import flush32
 
@@ -53,9 +53,16 @@ class ScopedRMW(ir.instructions.Instruction):
                    f"{self._stringify_metadata(leading_comma=True)}\n")
 
 
+# Operations LLVM's AMDGPU atomic optimizer would reassociate across the lanes of a wave.
+FLOAT_OPS = {"fadd", "fsub", "fmin", "fmax"}
+
+
 def insert_rmw(ctx: Lifter, op: str, ptr: ir.Value, val: ir.Value, scope: str | None) -> ScopedRMW:
     """An atomicrmw at `scope` in the current block, native on coarse-grained memory below system
-    scope (see the module's docstring)."""
+    scope (see the module's docstring), one per lane where the atomic optimizer would combine
+    them (see `lane_by_lane`)."""
+    if op in FLOAT_OPS or ptr.type == LDS:
+        ptr = lane_by_lane(ctx, ptr)
     rmw = ScopedRMW(ctx.b.block, op, ptr, val, scope)
     if scope is not None:
         empty = ctx.module.add_metadata([])
@@ -63,6 +70,19 @@ def insert_rmw(ctx: Lifter, op: str, ptr: ir.Value, val: ir.Value, scope: str | 
         rmw.set_metadata("amdgpu.no.remote.memory", empty)
     ctx.b._insert(rmw)
     return rmw
+
+
+def lane_by_lane(ctx: Lifter, ptr: ir.Value) -> ir.Value:
+    """`ptr` through an empty inline asm with a VGPR result, which LLVM must take as different in
+    every lane: its AMDGPU atomic optimizer then leaves the atomic one per lane. Otherwise, on a
+    wave-uniform address it reduces the lanes' operands first (a v_readlane loop over the active
+    lanes) and one lane issues the atomic. For float adds that rounds the lanes' sum once where
+    CUDA rounds every add: not the result of any order of the lanes' atomics. On LDS the loop
+    costs ~8 instructions a lane where the LDS serialises the lanes of one address itself (hipcc's
+    build issues one ds_add_u64 a wave there). Global integer atomics keep the optimizer: fewer
+    atomics at L2."""
+    asm = ir.InlineAsm(ir.FunctionType(ptr.type, [ptr.type]), "", "=v,0")
+    return ctx.b.call(asm, [ptr])
 
 
 class ScopedCmpXchg(ir.instructions.Instruction):

@@ -147,9 +147,12 @@ def prmt(ctx: Lifter, ins) -> None:
     ctx.check(ins, set(PRMT_MODES))
     b = ctx.b
     d, a, s, bb = ctx.operands(ins, 4)
+    mode = ins.modifiers[0] if ins.modifiers else None
+    if mode is None and ins.opcode == "PRMT" and not isinstance(s, Imm):
+        ctx.set32(d, _permute(ctx, ctx.u32(a), ctx.u32(bb), ctx.u32(s)))
+        return
     pool = ctx.join64(ctx.u32(a), ctx.u32(bb))
     sel = ctx.u32(s)
-    mode = ins.modifiers[0] if ins.modifiers else None
     out = ir.Constant(I32, 0)
     for i in range(4):
         if mode is None:
@@ -168,6 +171,25 @@ def prmt(ctx: Lifter, ins) -> None:
             byte = b.select(sign, b.select(neg, ir.Constant(I32, 0xFF), ir.Constant(I32, 0)), byte)
         out = b.or_(out, b.shl(byte, ir.Constant(I32, 8 * i)))
     ctx.set32(d, out)
+
+
+def _permute(ctx: Lifter, a: ir.Value, bb: ir.Value, sel: ir.Value) -> ir.Value:
+    """PRMT's default mode for a selector in a register, on v_perm_b32 (whose selector bytes 0-7
+    pick the bytes of {bb, a} as PRMT's nibbles do), then the sign fill where a nibble asks for
+    it (v_perm's own sign codes cover the odd bytes only). Built byte by byte instead, a selector
+    chosen at run time cost ~30 instructions (64-bit shifts per byte): ptxas's 16-bit
+    compare-and-swap loop runs three such PRMTs a round. A constant selector keeps the byte-wise
+    form, which LLVM folds to the shortest code (a v_bfe_i32 for a sign-extending 0x9910)."""
+    b = ctx.b
+    k = lambda v: ir.Constant(I32, v)       # noqa: E731
+
+    def spread(nibbles: ir.Value) -> ir.Value:      # nibble i -> byte i
+        return b.or_(b.or_(b.and_(nibbles, k(0xF)), b.shl(b.and_(nibbles, k(0xF0)), k(4))),
+                     b.or_(b.shl(b.and_(nibbles, k(0xF00)), k(8)), b.shl(b.and_(nibbles, k(0xF000)), k(12))))
+    moved = ctx.call("llvm.amdgcn.perm", I32, [bb, a, spread(b.and_(sel, k(0x7777)))])
+    fill = b.mul(spread(b.and_(b.lshr(sel, k(3)), k(0x1111))), k(0xFF))          # 0xFF where a sign is asked
+    signs = b.mul(b.and_(b.lshr(moved, k(7)), k(0x01010101)), k(0xFF))          # each byte's sign, spread
+    return b.or_(b.and_(moved, b.not_(fill)), b.and_(signs, fill))
 
 
 @handles("POPC", "UPOPC")
