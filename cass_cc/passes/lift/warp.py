@@ -26,7 +26,7 @@ from . import control
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .opcodes import REGION_ENDS, is_warp_branch
 from .wave import reduce as wave_reduce
-from .warp_model import active_mask, ballot, fetch, first_lane_value, lane_id, read_lane
+from .warp_model import WARP, active_mask, ballot, fetch, first_lane_value, lane_id, read_lane
 
 
 @handles("SHFL", kind="effect")
@@ -148,11 +148,15 @@ def in_region(ctx: Lifter, ins) -> bool:
 
 
 def group_mask(ctx: Lifter, ins) -> ir.Value:
-    """The lanes a warp operation works on: the active ones, in an exclusive region only those
-    whose mask equals this lane's."""
+    """The lanes a warp operation works on: the active ones, in an exclusive region those of the
+    region's mask. Every region's mask is a membership mask (WARPSYNC.EXCLUSIVE's, or the one an
+    R2UR split tests before its BRA.DIV/BRA.CONV), and CUDA has each lane it names run the
+    operation with the same mask, so this lane's mask is its group: one AND, where comparing
+    the lanes' masks took a loop over the distinct masks."""
+    active = active_mask(ctx)
     if not in_region(ctx, ins):
-        return active_mask(ctx)
-    return _lanes_alike(ctx, [ctx.b.load(ctx.slot("EXCL", 0), typ=I32)])
+        return active
+    return ctx.b.and_(ctx.b.load(ctx.slot("EXCL", 0), typ=I32), active)
 
 
 def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -> list[ir.Value]:
@@ -174,9 +178,21 @@ def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -
     after, updated = body(lane, rest, values)
     for phi, v in zip([rest, *values], [after, *updated]):
         phi.add_incoming(v, b.block)
-    b.cbranch(b.icmp_unsigned("!=", after, ir.Constant(I32, 0)), loop, done)
+    back = b.cbranch(b.icmp_unsigned("!=", after, ir.Constant(I32, 0)), loop, done)
+    back.set_metadata("llvm.loop", _must_progress(ctx))
     b.position_at_end(done)
     return updated
+
+
+def _must_progress(ctx: Lifter) -> ir.MDValue:
+    """A loop's identity with llvm.loop.mustprogress: every turn of a lane loop takes at least
+    the lowest lane out of its mask, so it ends, and LLVM may delete one whose results nobody
+    reads (a MATCH.ANY that only fed a BRA.DIV test, control.bra). A loop identity is a node that
+    names itself first, one per loop."""
+    module = ctx.module
+    loop = ir.MDValue(module, [], name=str(len(module.metadata)))
+    loop.operands = (loop, module.add_metadata([ir.MetaDataString(module, "llvm.loop.mustprogress")]))
+    return loop
 
 
 def _lanes_alike(ctx: Lifter, words: list[ir.Value]) -> ir.Value:
@@ -226,13 +242,11 @@ def match(ctx: Lifter, ins) -> None:
     pdest = ops.pop(0) if isinstance(ops[0], Reg) and ops[0].kind == "P" else None
     d, a = ops
     words = ctx.get_regs(a, 2 if "U64" in ins.modifiers else 1)
-    if in_region(ctx, ins):             # the group's mask compares like one more word
-        words.append(b.load(ctx.slot("EXCL", 0), typ=I32))
-    same = _lanes_alike(ctx, words)
+    group = group_mask(ctx, ins)
+    same = b.and_(_lanes_alike(ctx, words), group)
     if "ALL" in ins.modifiers:
-        active = group_mask(ctx, ins)
-        agree = b.icmp_unsigned("==", same, active)
-        ctx.set32(d, b.select(agree, active, ir.Constant(I32, 0)))
+        agree = b.icmp_unsigned("==", same, group)
+        ctx.set32(d, b.select(agree, group, ir.Constant(I32, 0)))
         if pdest is not None:
             ctx.setp(pdest, agree)
     else:
@@ -267,13 +281,23 @@ def redux(ctx: Lifter, ins) -> None:
     if not in_region(ctx, ins):
         ctx.set32(d, wave_reduce(ctx, value, combine, identity))
         return
-    group = group_mask(ctx, ins)        # after WARPSYNC.EXCLUSIVE: the lanes of this lane's group
+    ctx.set32(d, _group_reduce(ctx, value, combine, group_mask(ctx, ins)))
 
-    def body(lane, rest, carried):
-        x = carried[0]
-        member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
-        r = b.select(member, combine(x, read_lane(ctx, value, lane)), x)
-        return b.and_(rest, b.sub(rest, ir.Constant(I32, 1))), [r]
 
-    (total,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, identity)], body)
-    ctx.set32(d, total)
+def _group_reduce(ctx: Lifter, value: ir.Value, combine, group: ir.Value) -> ir.Value:
+    """`combine` of `value` over the lanes of `group`, this lane's group of a partition of the
+    active lanes (every member has the same group), in five steps of a butterfly: before the
+    step of distance d each lane holds its group's total over its aligned block of d lanes;
+    the partner block (lane ^ d's) holds the same for any member of the group there, so the
+    lane reads the total of the lowest such member, when there is one (ds_bpermute)."""
+    b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
+    lane = lane_id(ctx)
+    total = value
+    for d in (1, 2, 4, 8, 16):
+        base = b.and_(b.xor(lane, k(d)), k(-d))
+        members = b.and_(group, b.shl(k((1 << d) - 1), base))
+        source = ctx.call("llvm.cttz.i32", I32, [members, ir.Constant(I1, 0)])
+        other = fetch(ctx, b.and_(source, k(WARP - 1)), total)
+        total = b.select(b.icmp_unsigned("!=", members, k(0)), combine(total, other), total)
+    return total
