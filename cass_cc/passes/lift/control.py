@@ -51,6 +51,10 @@ def bra(ctx: Lifter, ins) -> None:
         if "DIV" in ins.modifiers:
             ctx.b.branch(ctx.block_at(ins.address + 16))
             return
+        from .warp import takes_bare_path
+        if takes_bare_path(ctx, ins):
+            ctx.b.branch(ctx.block_at(label_address(ins)))
+            return
     elif data:
         raise unsupported(ins, "register operand")
     _goto(ctx, ins, ctx.block_at(label_address(ins)))

@@ -20,9 +20,12 @@ target (where the idiom's slow path, which masks its result, joins again) or rec
 
 from __future__ import annotations
 
+from collections import Counter
+
 from llvmlite import ir
 
 from . import control
+from .cfg import is_unconditional, label_address
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .opcodes import REGION_ENDS, is_warp_branch
 from .wave import reduce as wave_reduce
@@ -99,12 +102,13 @@ def split(ctx: Lifter, ins) -> None:
     _open_region(ctx, ins, v, through_warp_branches=True)
 
 
-def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], set[int]]:
-    """(address -> position in the code, addresses some branch names), computed once a kernel."""
+def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], Counter]:
+    """(address -> position in the code, address -> how many branches name it), computed once a
+    kernel."""
     if "warp_code_index" not in ctx.state:
         code = ctx.state["instructions"]
         ctx.state["warp_code_index"] = {i.address: n for n, i in enumerate(code)}
-        ctx.state["warp_targets"] = {op.address for i in code for op in i.operands if isinstance(op, Label)}
+        ctx.state["warp_targets"] = Counter(op.address for i in code for op in i.operands if isinstance(op, Label))
     return ctx.state["warp_code_index"], ctx.state["warp_targets"]
 
 
@@ -137,10 +141,45 @@ def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) 
         if (following.opcode == "BRA" and following.guard is not None
                 and following.guard.name == split_predicate):
             armed = True
+            if "CONV" in following.modifiers:
+                _group_bare_path(ctx, following)
         if armed and following.opcode in GROUPED:
             ctx.state.setdefault("exclusive", set()).add(following.address)
         at += 1
     ctx.b.store(mask, ctx.slot("EXCL", 0))
+
+
+def _group_bare_path(ctx: Lifter, branch) -> None:
+    """An R2UR split's BRA.CONV jumps to the bare warp instruction, which ptxas runs when the
+    masks are alike and converged, and falls through to nvcc's helper (WARPSYNC mask, the same
+    instruction over the warp, its result ANDed with the mask). When nothing else reaches the
+    bare path (its one branch, no fall-through into it), its straight-line code joins the
+    split's region: grouped by the mask it computes what the helper does whatever the masks,
+    and the branch is always taken (control.bra), so a tile's MATCH loops over its own
+    values, not over the whole warp's."""
+    code = ctx.state["instructions"]
+    index, targets = _branch_targets(ctx)
+    start = index.get(label_address(branch))
+    if start is None or start == 0 or targets[code[start].address] != 1:
+        return
+    before = code[start - 1]
+    if before.opcode not in ("BRA", "EXIT", "RET") or is_warp_branch(before) or not is_unconditional(before):
+        return
+    grouped = []
+    for following in code[start:]:
+        if (following.opcode in REGION_ENDS and not _within_split(following)) or (
+                following is not code[start] and following.address in targets):
+            break
+        if following.opcode in GROUPED:
+            grouped.append(following.address)
+    if grouped:
+        ctx.state.setdefault("exclusive", set()).update(grouped)
+        ctx.state.setdefault("bare_paths", set()).add(branch.address)
+
+
+def takes_bare_path(ctx: Lifter, branch) -> bool:
+    """A BRA.CONV whose target _group_bare_path put in a split's region."""
+    return branch.address in ctx.state.get("bare_paths", ())
 
 
 def in_region(ctx: Lifter, ins) -> bool:
@@ -159,55 +198,49 @@ def group_mask(ctx: Lifter, ins) -> ir.Value:
     return ctx.b.and_(ctx.b.load(ctx.slot("EXCL", 0), typ=I32), active)
 
 
-def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -> list[ir.Value]:
-    """while (rest) { lane = lowest bit of rest; rest, carried = body(lane, rest, carried) }, with
-    `rest` starting at the non-zero lane mask `first`, the same in every lane of the warp (on
-    wave64 the two warps of a wave loop apart); the final carried values."""
+def _lanes_alike(ctx: Lifter, words: list[ir.Value], group: ir.Value, uniform: bool) -> ir.Value:
+    """The lanes of `group` (this lane's: the active lanes, or its region's group) whose `words`
+    all equal this lane's. A loop in which each group, at once, takes its lowest lane not yet
+    placed as the lead, and the lanes of the group alike to the lead leave with their answer:
+    as many turns as a group has distinct values (a tile of one lane: one), not as the warp has.
+    `uniform`: the group is the same in every lane of the warp, so the lead's words are a scalar
+    read (wave32) and the lead is alike to itself. Otherwise the lead leaves whatever it reads,
+    so the loop ends even for masks that do not partition the lanes (undefined in CUDA)."""
     b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
     start, loop, done = b.block, ctx.new_block("lanes"), ctx.new_block("lanes_done")
     b.branch(loop)
     b.position_at_end(loop)
-    rest = b.phi(I32)
-    rest.add_incoming(first, start)
-    values = []
-    for v in carried:
-        phi = b.phi(v.type)
-        phi.add_incoming(v, start)
-        values.append(phi)
-    lane = ctx.call("llvm.cttz.i32", I32, [rest, ir.Constant(I1, 1)])
-    after, updated = body(lane, rest, values)
-    for phi, v in zip([rest, *values], [after, *updated]):
-        phi.add_incoming(v, b.block)
-    back = b.cbranch(b.icmp_unsigned("!=", after, ir.Constant(I32, 0)), loop, done)
+    rest, mine = b.phi(I32), b.phi(I32)
+    rest.add_incoming(group, start)
+    mine.add_incoming(k(0), start)
+    lead = ctx.call("llvm.cttz.i32", I32, [rest, ir.Constant(I1, 1)])
+    alike = ir.Constant(I1, 1)
+    for w in words:
+        theirs = read_lane(ctx, w, lead) if uniform else fetch(ctx, lead, w)
+        alike = b.and_(alike, b.icmp_unsigned("==", w, theirs))
+    same = ballot(ctx, alike)
+    if not uniform:
+        same = b.or_(b.and_(same, rest), b.and_(rest, b.neg(rest)))
+    after = b.and_(rest, b.not_(same))
+    placed = b.select(alike, same, mine)
+    rest.add_incoming(after, b.block)
+    mine.add_incoming(placed, b.block)
+    back = b.cbranch(b.icmp_unsigned("!=", after, k(0)), loop, done)
     back.set_metadata("llvm.loop", _must_progress(ctx))
     b.position_at_end(done)
-    return updated
+    return placed
 
 
 def _must_progress(ctx: Lifter) -> ir.MDValue:
     """A loop's identity with llvm.loop.mustprogress: every turn of a lane loop takes at least
-    the lowest lane out of its mask, so it ends, and LLVM may delete one whose results nobody
-    reads (a MATCH.ANY that only fed a BRA.DIV test, control.bra). A loop identity is a node that
+    its lead out of its mask, so it ends, and LLVM may delete one whose results nobody reads
+    (a MATCH.ANY that only fed a BRA.DIV test, control.bra). A loop identity is a node that
     names itself first, one per loop."""
     module = ctx.module
     loop = ir.MDValue(module, [], name=str(len(module.metadata)))
     loop.operands = (loop, module.add_metadata([ir.MetaDataString(module, "llvm.loop.mustprogress")]))
     return loop
-
-
-def _lanes_alike(ctx: Lifter, words: list[ir.Value]) -> ir.Value:
-    """The active lanes whose `words` all equal this lane's: one ballot per distinct value."""
-    b = ctx.b
-
-    def body(lane, rest, carried):
-        alike = ir.Constant(I1, 1)
-        for w in words:
-            alike = b.and_(alike, b.icmp_unsigned("==", w, read_lane(ctx, w, lane)))
-        same = ballot(ctx, alike)
-        return b.and_(rest, b.not_(same)), [b.select(alike, same, carried[0])]
-
-    (mine,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, 0)], body)
-    return mine
 
 
 @handles("VOTE", "VOTEU", kind="effect")
@@ -243,7 +276,7 @@ def match(ctx: Lifter, ins) -> None:
     d, a = ops
     words = ctx.get_regs(a, 2 if "U64" in ins.modifiers else 1)
     group = group_mask(ctx, ins)
-    same = b.and_(_lanes_alike(ctx, words), group)
+    same = _lanes_alike(ctx, words, group, uniform=not in_region(ctx, ins))
     if "ALL" in ins.modifiers:
         agree = b.icmp_unsigned("==", same, group)
         ctx.set32(d, b.select(agree, group, ir.Constant(I32, 0)))
