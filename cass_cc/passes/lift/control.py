@@ -41,8 +41,9 @@ def bra(ctx: Lifter, ins) -> None:
     warp-synchronous helper (WARPSYNC, then the same instruction). The lifted warp operations do
     not need convergence: they work on the lanes that are active, grouped by their masks
     (warp.py), so both paths compute the same, and the lift takes the bare one: BRA.DIV is never
-    taken, BRA.CONV is taken when its guard holds. The test's mask, a REDUX.OR of the lanes'
-    masks, and its guard, a MATCH.ANY or R2UR comparison of them, are then dead code."""
+    taken; BRA.CONV is taken when its guard holds, and always when its bare path is grouped by
+    the mask (warp.takes_bare_path). The test's mask, a REDUX.OR of the lanes' masks, and its
+    guard, a MATCH.ANY or R2UR comparison of them, are then dead code."""
     ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
     data = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("R", "UR")]
     if is_warp_branch(ins):

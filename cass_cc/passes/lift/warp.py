@@ -1,22 +1,23 @@
 """Warp operations (CUDA's 32-lane warp, placed in the wave by warp_model.py): SHFL -> ds_bpermute
 with PTX's in-range rule, VOTE/VOTEU -> ballot, REDUX -> a butterfly in whole-wave mode
-(wave.reduce), MATCH -> a loop, uniform over the warp, of lane reads over the distinct values, one
-ballot each. Loops, not 32
-unrolled reads: a kernel of tile reductions has hundreds of these. A REDUX of a WARPSYNC.EXCLUSIVE
-group (below) is a loop over the active lanes too, each lane counting only its group's.
+(wave.reduce), MATCH -> a loop of lane reads over the distinct values, one ballot each. Loops, not
+32 unrolled reads: a kernel of tile reductions has hundreds of these.
 
 WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
-reconvergence, one group of lanes with equal masks at a time: the warp operations there (VOTE,
-MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. Every
-other WARPSYNC form is control.hint's.
+reconvergence, one group of lanes at a time: the warp operations there (VOTE, MATCH, REDUX; SHFL
+reads a lane's value whatever its group) see their group's lanes only. CUDA has every lane that a
+mask names run the operation with that same mask, so a lane's group is its own mask's active
+lanes, a per-lane value: a vote is the ballot ANDed with it, a reduction a ds_bpermute butterfly
+within it, a MATCH a loop over its group's values only (a tile of n lanes: at most n turns), none
+a loop over the warp's lanes or masks. Every other WARPSYNC form is control.hint's.
 
-sm_70..sm_89 code has no WARPSYNC.EXCLUSIVE: ptxas tests the mask of a vote or match with
-R2UR P, URZ, Rmask and, when the masks differ (P), runs the bare VOTE/MATCH, which is right only
-because a uniform register cannot hold differing values: the lanes go on in groups of equal Rmask,
-each group seeing its own value. So R2UR P opens a group region like WARPSYNC.EXCLUSIVE's, through
-the warp-convergence branches (BRA.DIV/BRA.CONV) of ptxas's idiom and BSSY, up to the next branch
-target (where the idiom's slow path, which masks its result, joins again) or reconvergence point."""
+sm_70..sm_89 code tests the mask of a vote or match with R2UR P, URZ, Rmask and, when the masks
+differ (P), runs the bare VOTE/MATCH, which is right only because a uniform register cannot hold
+differing values: the lanes go on in groups of equal Rmask, each group seeing its own value. So
+R2UR P opens a group region like WARPSYNC.EXCLUSIVE's, through the warp-convergence branches
+(BRA.DIV/BRA.CONV, control.bra) of ptxas's idiom and BSSY, up to the next branch target (where the
+idiom's slow path, which masks its result, joins again) or reconvergence point."""
 
 from __future__ import annotations
 
