@@ -154,15 +154,15 @@ def _group_bare_path(ctx: Lifter, branch) -> None:
     """An R2UR split's BRA.CONV jumps to the bare warp instruction, which ptxas runs when the
     masks are alike and converged, and falls through to nvcc's helper (WARPSYNC mask, the same
     instruction over the warp, its result ANDed with the mask). When nothing else reaches the
-    bare path (its one branch, no fall-through into it), its straight-line code joins the
-    split's region: grouped by the mask it computes what the helper does whatever the masks,
-    and the branch is always taken (control.bra), so a tile's MATCH loops over its own
+    bare path (its one branch, from before it; no fall-through into it), its straight-line code
+    joins the split's region: grouped by the mask it computes what the helper does whatever the
+    masks, and the branch is always taken (control.bra), so a tile's MATCH loops over its own
     values, not over the whole warp's."""
     code = ctx.state["instructions"]
     index, targets = _branch_targets(ctx)
     start = index.get(label_address(branch))
-    if start is None or start == 0 or targets[code[start].address] != 1:
-        return
+    if start is None or start <= index[branch.address] or targets[code[start].address] != 1:
+        return          # lifted in address order, a path before its branch is lifted already
     before = code[start - 1]
     if before.opcode not in ("BRA", "EXIT", "RET") or is_warp_branch(before) or not is_unconditional(before):
         return
