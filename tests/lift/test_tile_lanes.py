@@ -4,11 +4,13 @@ each, not a loop of v_readlane over the warp's lanes or masks. ptxas's test of t
 each one (MATCH.ANY and REDUX.OR of the masks, BRA.DIV/BRA.CONV) is dead code once the lift takes
 the bare path; a group's vote is the ballot ANDed with the lane's mask; a group's reduction is a
 ds_bpermute butterfly; a group's MATCH loops over its own values only. The instruction counts are
-checked on gfx1100, the results exactly against CUDA's rules on gfx1100 and gfx942 (two warps a
+checked, and the results exactly against CUDA's rules, on gfx1100 and gfx942 (two warps a
 wave), in full blocks and in one whose last warp has 16 lanes."""
 
 from __future__ import annotations
 
+import functools
+import operator
 import re
 import shutil
 import struct
@@ -77,26 +79,22 @@ def _inputs(threads: int) -> np.ndarray:
 def _expected(v: np.ndarray, n: int, t: int) -> list[int]:
     """CUDA's results for thread t in its tile of n lanes (ballot and match masks by rank)."""
     base, r = t - t % n, t % n
-    tile = [int(x) for x in v[base:min(base + n, len(v))]]
+    tile = [int(x) for x in v[base:base + n]]
     own = tile[r]
-    src = lambda k: tile[k] if 0 <= k < len(tile) else own
     agree = len({x < -48 for x in tile}) == 1
-    xor = 0
-    for x in tile:
-        xor ^= x & 0xFFFFFFFF
-    return [src((r * 3 + 1) % n),
-            src(r - 1) if r >= 1 else own,
-            src(r + 3) if r + 3 < n else own,
-            src(r ^ (n // 2)),
+    return [tile[(r * 3 + 1) % n],
+            tile[r - 1] if r >= 1 else own,
+            tile[r + 3] if r + 3 < n else own,
+            tile[r ^ (n // 2)],
             sum(1 << k for k, x in enumerate(tile) if x > 0),
             int(any(x > 40 for x in tile)),
             int(all(x > -45 for x in tile)),
             _match(tile, own),
-            (1 << len(tile)) - 1 if agree else 0,
+            (1 << n) - 1 if agree else 0,
             int(agree),
             sum(tile),
             min(tile),
-            xor]
+            functools.reduce(operator.xor, (x & 0xFFFFFFFF for x in tile))]
 
 
 def _match(tile: list[int], own: int) -> int:
@@ -105,18 +103,19 @@ def _match(tile: list[int], own: int) -> int:
     return sum(1 << k for k, x in enumerate(tile) if rem(x) == rem(own))
 
 
+# wave-instructions of one block of 64 threads: 12,956 on gfx1100 (two waves) and 9,631 on gfx942
+# (one wave, two warps) with the loops of lane reads over masks and lanes; 1,689 and 932 without
+LIMITS = {"gfx1100": 2000, "gfx942": 1100}
+
+
 def test_no_lane_loops_and_few_instructions(lifted):
-    """The loops of lane reads over the masks and lanes took 6,478 wave-instructions a wave, 977
-    of them v_readlane; the 4 x 13 operations now take about 850, none of them v_readlane."""
-    if lifted.offload_arch != "gfx1100":
-        pytest.skip("counted on gfx1100")
+    """No v_readlane (wave32's lane loops read with it: 1,954 of them a block before), and the
+    4 x 13 operations in a constant number of instructions each."""
     assert not re.findall(r"^\s+v_readlane_b32", lifted.asm, re.M), "a loop of lane reads"
     assert "MATCH.ANY" in lifted.sass_text and "BRA.DIV" in lifted.sass_text
-    dev = Device(lifted.code_object)
-    stats = _run(dev, 64)[1]
+    stats = _run(Device(lifted.code_object), 64)[1]
     assert "v_readlane_b32" not in stats.opcode_counts
-    per_wave = stats.wave_instructions / 2
-    assert per_wave < 1000, per_wave
+    assert stats.wave_instructions < LIMITS[lifted.offload_arch], stats.wave_instructions
 
 
 def _run(dev: Device, threads: int):
