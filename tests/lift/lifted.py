@@ -39,15 +39,16 @@ def code_objects(source: Path, arch: str, folder: Path, edits: dict[str, list[tu
     return out
 
 
-def lifted_unit(source: str, folder: Path):
-    """The one kernel of CUDA source text, compiled by nvcc for sm_80 and lifted for gfx1100
-    through the whole pipeline (asserted to succeed): its SASS, assembly and code object."""
+def lifted_unit(source: str, folder: Path, offload_arch: str = "gfx1100"):
+    """The one kernel of CUDA source text, compiled by nvcc for sm_80 and lifted for
+    `offload_arch` through the whole pipeline (asserted to succeed): its SASS, assembly and code
+    object."""
     from cass_cc.passes import LIFT_PIPELINE, units_from_file
     from cass_cc.pipeline import run_pipeline
     (folder / "k.cu").write_text(source)
     cubin = folder / "k.cubin"
     subprocess.run(["nvcc", "-arch=sm_80", "-cubin", "-o", str(cubin), str(folder / "k.cu")], check=True)
-    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin))]
+    (unit,) = [run_pipeline(u, LIFT_PIPELINE) for u in units_from_file(str(cubin), offload_arch)]
     assert unit.status == "ok", unit.reasons
     return unit
 

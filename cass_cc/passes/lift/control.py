@@ -11,7 +11,6 @@ from llvmlite import ir
 from .cfg import is_subroutine_call, label_address
 from .core import I32, Imm, Label, Lifter, Reg, handles, unsupported
 from .opcodes import is_warp_branch
-from .warp_model import active_mask
 
 SCOPES = {"CTA": "workgroup", "SM": "workgroup", "GPU": "agent", "VC": "agent", "SYS": None}
 
@@ -36,18 +35,27 @@ def _goto(ctx: Lifter, ins, target: ir.Block) -> None:
 
 @handles("BRA", kind="control")
 def bra(ctx: Lifter, ins) -> None:
-    """BRA [P,] target; BRA.DIV URmask, target: taken when the lanes of the mask are not all
-    active (the warp diverged: nvcc then calls its warp-synchronous slow path); BRA.CONV: taken
-    when they all are."""
+    """BRA [P,] target; BRA.DIV URmask, target / BRA.CONV URmask, target: ptxas's test of whether
+    the lanes of a warp operation's mask are converged (all active), choosing between the bare
+    warp instruction (BRA.DIV falls through to it, BRA.CONV branches to it) and nvcc's
+    warp-synchronous helper (WARPSYNC, then the same instruction). The lifted warp operations do
+    not need convergence: they work on the lanes that are active, grouped by their masks
+    (warp.py), so both paths compute the same, and the lift takes the bare one: BRA.DIV is never
+    taken; BRA.CONV is taken when its guard holds, and always when its bare path is grouped by
+    the mask (warp.takes_bare_path). The test's mask, a REDUX.OR of the lanes' masks, and its
+    guard, a MATCH.ANY or R2UR comparison of them, are then dead code."""
     ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
     data = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("R", "UR")]
     if is_warp_branch(ins):
         if len(data) != 1:
             raise unsupported(ins, "warp branch without its mask")
-        mask = ctx.u32(data[0])
-        sym = "!=" if "DIV" in ins.modifiers else "=="
-        taken = ctx.b.icmp_unsigned(sym, ctx.b.and_(active_mask(ctx), mask), mask)
-        ctx.guard_value = taken if ctx.guard_value is None else ctx.b.and_(ctx.guard_value, taken)
+        if "DIV" in ins.modifiers:
+            ctx.b.branch(ctx.block_at(ins.address + 16))
+            return
+        from .warp import takes_bare_path
+        if takes_bare_path(ctx, ins):
+            ctx.b.branch(ctx.block_at(label_address(ins)))
+            return
     elif data:
         raise unsupported(ins, "register operand")
     _goto(ctx, ins, ctx.block_at(label_address(ins)))

@@ -1,32 +1,36 @@
 """Warp operations (CUDA's 32-lane warp, placed in the wave by warp_model.py): SHFL -> ds_bpermute
 with PTX's in-range rule, VOTE/VOTEU -> ballot, REDUX -> a butterfly in whole-wave mode
-(wave.reduce), MATCH -> a loop, uniform over the warp, of lane reads over the distinct values, one
-ballot each. Loops, not 32
-unrolled reads: a kernel of tile reductions has hundreds of these. A REDUX of a WARPSYNC.EXCLUSIVE
-group (below) is a loop over the active lanes too, each lane counting only its group's.
+(wave.reduce), MATCH -> a loop of lane reads over the distinct values, one ballot each. Loops, not
+32 unrolled reads: a kernel of tile reductions has hundreds of these.
 
 WARPSYNC.EXCLUSIVE Rmask (a __*_sync with a mask that may differ between lanes, as a
 cooperative_groups tile's or a per-lane computed mask does) runs what follows, up to the
-reconvergence, one group of lanes with equal masks at a time: the warp operations there (VOTE,
-MATCH, REDUX; SHFL reads a lane's value whatever its group) see their group's lanes only. Every
-other WARPSYNC form is control.hint's.
+reconvergence, one group of lanes at a time: the warp operations there (VOTE, MATCH, REDUX; SHFL
+reads a lane's value whatever its group) see their group's lanes only. CUDA has every lane that a
+mask names run the operation with that same mask, so a lane's group is its own mask's active
+lanes, a per-lane value: a vote is the ballot ANDed with it, a reduction a ds_bpermute butterfly
+within it, a MATCH a loop over its group's values only (a tile of n lanes: at most n turns), none
+a loop over the warp's lanes or masks. Every other WARPSYNC form is control.hint's.
 
-sm_70..sm_89 code has no WARPSYNC.EXCLUSIVE: ptxas tests the mask of a vote or match with
-R2UR P, URZ, Rmask and, when the masks differ (P), runs the bare VOTE/MATCH, which is right only
-because a uniform register cannot hold differing values: the lanes go on in groups of equal Rmask,
-each group seeing its own value. So R2UR P opens a group region like WARPSYNC.EXCLUSIVE's, through
-the warp-convergence branches (BRA.DIV/BRA.CONV) of ptxas's idiom and BSSY, up to the next branch
-target (where the idiom's slow path, which masks its result, joins again) or reconvergence point."""
+sm_70..sm_89 code tests the mask of a vote or match with R2UR P, URZ, Rmask and, when the masks
+differ (P), runs the bare VOTE/MATCH, which is right only because a uniform register cannot hold
+differing values: the lanes go on in groups of equal Rmask, each group seeing its own value. So
+R2UR P opens a group region like WARPSYNC.EXCLUSIVE's, through the warp-convergence branches
+(BRA.DIV/BRA.CONV, control.bra) of ptxas's idiom and BSSY, up to the next branch target (where the
+idiom's slow path, which masks its result, joins again) or reconvergence point."""
 
 from __future__ import annotations
+
+from collections import Counter
 
 from llvmlite import ir
 
 from . import control
+from .cfg import is_unconditional, label_address
 from .core import I1, I32, Label, Lifter, Reg, handles, unsupported
 from .opcodes import REGION_ENDS, is_warp_branch
 from .wave import reduce as wave_reduce
-from .warp_model import active_mask, ballot, fetch, first_lane_value, lane_id, read_lane
+from .warp_model import WARP, active_mask, ballot, fetch, first_lane_value, lane_id, read_lane
 
 
 @handles("SHFL", kind="effect")
@@ -99,12 +103,13 @@ def split(ctx: Lifter, ins) -> None:
     _open_region(ctx, ins, v, through_warp_branches=True)
 
 
-def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], set[int]]:
-    """(address -> position in the code, addresses some branch names), computed once a kernel."""
+def _branch_targets(ctx: Lifter) -> tuple[dict[int, int], Counter]:
+    """(address -> position in the code, address -> how many branches name it), computed once a
+    kernel."""
     if "warp_code_index" not in ctx.state:
         code = ctx.state["instructions"]
         ctx.state["warp_code_index"] = {i.address: n for n, i in enumerate(code)}
-        ctx.state["warp_targets"] = {op.address for i in code for op in i.operands if isinstance(op, Label)}
+        ctx.state["warp_targets"] = Counter(op.address for i in code for op in i.operands if isinstance(op, Label))
     return ctx.state["warp_code_index"], ctx.state["warp_targets"]
 
 
@@ -137,10 +142,45 @@ def _open_region(ctx: Lifter, ins, mask: ir.Value, through_warp_branches: bool) 
         if (following.opcode == "BRA" and following.guard is not None
                 and following.guard.name == split_predicate):
             armed = True
+            if "CONV" in following.modifiers:
+                _group_bare_path(ctx, following)
         if armed and following.opcode in GROUPED:
             ctx.state.setdefault("exclusive", set()).add(following.address)
         at += 1
     ctx.b.store(mask, ctx.slot("EXCL", 0))
+
+
+def _group_bare_path(ctx: Lifter, branch) -> None:
+    """An R2UR split's BRA.CONV jumps to the bare warp instruction, which ptxas runs when the
+    masks are alike and converged, and falls through to nvcc's helper (WARPSYNC mask, the same
+    instruction over the warp, its result ANDed with the mask). When nothing else reaches the
+    bare path (its one branch, from before it; no fall-through into it), its straight-line code
+    joins the split's region: grouped by the mask it computes what the helper does whatever the
+    masks, and the branch is always taken (control.bra), so a tile's MATCH loops over its own
+    values, not over the whole warp's."""
+    code = ctx.state["instructions"]
+    index, targets = _branch_targets(ctx)
+    start = index.get(label_address(branch))
+    if start is None or start <= index[branch.address] or targets[code[start].address] != 1:
+        return          # lifted in address order, a path before its branch is lifted already
+    before = code[start - 1]
+    if before.opcode not in ("BRA", "EXIT", "RET") or is_warp_branch(before) or not is_unconditional(before):
+        return
+    grouped = []
+    for following in code[start:]:
+        if (following.opcode in REGION_ENDS and not _within_split(following)) or (
+                following is not code[start] and following.address in targets):
+            break
+        if following.opcode in GROUPED:
+            grouped.append(following.address)
+    if grouped:
+        ctx.state.setdefault("exclusive", set()).update(grouped)
+        ctx.state.setdefault("bare_paths", set()).add(branch.address)
+
+
+def takes_bare_path(ctx: Lifter, branch) -> bool:
+    """A BRA.CONV whose target _group_bare_path put in a split's region."""
+    return branch.address in ctx.state.get("bare_paths", ())
 
 
 def in_region(ctx: Lifter, ins) -> bool:
@@ -148,50 +188,60 @@ def in_region(ctx: Lifter, ins) -> bool:
 
 
 def group_mask(ctx: Lifter, ins) -> ir.Value:
-    """The lanes a warp operation works on: the active ones, in an exclusive region only those
-    whose mask equals this lane's."""
+    """The lanes a warp operation works on: the active ones, in an exclusive region those of the
+    region's mask. Every region's mask is a membership mask (WARPSYNC.EXCLUSIVE's, or the one an
+    R2UR split tests before its BRA.DIV/BRA.CONV), and CUDA has each lane it names run the
+    operation with the same mask, so this lane's mask is its group: one AND, where comparing
+    the lanes' masks took a loop over the distinct masks."""
+    active = active_mask(ctx)
     if not in_region(ctx, ins):
-        return active_mask(ctx)
-    return _lanes_alike(ctx, [ctx.b.load(ctx.slot("EXCL", 0), typ=I32)])
+        return active
+    return ctx.b.and_(ctx.b.load(ctx.slot("EXCL", 0), typ=I32), active)
 
 
-def _uniform_loop(ctx: Lifter, first: ir.Value, carried: list[ir.Value], body) -> list[ir.Value]:
-    """while (rest) { lane = lowest bit of rest; rest, carried = body(lane, rest, carried) }, with
-    `rest` starting at the non-zero lane mask `first`, the same in every lane of the warp (on
-    wave64 the two warps of a wave loop apart); the final carried values."""
+def _lanes_alike(ctx: Lifter, words: list[ir.Value], group: ir.Value, uniform: bool) -> ir.Value:
+    """The lanes of `group` (this lane's: the active lanes, or its region's group) whose `words`
+    all equal this lane's. A loop in which each group, at once, takes its lowest lane not yet
+    placed as the lead, and the lanes of the group alike to the lead leave with their answer:
+    as many turns as a group has distinct values (a tile of one lane: one), not as the warp has.
+    `uniform`: the group is the same in every lane of the warp, so the lead's words are a scalar
+    read (wave32) and the lead is alike to itself. Otherwise the lead leaves whatever it reads,
+    so the loop ends even for masks that do not partition the lanes (undefined in CUDA)."""
     b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
     start, loop, done = b.block, ctx.new_block("lanes"), ctx.new_block("lanes_done")
     b.branch(loop)
     b.position_at_end(loop)
-    rest = b.phi(I32)
-    rest.add_incoming(first, start)
-    values = []
-    for v in carried:
-        phi = b.phi(v.type)
-        phi.add_incoming(v, start)
-        values.append(phi)
-    lane = ctx.call("llvm.cttz.i32", I32, [rest, ir.Constant(I1, 1)])
-    after, updated = body(lane, rest, values)
-    for phi, v in zip([rest, *values], [after, *updated]):
-        phi.add_incoming(v, b.block)
-    b.cbranch(b.icmp_unsigned("!=", after, ir.Constant(I32, 0)), loop, done)
+    rest, mine = b.phi(I32), b.phi(I32)
+    rest.add_incoming(group, start)
+    mine.add_incoming(k(0), start)
+    lead = ctx.call("llvm.cttz.i32", I32, [rest, ir.Constant(I1, 1)])
+    alike = ir.Constant(I1, 1)
+    for w in words:
+        theirs = read_lane(ctx, w, lead) if uniform else fetch(ctx, lead, w)
+        alike = b.and_(alike, b.icmp_unsigned("==", w, theirs))
+    same = ballot(ctx, alike)
+    if not uniform:
+        same = b.or_(b.and_(same, rest), b.and_(rest, b.neg(rest)))
+    after = b.and_(rest, b.not_(same))
+    placed = b.select(alike, same, mine)
+    rest.add_incoming(after, b.block)
+    mine.add_incoming(placed, b.block)
+    back = b.cbranch(b.icmp_unsigned("!=", after, k(0)), loop, done)
+    back.set_metadata("llvm.loop", _must_progress(ctx))
     b.position_at_end(done)
-    return updated
+    return placed
 
 
-def _lanes_alike(ctx: Lifter, words: list[ir.Value]) -> ir.Value:
-    """The active lanes whose `words` all equal this lane's: one ballot per distinct value."""
-    b = ctx.b
-
-    def body(lane, rest, carried):
-        alike = ir.Constant(I1, 1)
-        for w in words:
-            alike = b.and_(alike, b.icmp_unsigned("==", w, read_lane(ctx, w, lane)))
-        same = ballot(ctx, alike)
-        return b.and_(rest, b.not_(same)), [b.select(alike, same, carried[0])]
-
-    (mine,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, 0)], body)
-    return mine
+def _must_progress(ctx: Lifter) -> ir.MDValue:
+    """A loop's identity with llvm.loop.mustprogress: every turn of a lane loop takes at least
+    its lead out of its mask, so it ends, and LLVM may delete one whose results nobody reads
+    (a MATCH.ANY that only fed a BRA.DIV test, control.bra). A loop identity is a node that
+    names itself first, one per loop."""
+    module = ctx.module
+    loop = ir.MDValue(module, [], name=str(len(module.metadata)))
+    loop.operands = (loop, module.add_metadata([ir.MetaDataString(module, "llvm.loop.mustprogress")]))
+    return loop
 
 
 @handles("VOTE", "VOTEU", kind="effect")
@@ -226,13 +276,11 @@ def match(ctx: Lifter, ins) -> None:
     pdest = ops.pop(0) if isinstance(ops[0], Reg) and ops[0].kind == "P" else None
     d, a = ops
     words = ctx.get_regs(a, 2 if "U64" in ins.modifiers else 1)
-    if in_region(ctx, ins):             # the group's mask compares like one more word
-        words.append(b.load(ctx.slot("EXCL", 0), typ=I32))
-    same = _lanes_alike(ctx, words)
+    group = group_mask(ctx, ins)
+    same = _lanes_alike(ctx, words, group, uniform=not in_region(ctx, ins))
     if "ALL" in ins.modifiers:
-        active = group_mask(ctx, ins)
-        agree = b.icmp_unsigned("==", same, active)
-        ctx.set32(d, b.select(agree, active, ir.Constant(I32, 0)))
+        agree = b.icmp_unsigned("==", same, group)
+        ctx.set32(d, b.select(agree, group, ir.Constant(I32, 0)))
         if pdest is not None:
             ctx.setp(pdest, agree)
     else:
@@ -267,13 +315,23 @@ def redux(ctx: Lifter, ins) -> None:
     if not in_region(ctx, ins):
         ctx.set32(d, wave_reduce(ctx, value, combine, identity))
         return
-    group = group_mask(ctx, ins)        # after WARPSYNC.EXCLUSIVE: the lanes of this lane's group
+    ctx.set32(d, _group_reduce(ctx, value, combine, group_mask(ctx, ins)))
 
-    def body(lane, rest, carried):
-        x = carried[0]
-        member = b.icmp_unsigned("!=", b.and_(b.lshr(group, lane), ir.Constant(I32, 1)), ir.Constant(I32, 0))
-        r = b.select(member, combine(x, read_lane(ctx, value, lane)), x)
-        return b.and_(rest, b.sub(rest, ir.Constant(I32, 1))), [r]
 
-    (total,) = _uniform_loop(ctx, active_mask(ctx), [ir.Constant(I32, identity)], body)
-    ctx.set32(d, total)
+def _group_reduce(ctx: Lifter, value: ir.Value, combine, group: ir.Value) -> ir.Value:
+    """`combine` of `value` over the lanes of `group`, this lane's group of a partition of the
+    active lanes (every member has the same group), in five steps of a butterfly: before the
+    step of distance d each lane holds its group's total over its aligned block of d lanes;
+    the partner block (lane ^ d's) holds the same for any member of the group there, so the
+    lane reads the total of the lowest such member, when there is one (ds_bpermute)."""
+    b = ctx.b
+    k = lambda v: ir.Constant(I32, v)
+    lane = lane_id(ctx)
+    total = value
+    for d in (1, 2, 4, 8, 16):
+        base = b.and_(b.xor(lane, k(d)), k(-d))
+        members = b.and_(group, b.shl(k((1 << d) - 1), base))
+        source = ctx.call("llvm.cttz.i32", I32, [members, ir.Constant(I1, 0)])
+        other = fetch(ctx, b.and_(source, k(WARP - 1)), total)
+        total = b.select(b.icmp_unsigned("!=", members, k(0)), combine(total, other), total)
+    return total
