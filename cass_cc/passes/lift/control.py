@@ -42,7 +42,7 @@ def bra(ctx: Lifter, ins) -> None:
     not need convergence: they work on the lanes that are active, grouped by their masks
     (warp.py), so both paths compute the same, and the lift takes the bare one: BRA.DIV is never
     taken; BRA.CONV is taken when its guard holds, and always when its bare path is grouped by
-    the mask (warp.takes_bare_path). The test's mask, a REDUX.OR of the lanes' masks, and its
+    the mask (takes_bare_path). The test's mask, a REDUX.OR of the lanes' masks, and its
     guard, a MATCH.ANY or R2UR comparison of them, are then dead code."""
     ctx.check(ins, {"U", "DIV", "CONV", "INC", "DEC"})
     data = [op for op in ins.operands if isinstance(op, Reg) and op.kind in ("R", "UR")]
@@ -52,13 +52,20 @@ def bra(ctx: Lifter, ins) -> None:
         if "DIV" in ins.modifiers:
             ctx.b.branch(ctx.block_at(ins.address + 16))
             return
-        from .warp import takes_bare_path
         if takes_bare_path(ctx, ins):
             ctx.b.branch(ctx.block_at(label_address(ins)))
             return
     elif data:
         raise unsupported(ins, "register operand")
     _goto(ctx, ins, ctx.block_at(label_address(ins)))
+
+
+# ctx.state's set of the BRA.CONV addresses whose target warp.py put in a split's region
+BARE_PATHS = "bare_paths"
+
+
+def takes_bare_path(ctx: Lifter, branch) -> bool:
+    return branch.address in ctx.state.get(BARE_PATHS, ())
 
 
 @handles("CALL", kind="control")

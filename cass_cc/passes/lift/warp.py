@@ -175,12 +175,7 @@ def _group_bare_path(ctx: Lifter, branch) -> None:
             grouped.append(following.address)
     if grouped:
         ctx.state.setdefault("exclusive", set()).update(grouped)
-        ctx.state.setdefault("bare_paths", set()).add(branch.address)
-
-
-def takes_bare_path(ctx: Lifter, branch) -> bool:
-    """A BRA.CONV whose target _group_bare_path put in a split's region."""
-    return branch.address in ctx.state.get("bare_paths", ())
+        ctx.state.setdefault(control.BARE_PATHS, set()).add(branch.address)
 
 
 def in_region(ctx: Lifter, ins) -> bool:
