@@ -163,21 +163,21 @@ def constant_bits(op: Operand, t: str) -> int:
     """The bits an inline constant or literal operand gives an operand of type t."""
     width = WIDTH.get(t, 32)
     v = op.value
+    # A constant of a packed 16-bit operand is one dword, not a value per half: an integer is
+    # sign-extended to 32 bits, a float is its f16 bits over a zero upper half (f16 operations) or
+    # its f32 bits (integer ones). op_sel_hi 0 reads the low half for both elements; LLVM selects
+    # that to give both the same constant (LLVM's getInlineEncodingV216 states the hardware's rule).
     if op.is_float:
         if width == 64:
             return struct.unpack("<Q", struct.pack("<d", v))[0]
-        if width == 16 or t.startswith("pk_"):
-            half = int(np.float16(v).view(np.uint16))
-            return half | (half << 16) if t.startswith("pk_") else half
+        if width == 16 or t == "pk_f16":
+            return int(np.float16(v).view(np.uint16))
         return struct.unpack("<I", struct.pack("<f", v))[0]
     v = int(v)
     if width == 64:
         if t == "f64" and not -16 <= v <= 64 and 0 <= v < 2**32:
             return v << 32                            # a 32-bit literal is the high half of an f64
         return v & 0xFFFFFFFFFFFFFFFF
-    if t.startswith("pk_") and -16 <= v <= 64:
-        half = v & 0xFFFF
-        return half | (half << 16)
     return v & ((1 << max(width, 32)) - 1) if width != 16 else v & 0xFFFF
 
 

@@ -101,12 +101,35 @@ def test_true16_halves_and_packed_op_sel():
   v_cvt_f16_u16 v3.l, v2.l                   ; lane as half in the low half
   v_add_f16 v3.h, v3.l, 1.0                  ; lane + 1 in the high half, low half kept
   v_pk_add_f16 v4, v3, v3 op_sel:[1,0] op_sel_hi:[0,1]   ; lo = hi+lo, hi = lo+hi
-  v_pk_mul_f16 v5, v4, 2.0                   ; inline constant in both halves
+  v_pk_mul_f16 v5, v4, 2.0 op_sel_hi:[1,0]   ; the constant's low half for both elements
   global_store_b32 v1, v5, s[4:5]
 """)
     halves = out.view(np.float16).reshape(32, 2)
     assert np.array_equal(halves[:, 0], ((LANE + LANE + 1) * 2).astype(np.float16))
     assert np.array_equal(halves[:, 1], ((LANE + LANE + 1) * 2).astype(np.float16))
+
+
+def test_packed_16_bit_constants_are_one_dword():
+    """An inline constant of a v_pk_* 16-bit op is a dword (LLVM's getInlineEncodingV216): an
+    integer sign-extended, a float its f16 bits over zero, so the high element reads 0 (or -1 for
+    a negative integer) unless op_sel_hi points it at the low half. clang-22 selects
+    `v_pk_lshlrev_b16 v, 4, v` to shift only the low element."""
+    out = _run("""
+  v_lshrrev_b32 v2, 2, v1
+  v_lshl_or_b32 v3, v2, 16, v2               ; lane in both halves
+  v_pk_lshlrev_b16 v4, 4, v3                 ; lo << 4, hi << 0
+  v_pk_add_u16 v5, v4, -1                    ; both - 1
+  v_cvt_f16_u16 v6.l, v2.l
+  v_mov_b16 v6.h, v6.l                       ; lane as half in both halves
+  v_pk_add_f16 v7, v6, 1.0                   ; lo + 1, hi + 0
+  v_and_b32 v5, 0xffff0fff, v5               ; keep the ints below 0x1000
+  v_xor_b32 v5, v5, v7
+  global_store_b32 v1, v5, s[4:5]
+""")
+    half = lambda x: np.array(x, np.float16).view(np.uint16).astype(np.uint32)
+    lo = ((LANE << 4) - 1) & 0x0fff ^ half(LANE + 1.0)
+    hi = (LANE - 1) & 0xffff ^ half(LANE)
+    assert out.tolist() == (lo | (hi << 16)).tolist()
 
 
 def test_vopd_reads_old_values():
