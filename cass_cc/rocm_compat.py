@@ -16,6 +16,9 @@ once into the cache:
   amd_hip_fp16.h calls __llvm_amdgcn_rcp_f16, which clang 15's HIP wrapper declared and
   clang-22's does not: an overlay of those headers, searched before the installed ones, calls
   clang's builtins instead.
+The overlay also holds what every HIP compiler needs for CUDA's meaning: HIP 5.2 declares
+__half2's x and y unsigned short (CUDA: __half), so `__half2float(h2.x)` converted the bits as a
+number; the overlay declares them __half.
 """
 
 from __future__ import annotations
@@ -81,27 +84,43 @@ def _half_reciprocals(text: str) -> str:
                         "{ return __2f16{__builtin_amdgcn_rcph(x.x), __builtin_amdgcn_rcph(x.y)}; }\n", 1)
 
 
-# Installed header -> its rewrite for clang-22: atomicInc/atomicDec through clang's builtins; the
-# half reciprocals clang 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
-OVERLAID = {"hip/amd_detail/amd_hip_atomic.h": _atomic_builtins,
-            "hip/amd_detail/amd_hip_fp16.h": _half_reciprocals}
+def _half2_members(text: str) -> str:
+    # __half2's own union (the first `unsigned short x; unsigned short y;` after `struct __half2 {`;
+    # __half2_raw's, before it, stay the bits CUDA's __half2_raw has too)
+    return re.sub(r"(struct __half2 \{.*?)unsigned short x;(\s*)unsigned short y;", r"\1__half x;\2__half y;",
+                  text, count=1, flags=re.S)
 
 
-def hip_header_overlay() -> str:
-    """A folder to search before the installed HIP headers, holding the OVERLAID headers."""
+# Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members.
+FOR_EVERY_COMPILER = {"hip/amd_detail/amd_hip_fp16.h": (_half2_members,)}
+# For clang-22, on top: atomicInc/atomicDec through clang's builtins; the half reciprocals clang
+# 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
+FOR_CLANG22 = {"hip/amd_detail/amd_hip_atomic.h": (_atomic_builtins,),
+               "hip/amd_detail/amd_hip_fp16.h": (_half2_members, _half_reciprocals)}
+
+
+def hip_header_overlay(clang22: bool) -> str:
+    """A folder to search before the installed HIP headers, holding the rewritten headers the
+    compiler needs (FOR_CLANG22 for clang-22, else FOR_EVERY_COMPILER)."""
+    overlaid = FOR_CLANG22 if clang22 else FOR_EVERY_COMPILER
     include = toolchain.hip_include_dir()
-    target = toolchain.cache_root() / "hip-overlay" / f"{zlib.crc32(include.encode()):08x}-{len(OVERLAID)}"
-    if all((target / h).is_file() for h in OVERLAID):
+    # The folder's name changes with the installed headers and with the list of rewrites.
+    rewrites = ",".join(f"{h}:{'+'.join(r.__name__ for r in rs)}" for h, rs in sorted(overlaid.items()))
+    target = toolchain.cache_root() / "hip-overlay" / \
+        f"{zlib.crc32(include.encode()):08x}-{zlib.crc32(rewrites.encode()):08x}"
+    if all((target / h).is_file() for h in overlaid):
         return str(target)
     tmp = _fresh(target)
-    for header, rewrite in OVERLAID.items():
+    for header, rewrites_of_header in overlaid.items():
         installed = os.path.join(include, header)
         with open(installed, encoding="utf-8") as f:
             text = f.read()
-        rewritten = rewrite(text)
-        if rewritten == text:
-            raise CassError(f"{installed} is not HIP 5.2's: it lacks what cass-cc rewrites for clang-22 "
-                            "(clang-22 cannot build against it)")
+        rewritten = text
+        for rewrite in rewrites_of_header:
+            before, rewritten = rewritten, rewrite(rewritten)
+            if rewritten == before:
+                raise CassError(f"{installed} is not HIP 5.2's: it lacks what cass-cc rewrites "
+                                f"({rewrite.__name__.strip('_')}); the source route cannot build against it")
         # "x.h" would be looked for next to the overlay's copy: name the installed sibling instead.
         rewritten = re.sub(r'#include "([\w.]+)"', r"#include <hip/amd_detail/\1>", rewritten)
         (tmp / header).parent.mkdir(parents=True, exist_ok=True)

@@ -50,8 +50,10 @@ def _device_libs(offload_archs: list[str]) -> list[str]:
 
 
 def _hipcc_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
-    # hipcc's clang 15 links the oclc_daz_opt library of the denormal mode itself
-    return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs)
+    # hipcc's clang 15 links the oclc_daz_opt library of the denormal mode itself; the overlay
+    # gives HIP 5.2's headers CUDA's meaning where they differ (rocm_compat.FOR_EVERY_COMPILER)
+    return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs) + \
+        ["-isystem", rocm_compat.hip_header_overlay(clang22=False)]
 
 
 def _clang_link_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
@@ -62,7 +64,7 @@ def _clang_link_flags(offload_archs: list[str], flush_denormals: bool) -> list[s
 
 
 def _clang_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
-    flags = _clang_link_flags(offload_archs, flush_denormals) + ["-isystem", rocm_compat.hip_header_overlay()]
+    flags = _clang_link_flags(offload_archs, flush_denormals) + ["-isystem", rocm_compat.hip_header_overlay(clang22=True)]
     for arch in offload_archs:
         flags += [f"-Xarch_{arch}", f"-D__AMDGCN_WAVEFRONT_SIZE={target(arch).wave_size}"]
     # The host pass reads the headers too; clang 15 (hipcc's) defines 64 there.

@@ -4,7 +4,8 @@
  *   - SIMD video intrinsics on 2 x 16 or 4 x 8 bits (__vadd2, __vabsdiffu4, __vsadu4, ...) and
  *     __dp2a_lo/__dp2a_hi;
  *   - DPX (CUDA 12): __viaddmax_*, __vimax*_relu, __vibmax/__vibmin with their predicates;
- *   - NaN-propagating half min/max (__hmax_nan, __hmin2_nan, ...).
+ *   - NaN-propagating half min/max (__hmax_nan, __hmin2_nan, ...);
+ *   - CUDA's results where HIP 5.2's differ: the integer averages (__hadd ...) and __sad.
  */
 #ifndef CASS_INTRINSICS_H
 #define CASS_INTRINSICS_H
@@ -268,6 +269,15 @@ __device__ inline unsigned cass_urhadd(unsigned a, unsigned b) {
 #define __rhadd cass_rhadd
 #define __uhadd cass_uhadd
 #define __urhadd cass_urhadd
+
+/* ---- __sad: |x - y| + z (mod 2^32). HIP 5.2 computes x - y in int, whose overflow is undefined;
+ * clang-22 folds its `x > y ? x - y : y - x` into an abs that assumes none and returns z - |x - y|
+ * when the difference passes 2^31. The difference in unsigned arithmetic is exact mod 2^32. ---- */
+__device__ inline unsigned cass_sad(int x, int y, unsigned z) {
+  return (x > y ? static_cast<unsigned>(x) - static_cast<unsigned>(y)
+                : static_cast<unsigned>(y) - static_cast<unsigned>(x)) + z;
+}
+#define __sad cass_sad
 
 /* ---- add, subtract, multiply rounded to nearest and never fused into an fma (CUDA's __fadd_rn,
  * __dmul_rn ...; HIP 5.2's are the plain operators, which -ffp-contract=fast fuses). --------- */
