@@ -93,16 +93,17 @@ def _half2_members(text: str) -> str:
 
 # Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members.
 FOR_EVERY_COMPILER = {"hip/amd_detail/amd_hip_fp16.h": (_half2_members,)}
-# For clang-22, on top: atomicInc/atomicDec through clang's builtins; the half reciprocals clang
-# 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
+# For clang-22, after those: atomicInc/atomicDec through clang's builtins; the half reciprocals
+# clang 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
 FOR_CLANG22 = {"hip/amd_detail/amd_hip_atomic.h": (_atomic_builtins,),
-               "hip/amd_detail/amd_hip_fp16.h": (_half2_members, _half_reciprocals)}
+               "hip/amd_detail/amd_hip_fp16.h": (_half_reciprocals,)}
 
 
 def hip_header_overlay(clang22: bool) -> str:
-    """A folder to search before the installed HIP headers, holding the rewritten headers the
-    compiler needs (FOR_CLANG22 for clang-22, else FOR_EVERY_COMPILER)."""
-    overlaid = FOR_CLANG22 if clang22 else FOR_EVERY_COMPILER
+    """A folder to search before the installed HIP headers, holding the headers rewritten for
+    the compiler (FOR_EVERY_COMPILER's rewrites, and FOR_CLANG22's for clang-22)."""
+    extra = FOR_CLANG22 if clang22 else {}
+    overlaid = {h: FOR_EVERY_COMPILER.get(h, ()) + extra.get(h, ()) for h in {*FOR_EVERY_COMPILER, *extra}}
     include = toolchain.hip_include_dir()
     # The folder's name changes with the installed headers and with the list of rewrites.
     rewrites = ",".join(f"{h}:{'+'.join(r.__name__ for r in rs)}" for h, rs in sorted(overlaid.items()))
