@@ -54,7 +54,8 @@ def test_one_compiler_builds_every_target_of_a_build():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("program", ["atomics_double", "warp_collectives", "block_votes"])
+@pytest.mark.parametrize("program", ["atomics_double", "warp_collectives", "block_votes", "atomics_wide",
+                                     "simd_intrinsics", "vector_io"])
 def test_gfx1201_program_matches_the_h200(program, tmp_path):
     exe, built = _build(tmp_path, program, "gfx1201")
     assert built.returncode == 0, built.stderr[-3000:]
