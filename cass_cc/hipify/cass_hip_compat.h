@@ -41,9 +41,8 @@
 #undef CASS_COMPAT_POSING_AS_GFX1030
 #endif
 
-/* CUDA's warpSize on every target (hipify renames warpSize to it): HIP's is the wave's width,
- * 64 on gfx9, where cass_wave64.h runs two CUDA warps in each wave. */
-static constexpr int cass_warpSize = 32;
+/* CUDA's warp size, 32, on every target: warpSize and the device's properties. */
+#include "cass_warp_size.h"
 
 /* Calling-convention macros of the CUDA headers; empty on Linux. */
 #ifndef CUDART_CB
