@@ -24,6 +24,6 @@ __global__ void shuffles(long long* out) {
 }
 
 int main() {
-  run("shuffles", shuffles, 2, 96, 35);
+  run("shuffles", shuffles, 2, 96, 36);
   return 0;
 }
