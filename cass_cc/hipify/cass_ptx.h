@@ -108,15 +108,20 @@ __device__ inline unsigned lanemask_ge() { return ~lanemask_lt(); }
 __device__ inline unsigned warp_in_block() {
   return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
 }
-/* gfx11's 64-bit real-time counter (100 MHz). clang 15 has no builtin for the message that
- * reads it, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES register, which
- * wraps within a millisecond: %clock64 and %clock count real-time ticks instead (monotonic, 64
- * bits, as CUDA code that measures or waits expects). */
+/* The 64-bit real-time counter (100 MHz). gfx11 and later read it with a message, for which
+ * clang 15 has no builtin, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES
+ * register, which wraps within a millisecond: %clock64 and %clock count real-time ticks instead
+ * (monotonic, 64 bits, as CUDA code that measures or waits expects). gfx9 and gfx10 (gfx942,
+ * gfx90a, gfx1030) have no such message, but s_memrealtime. */
 __device__ inline unsigned long long realtime() {
+#if defined(__GFX9__) || defined(__GFX10__)
+  return __builtin_amdgcn_s_memrealtime();
+#else
   unsigned long long ticks;
   asm volatile("s_sendmsg_rtn_b64 %0, sendmsg(MSG_RTN_GET_REALTIME)\n\ts_waitcnt lgkmcnt(0)"
                : "=s"(ticks));
   return ticks;
+#endif
 }
 /* %globaltimer counts nanoseconds. */
 __device__ inline unsigned long long globaltimer() { return 10ull * realtime(); }
