@@ -35,15 +35,6 @@ class Target:
         lift/warp_model.py), stated although it is each processor's default."""
         return f"+wavefrontsize{self.wave_size}"
 
-    def hip_warp_refusal(self) -> str:
-        """Why HIP code (the source route, the hipify fallback) cannot be built for this target
-        with CUDA's warp semantics (empty when it can): HIP compilers give wave64 processors
-        64-lane warps (warpSize 64, 64-bit ballots), which code written for 32-lane warps misreads."""
-        if self.wave_size == 32:
-            return ""
-        return (f"HIP compilers build {self.name} ({self.family}) code with 64-lane warps (warpSize 64), "
-                f"not CUDA's 32-lane ones, so hipified warp code would not be warp-exact")
-
 
 _KIB = 1024
 TARGETS: dict[str, Target] = {t.name: t for t in (

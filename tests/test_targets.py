@@ -52,11 +52,11 @@ def test_targets_get_kernels_of_their_wave_size(name):
 
 
 @pytest.mark.parametrize("name", [t.name for t in targets.TARGETS.values() if t.wave_size == 64])
-def test_wave64_targets_lift_but_refuse_hip_warps(name):
-    """The lifter builds for wave64 targets; HIP code (source route, hipify fallback) is refused
-    there with the reason: hipcc's warps would be 64 lanes wide."""
+def test_wave64_targets_are_offload_archs(name):
+    """CDNA targets run 64-lane waves, two CUDA warps to each: the lifter's warp model and the
+    source route's cass_wave64.h build on that."""
     check_offload_arch(name)
-    assert "64-lane warps (warpSize 64)" in targets.target(name).hip_warp_refusal()
+    assert targets.target(name).llvm_features == "+wavefrontsize64"
 
 
 def test_unknown_target_is_a_usage_error():

@@ -15,7 +15,6 @@ from .. import toolchain
 from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
 from ..rdna3.code_object import CodeObject
-from ..targets import target
 from ..unit import KernelUnit
 from . import source_route
 from .binary_embed import BundledCode
@@ -107,10 +106,9 @@ class FallbackCode:
     diagnostics: list[str]  # what hipify could not translate
 
 
-def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str,
-                       flags: list[str]) -> FallbackCode:
+def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offload_arch: str) -> FallbackCode:
     """The TU hipified and compiled for the device only by the target's HIP compiler, as the source
-    route compiles it (`flags`: source_route.warp_check's)."""
+    route compiles it."""
     fe = source_route.frontend(tu, settings, os.path.join(work, f"fallback-{offload_arch}"), [offload_arch])
     fe.mirror.translate_tree(tu.source, fe.user_dirs())
     for inc in settings.pre_includes:
@@ -119,7 +117,7 @@ def hipify_code_object(tu: TranslationUnit, settings: Settings, work: str, offlo
     diagnostics = [f"{fe.to_original(str(d.file))}:{d.line}: {d.severity}: {d.message}" for d in fe.mirror.diagnostics]
     out = os.path.join(fe.work, f"{tu.stem}.hsaco")
     argv = [a for a in fe.base if not a.startswith("--offload-arch=")]
-    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w", *flags]
+    argv += [f"--offload-arch={offload_arch}", "--cuda-device-only", "--no-gpu-bundle-output", "-w"]
     argv += [a for h in fe.mirror.compat_headers for a in ("-include", h)]
     argv += ["-c", fe.mirrored, "-o", out]
     proc = subprocess.run(argv, capture_output=True, text=True, env=toolchain.hip_environment(temp_dir=fe.work))
@@ -234,21 +232,18 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
         problem = refused[0]
         raise _no_route(tu, problem, f"cannot be translated: {'; '.join(problem.reasons)} ({no_fallback})")
     hipcc_lacks = missing_reason(arch)
-    flags: list[str] = []
-    if not hipcc_lacks:
-        # hipcc's wave64 code has 64-lane warps: a TU with warp operations has no warp-exact fallback
+    if not hipcc_lacks and tu:
+        # HIP's legacy warp functions span a whole wave64: no warp-exact fallback with them
         try:
-            flags = source_route.warp_check(tu, [arch]) if tu else []
+            source_route.warp_check(tu, [arch])
         except CassError as e:
             hipcc_lacks = e.message.splitlines()[0]
-        if not tu and target(arch).hip_warp_refusal():
-            hipcc_lacks = target(arch).hip_warp_refusal()
     if hipcc_lacks:
         lines = [f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel "
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
                  f"hipify fallback: {hipcc_lacks}" for u in refused]
         raise NoRoute("\n".join(lines))
-    fallback = hipify_code_object(tu, settings, work, arch, flags)
+    fallback = hipify_code_object(tu, settings, work, arch)
     data = fallback.code_object
     have = defined_kernels(data) if data else set()
     for u in refused:

@@ -39,12 +39,12 @@ def reference_code_objects(tu: TranslationUnit | None, code_objects: list[Bundle
             refs.append(BundledCode(REFERENCE_KIND, arch, fallback.data))
             continue
         try:
-            flags = source_route.warp_check(tu, [arch])
-        except CassError as e:     # hipcc's warps on wave64 are 64 lanes: no warp-exact reference
+            source_route.warp_check(tu, [arch])
+        except CassError as e:     # HIP's legacy warp functions span a wave64: no warp-exact reference
             built, why = None, e.message.splitlines()[0]
         else:
             why = missing_reason(arch)
-            built = None if why else hipify_code_object(tu, settings, work, arch, flags)
+            built = None if why else hipify_code_object(tu, settings, work, arch)
         if built is not None and built.code_object:
             refs.append(BundledCode(REFERENCE_KIND, arch, built.code_object))
             continue

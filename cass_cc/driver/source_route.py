@@ -52,26 +52,23 @@ def compiler_argv(settings: Settings, offload_archs: list[str], link: bool = Fal
     return [compiler.path(), *flags(offload_archs, settings.flushes_denormals())]
 
 
-NO_WARP_OPERATIONS = "-DCASS_NO_WARP_OPERATIONS"   # cass_hip_compat.h builds wave64 code then
-
-
-def warp_check(tu: TranslationUnit, archs: list[str]) -> list[str]:
-    """When an arch runs 64-lane waves, hipcc gives its code 64-lane warps, so hipified warp code
-    would not be warp-exact: CassError naming each warp operation of the TU (file:line), or,
-    when it has none, the flag that lets the compatibility header build it."""
-    refusing = [(a, target(a).hip_warp_refusal()) for a in archs if target(a).hip_warp_refusal()]
-    if not refusing:
-        return []
+def warp_check(tu: TranslationUnit, archs: list[str]) -> None:
+    """CUDA's warps are 32 lanes on every target (cass_wave64.h runs two in each 64-lane wave);
+    only the legacy warp functions, which HIP defines over the whole wave, cannot be: CassError
+    naming each use (file:line) when an arch runs 64-lane waves."""
+    wave64 = next((a for a in archs if target(a).wave_size == 64), None)
+    if wave64 is None:
+        return
     # imported here: the lexer's package brings lark, which a warm wave32 build never needs
-    from .warp_uses import warp_uses
-    uses = warp_uses(tu.source)
+    from .warp_uses import legacy_warp_uses
+    uses = legacy_warp_uses(tu.source)
     if not uses:
-        return [NO_WARP_OPERATIONS]
-    arch, why = refusing[0]
+        return
     (path, line, what), *more = uses
-    lines = [f"{path}:{line}: '{what}' assumes CUDA's 32-lane warps, and the source route cannot build "
-             f"it for {arch}: {why} (the binary route, the default, runs it)"]
-    lines += [f"{p}:{n}: '{w}' is a warp operation too" for p, n, w in more]
+    lines = [f"{path}:{line}: '{what}' is a legacy warp function (CUDA 8, without _sync), which HIP "
+             f"defines over the whole 64-lane wave of {wave64}, not a 32-lane CUDA warp: use "
+             f"'{what}_sync' (the binary route, the default, runs it)"]
+    lines += [f"{p}:{n}: '{w}' is a legacy warp function too" for p, n, w in more]
     raise CassError("\n".join(lines))
 
 
@@ -103,9 +100,8 @@ def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
     """One translation unit -> one x86-64 object with the AMD code in its .hip_fatbin."""
     if action.tu.language != "cu":
         return host.compile_jobs(action, settings, work)
-    checked = warp_check(action.tu, settings.offload_archs)
+    warp_check(action.tu, settings.offload_archs)
     fe = frontend(action.tu, settings, work)
-    fe.base += checked
     after = [_report_job(fe, work)] if _wants_report(settings) else []
     return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
                            after=after, product_dir=action.product_dir)

@@ -50,14 +50,17 @@ __device__ inline big_tile_state& big_tiles() {
   return state;
 }
 
-/* A barrier of the `warps` wavefronts of tile `tile`: lane 0 of each arrives, the last one
- * releases the others by bumping the generation. */
-__device__ inline void sync_warps(unsigned tile, unsigned warps) {
+/* A barrier of the wavefronts of tile `tile`, `threads` threads: lane 0 of each wavefront
+ * arrives, the last one releases the others by bumping the generation. One arrival per
+ * wavefront, not per warp: the two warps of a 64-lane wave run their lanes together, so one of
+ * them waiting for the other's arrival would never let it arrive. */
+__device__ inline void sync_warps(unsigned tile, unsigned threads) {
   big_tile_state& s = big_tiles();
+  unsigned waves = threads / __AMDGCN_WAVEFRONT_SIZE;
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
   if (__lane_id() == 0) {
     unsigned generation = __hip_atomic_load(&s.generation[tile], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
-    if (atomicAdd(&s.arrived[tile], 1u) == warps - 1) {
+    if (atomicAdd(&s.arrived[tile], 1u) == waves - 1) {
       __hip_atomic_store(&s.arrived[tile], 0u, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
       __hip_atomic_fetch_add(&s.generation[tile], 1u, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_WORKGROUP);
     } else {
@@ -109,7 +112,7 @@ template <unsigned int Size, class Parent>
 class cass_thread_block_tile<Size, Parent, false> : public thread_block_tile<Size, void> {
   unsigned int meta_rank_, meta_count_;
 
-  __device__ static unsigned first_lane() { return __lane_id() & ~(Size - 1u); }
+  __device__ static unsigned first_lane() { return cass_ptx::lane() & ~(Size - 1u); }
 
  public:
   __device__ cass_thread_block_tile(const thread_block_tile<Size, void>& tile, unsigned int rank,
@@ -168,7 +171,7 @@ class cass_thread_block_tile<Size, Parent, true> {
   __device__ unsigned int meta_group_rank() const { return meta_rank_; }
   __device__ unsigned int meta_group_size() const { return meta_count_; }
   /* Tiles of one size share nothing: each has its own barrier, found by its first wavefront. */
-  __device__ void sync() const { cass_detail::sync_warps(first_warp(), warps); }
+  __device__ void sync() const { cass_detail::sync_warps(first_warp(), Size); }
 
   template <typename T>
   __device__ T shfl(T value, unsigned rank) const {
@@ -181,7 +184,7 @@ class cass_thread_block_tile<Size, Parent, true> {
   /* op over the warps' results, in warp order; every thread of the tile gets it. */
   template <typename T, typename Op>
   __device__ T combine_warps(T warp_value, Op op) const {
-    if (__lane_id() == 0) cass_detail::put_slot(block_rank() / 32, warp_value);
+    if (cass_ptx::lane() == 0) cass_detail::put_slot(block_rank() / 32, warp_value);
     sync();
     T total = cass_detail::get_slot<T>(first_warp());
     for (unsigned w = 1; w < warps; ++w) total = op(total, cass_detail::get_slot<T>(first_warp() + w));
@@ -191,7 +194,7 @@ class cass_thread_block_tile<Size, Parent, true> {
   /* op over the results of the warps before this thread's one (T() for the first). */
   template <typename T, typename Op>
   __device__ T before_warps(T warp_total, Op op) const {
-    if (__lane_id() == 31) cass_detail::put_slot(block_rank() / 32, warp_total);
+    if (cass_ptx::lane() == 31) cass_detail::put_slot(block_rank() / 32, warp_total);
     sync();
     unsigned mine = thread_rank() / 32;
     T prefix = mine ? cass_detail::get_slot<T>(first_warp()) : T();
@@ -261,26 +264,26 @@ class cass_coalesced_group {
   __device__ unsigned mask() const { return mask_; }
   __device__ unsigned size() const { return __popc(mask_); }
   __device__ unsigned num_threads() const { return size(); }
-  __device__ unsigned thread_rank() const { return __popc(mask_ & ((1u << __lane_id()) - 1u)); }
+  __device__ unsigned thread_rank() const { return __popc(mask_ & ((1u << cass_ptx::lane()) - 1u)); }
   __device__ unsigned meta_group_rank() const { return meta_rank_; }
   __device__ unsigned meta_group_size() const { return meta_count_; }
   __device__ void sync() const { __syncwarp(mask_); }
   template <typename T>
   __device__ T shfl(T value, unsigned rank) const {
     unsigned lane = cass_detail::lane_of_rank(mask_, rank);
-    return __shfl_sync(mask_, value, lane < 32 ? lane : __lane_id());
+    return __shfl_sync(mask_, value, lane < 32 ? lane : cass_ptx::lane());
   }
   /* The member `delta` ranks before (after) this one; the own value where there is none. */
   template <typename T>
   __device__ T shfl_up(T value, unsigned delta) const {
     unsigned rank = thread_rank();
     unsigned lane = rank >= delta ? cass_detail::lane_of_rank(mask_, rank - delta) : 32u;
-    return __shfl_sync(mask_, value, lane < 32 ? lane : __lane_id());
+    return __shfl_sync(mask_, value, lane < 32 ? lane : cass_ptx::lane());
   }
   template <typename T>
   __device__ T shfl_down(T value, unsigned delta) const {
     unsigned lane = cass_detail::lane_of_rank(mask_, thread_rank() + delta);
-    return __shfl_sync(mask_, value, lane < 32 ? lane : __lane_id());
+    return __shfl_sync(mask_, value, lane < 32 ? lane : cass_ptx::lane());
   }
   /* Votes and matches; bit k is the member of rank k. */
   __device__ unsigned ballot(int predicate) const {
@@ -342,7 +345,7 @@ __device__ inline T inclusive_scan(const Group& group, T value, Op op) {
 /* A wide tile: each warp scans its lanes, then adds what the warps before it hold. */
 template <unsigned int Size, class Parent, typename T, typename Op>
 __device__ inline T inclusive_scan(const cass_thread_block_tile<Size, Parent, true>& tile, T value, Op op) {
-  unsigned lane = __lane_id();
+  unsigned lane = cass_ptx::lane();
   for (unsigned d = 1; d < 32; d *= 2) {
     T earlier = __shfl_up_sync(0xffffffffu, value, d);
     if (lane >= d) value = op(earlier, value);
@@ -365,7 +368,7 @@ __device__ inline T exclusive_scan(const Group& group, T value, Op op) {
 }
 template <unsigned int Size, class Parent, typename T, typename Op>
 __device__ inline T exclusive_scan(const cass_thread_block_tile<Size, Parent, true>& tile, T value, Op op) {
-  unsigned lane = __lane_id();
+  unsigned lane = cass_ptx::lane();
   for (unsigned d = 1; d < 32; d *= 2) {
     T earlier = __shfl_up_sync(0xffffffffu, value, d);
     if (lane >= d) value = op(earlier, value);

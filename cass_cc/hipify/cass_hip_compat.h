@@ -41,11 +41,8 @@
 #undef CASS_COMPAT_POSING_AS_GFX1030
 #endif
 
-/* On wave64 hipcc's warps are 64 lanes: cass-nvcc's source route builds a translation unit there
- * only when it found no warp operation in it, and says so with CASS_NO_WARP_OPERATIONS. */
-#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE != 32 && !defined(CASS_NO_WARP_OPERATIONS)
-#error "cass_hip_compat.h: CUDA's 32-lane warp functions need a wave32 target (gfx10/gfx11, e.g. --offload-arch=gfx1100)"
-#endif
+/* CUDA's warp size, 32, on every target: warpSize and the device's properties. */
+#include "cass_warp_size.h"
 
 /* Calling-convention macros of the CUDA headers; empty on Linux. */
 #ifndef CUDART_CB
@@ -272,6 +269,9 @@ CASS_COMPAT_CLASSIFY(isfinite, __builtin_isfinite)
 CASS_COMPAT_CLASSIFY(signbit, __builtin_signbit)
 #undef CASS_COMPAT_CLASSIFY
 
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE == 64
+#include "cass_wave64.h"   /* votes and shuffles of two CUDA warps in each 64-lane wave */
+#else
 /* ---- votes and the active mask ---------------------------------------------------------- */
 
 __device__ inline unsigned __activemask() {
@@ -331,6 +331,8 @@ __device__ inline _CassT __shfl_xor_sync(unsigned mask, _CassT var, int lane_mas
   return cass_compat::move_words(var, [=](int w) { return __shfl_xor(w, lane_mask, width); });
 }
 
+#endif  // wave64
+
 /* ---- match and reduce --------------------------------------------------------------------- */
 
 template <typename _CassT>
@@ -361,8 +363,8 @@ namespace cass_compat {
 template <typename _CassT, typename Op>
 __device__ inline _CassT reduce_lanes(unsigned mask, _CassT value, Op op) {
   unsigned lanes = __ballot_sync(mask, 1);
-  _CassT total = __shfl(value, __ffs(lanes) - 1);
-  for (lanes &= lanes - 1; lanes; lanes &= lanes - 1) total = op(total, __shfl(value, __ffs(lanes) - 1));
+  _CassT total = __shfl_sync(mask, value, __ffs(lanes) - 1);
+  for (lanes &= lanes - 1; lanes; lanes &= lanes - 1) total = op(total, __shfl_sync(mask, value, __ffs(lanes) - 1));
   return total;
 }
 

@@ -91,7 +91,15 @@ __device__ inline void copy_zero_fill(unsigned char* dst, const unsigned char* s
 
 /* ---- special registers ------------------------------------------------------------------ */
 
+/* CUDA's lane and the wave lane of its warp's lane 0: a 64-lane wave (gfx9) holds two CUDA
+ * warps, each in its 32-lane half (cass_wave64.h); a 32-lane wave is one warp. */
+#if __AMDGCN_WAVEFRONT_SIZE == 64
+__device__ inline unsigned lane() { return __lane_id() & 31u; }
+__device__ inline unsigned warp_base() { return __lane_id() & 32u; }
+#else
 __device__ inline unsigned lane() { return __lane_id(); }
+__device__ inline unsigned warp_base() { return 0u; }
+#endif
 __device__ inline unsigned lanemask_eq() { return 1u << lane(); }
 __device__ inline unsigned lanemask_lt() { return (1u << lane()) - 1u; }
 __device__ inline unsigned lanemask_le() { return (unsigned)((2ull << lane()) - 1u); }
@@ -100,15 +108,20 @@ __device__ inline unsigned lanemask_ge() { return ~lanemask_lt(); }
 __device__ inline unsigned warp_in_block() {
   return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
 }
-/* gfx11's 64-bit real-time counter (100 MHz). clang 15 has no builtin for the message that
- * reads it, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES register, which
- * wraps within a millisecond: %clock64 and %clock count real-time ticks instead (monotonic, 64
- * bits, as CUDA code that measures or waits expects). */
+/* The 64-bit real-time counter (100 MHz). gfx11 and later read it with a message, for which
+ * clang 15 has no builtin, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES
+ * register, which wraps within a millisecond: %clock64 and %clock count real-time ticks instead
+ * (monotonic, 64 bits, as CUDA code that measures or waits expects). gfx9 and gfx10 (gfx942,
+ * gfx90a, gfx1030) have no such message, but s_memrealtime. */
 __device__ inline unsigned long long realtime() {
+#if defined(__GFX9__) || defined(__GFX10__)
+  return __builtin_amdgcn_s_memrealtime();
+#else
   unsigned long long ticks;
   asm volatile("s_sendmsg_rtn_b64 %0, sendmsg(MSG_RTN_GET_REALTIME)\n\ts_waitcnt lgkmcnt(0)"
                : "=s"(ticks));
   return ticks;
+#endif
 }
 /* %globaltimer counts nanoseconds. */
 __device__ inline unsigned long long globaltimer() { return 10ull * realtime(); }
@@ -392,7 +405,7 @@ __device__ inline unsigned shfl(int mode, unsigned a, unsigned b, unsigned c, bo
   }
   if (!ok) j = (int)lane_id;
   if (in_range) *in_range = ok;
-  return (unsigned)__builtin_amdgcn_ds_bpermute(j << 2, (int)a);
+  return (unsigned)__builtin_amdgcn_ds_bpermute((int)((warp_base() | (unsigned)j) << 2), (int)a);
 }
 
 /* ---- warp matrix multiply (mma.sync m16n8k*, row.col) and ldmatrix --------------------------
@@ -416,7 +429,7 @@ __device__ inline float mma_add(float a, float b) { return add<float>(a, b); }
 __device__ inline int mma_add(int a, int b) { return (int)((unsigned)a + (unsigned)b); }
 
 __device__ inline unsigned lane_value(unsigned v, unsigned from) {
-  return (unsigned)__builtin_amdgcn_ds_bpermute((int)(from << 2), (int)v);
+  return (unsigned)__builtin_amdgcn_ds_bpermute((int)((warp_base() | from) << 2), (int)v);
 }
 
 template <int _CassK, int AKind, int BKind, typename Acc>

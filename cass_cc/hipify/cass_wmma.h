@@ -1,4 +1,5 @@
-/* cass_wmma.h: nvcuda::wmma (CUDA's <mma.h>) for wave32 AMD targets, in plain per-lane code.
+/* cass_wmma.h: nvcuda::wmma (CUDA's <mma.h>) in plain per-lane code, for each 32-lane CUDA warp
+ * (a wave32, or a half of a wave64: cass_ptx::lane() and shuffles of width 32 stay in it).
  * Included by cass_hip_compat.h in device compiles; hipify maps <mma.h> to it.
  *
  * Shapes m16n16k16, m32n8k16, m8n32k16, m16n16k8 (tf32) and m8n8k4 (double); matrix_a/matrix_b
@@ -80,7 +81,7 @@ namespace cass_detail {
 /* Element (r, c) of slot i of this lane, and its offset in memory of leading dimension ldm. */
 template <typename Frag>
 __device__ inline unsigned offset(int i, unsigned ldm, bool column_major) {
-  unsigned f = i * 32 + __lane_id(), r = f / Frag::cols, c = f % Frag::cols;
+  unsigned f = i * 32 + cass_ptx::lane(), r = f / Frag::cols, c = f % Frag::cols;
   return column_major ? c * ldm + r : r * ldm + c;
 }
 
@@ -136,7 +137,7 @@ __device__ inline void mma_sync(fragment<accumulator, _CassM, _CassN, _CassK, _C
   typedef decltype(cass_detail::compute(a.x[0])) Compute;
   typedef typename std::conditional<std::is_same<Compute, float>::value, float, Compute>::type Sum;
   constexpr int G = 32 / _CassN, slots = _CassM * _CassN / 32;
-  int lane = __lane_id(), group = lane / _CassN, column = lane % _CassN;
+  int lane = cass_ptx::lane(), group = lane / _CassN, column = lane % _CassN;
   Sum result[slots];
 #pragma unroll
   for (int i = 0; i < slots; ++i) {
@@ -147,10 +148,10 @@ __device__ inline void mma_sync(fragment<accumulator, _CassM, _CassN, _CassK, _C
       Compute av = Compute();
 #pragma unroll
       for (int g = 0; g < G; ++g) {
-        Compute v = __shfl(cass_detail::compute(a.x[((i * G + g) * _CassK + k) / 32]), source);
+        Compute v = __shfl(cass_detail::compute(a.x[((i * G + g) * _CassK + k) / 32]), source, 32);
         if (g == group) av = v;
       }
-      Compute bv = __shfl(cass_detail::compute(b.x[k * _CassN / 32]), (k * _CassN) % 32 + column);
+      Compute bv = __shfl(cass_detail::compute(b.x[k * _CassN / 32]), (k * _CassN) % 32 + column, 32);
       sum = sum + static_cast<Sum>(av) * static_cast<Sum>(bv);
     }
     result[i] = sum;

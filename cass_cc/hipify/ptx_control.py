@@ -1,6 +1,7 @@
 """Warp-wide and control instructions of inline PTX: vote, shfl, match, redux, activemask,
 barriers, branches to the statement's labels, nanosleep and trap. A CUDA warp is a wave32
-wavefront on gfx10/gfx11; the warp functions of cass_hip_compat.h carry CUDA's semantics."""
+wavefront on gfx10-gfx12 and a half of a wave64 on gfx9 (cass_wave64.h); the warp functions of
+cass_hip_compat.h carry CUDA's semantics."""
 
 from __future__ import annotations
 

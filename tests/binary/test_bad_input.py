@@ -85,19 +85,21 @@ def test_program_without_code_for_the_device(tmp_path):
 
 
 
-def test_wave64_source_route_refuses_warp_code_with_the_reason(tmp_path):
-    """gfx90a runs 64-lane waves, and hipcc gives its code 64-lane warps: the source route names
-    each warp operation of the TU (file:line) and writes nothing; a TU without one builds (the
-    binary route lifts both)."""
+def test_wave64_source_route_refuses_legacy_warp_functions_with_the_reason(tmp_path):
+    """gfx90a runs 64-lane waves: the source route builds CUDA's warp functions there (two warps
+    in each wave), but HIP's legacy __shfl_down spans the whole wave, so a TU calling it is
+    refused, naming the call (file:line), and nothing is written."""
     warp = tmp_path / "warp.cu"
     warp.write_text("__global__ void k(int *p) {\n  int v = p[threadIdx.x];\n"
                     "  p[threadIdx.x] = __shfl_down_sync(0xffffffffu, v, 1);\n"
                     "  asm volatile(\"bar.sync 0;\");\n  p[0] = warpSize;\n}\n")
-    obj = tmp_path / "warp.o"
-    proc = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", warp, "-o", obj, cwd=tmp_path)
-    _fails_cleanly(proc, obj, f"{warp}:3: '__shfl_down_sync' assumes CUDA's 32-lane warps",
-                   "for gfx90a", "64-lane warps (warpSize 64)")
-    assert f"{warp}:5: 'warpSize' is a warp operation too" in proc.stderr
-    saxpy = tmp_path / "saxpy.o"
-    built = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", SAXPY, "-o", saxpy, cwd=tmp_path)
-    assert built.returncode == 0 and saxpy.exists(), built.stderr
+    built_obj = tmp_path / "warp.o"
+    built = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", warp, "-o", built_obj,
+                      cwd=tmp_path)
+    assert built.returncode == 0 and built_obj.exists(), built.stderr
+    legacy = tmp_path / "legacy.cu"
+    legacy.write_text("__global__ void k(int *p) {\n  int v = p[threadIdx.x];\n"
+                      "  p[threadIdx.x] = __shfl_down(v, 1);\n}\n")
+    obj = tmp_path / "legacy.o"
+    proc = cass_nvcc("--cass-route=source", "--cass-offload-arch=gfx1100,gfx90a", "-c", legacy, "-o", obj, cwd=tmp_path)
+    _fails_cleanly(proc, obj, f"{legacy}:3: '__shfl_down' is a legacy warp function", "64-lane wave of gfx90a")

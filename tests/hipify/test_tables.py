@@ -24,6 +24,8 @@ COMPAT_FUNCTIONS = set(runtime.COMPAT_FUNCTIONS.split())
 # Defined by token pasting in cass_half.h and cass_convert.h; test_conversions.py compiles them.
 GENERATED_FUNCTIONS = set(half.COMPAT_FUNCTIONS.split() + rounding.COMPAT_FUNCTIONS.split())
 COMPAT_TYPES = set(runtime.COMPAT_TYPES.split())
+# warpSize's constant (cass_warp_size.h): 32, where HIP's is the wave's width.
+COMPAT_CONSTANTS = set(warp.RENAMES.values())
 
 FAMILIES = [runtime, types, errors, driver, device, warp, half, rounding, coop_groups, macros]
 
@@ -33,7 +35,7 @@ def test_rename_targets_are_hip_identifiers(family, hip_identifiers):
     missing = sorted(f"{old} -> {new}" for old, new in family.RENAMES.items()
                      if new not in hip_identifiers and new not in COMPILER_MACROS
                      and new not in COMPAT_FUNCTIONS and new not in GENERATED_FUNCTIONS
-                         and new not in COMPAT_TYPES)
+                         and new not in COMPAT_TYPES and new not in COMPAT_CONSTANTS)
     assert not missing, f"{family.FAMILY}: targets not in the HIP headers: {missing}"
 
 
@@ -56,6 +58,12 @@ def test_compat_functions_are_defined_by_the_header():
     assert COMPAT_FUNCTIONS
     for name in COMPAT_FUNCTIONS:
         assert re.search(rf"\b{name}\s*\([^;{{]*\)\s*(const\s*)?{{", headers, re.S), name
+
+
+def test_compat_constants_are_cudas_warp_size():
+    headers = "\n".join(p.read_text() for p in Path(COMPAT_HEADER).parent.glob("*.h"))
+    for name in COMPAT_CONSTANTS:
+        assert f"static constexpr int {name} = 32;" in headers, name
 
 
 def test_compat_types_are_defined_by_the_header():

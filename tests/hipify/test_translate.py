@@ -29,7 +29,9 @@ REWRITES = [
     ("types", "cudaStream_t s; cudaEvent_t e; cudaDeviceProp p;",
      "hipStream_t s; hipEvent_t e; hipDeviceProp_t p;"),
     ("types", "cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0);",
-     "hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, 0);"),
+     "cass_hipDeviceGetAttribute(&v, hipDeviceAttributeMultiprocessorCount, 0);"),
+    # a CUDA warp is 32 threads on wave64 targets too (cass_warp_size.h); members keep their name
+    ("warp", "int w = warpSize; p.warpSize = w;", "int w = cass_warpSize; p.warpSize = w;"),
     ("types", "cudaHostAlloc(&p, n, cudaHostAllocMapped);", "hipHostMalloc(&p, n, hipHostMallocMapped);"),
     ("types", "cuFloatComplex z = make_cuFloatComplex(1, 2);",
      "hipFloatComplex z = make_hipFloatComplex(1, 2);"),

@@ -1,8 +1,8 @@
 """Warp-heavy programs (tests/programs/realworld, sass) built by cass-nvcc for gfx1100 and gfx942
 in one bundle and run under cass-run as a gfx942 device: two CUDA warps share each wave64
 (lift/warp_model.py), and the outputs must still be the H200's (reference.txt checksums). Kernels
-whose warps wait for each other run one warp per wave instead; the source route builds code
-without warp operations for gfx90a."""
+whose warps wait for each other run one warp per wave instead; the source route builds them for
+gfx90a too (cass_wave64.h)."""
 
 from __future__ import annotations
 
@@ -83,11 +83,13 @@ def test_prebuilt_program_runs_one_warp_per_wave_on_gfx942(tmp_path):
     assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
 
 
-def test_source_route_builds_code_without_warp_operations_for_gfx90a(tmp_path):
-    """The source route builds a TU without warp operations for a wave64 target (hipcc knows
-    gfx90a), and it runs on an emulated gfx90a with the H200's checksum."""
-    folder = PROGRAMS / "realworld" / "managed_saxpy"
-    exe = tmp_path / "saxpy"
+@pytest.mark.parametrize("program", ["managed_saxpy", "cg_tile_sizes"])
+def test_source_route_builds_for_gfx90a(program, tmp_path):
+    """The source route builds a TU with or without warp operations for a wave64 target (hipcc
+    knows gfx90a; two CUDA warps to a wave), and it runs on an emulated gfx90a with the H200's
+    checksum."""
+    folder = PROGRAMS / "realworld" / program
+    exe = tmp_path / program
     built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx90a", "-o", exe,
                   *sorted(folder.glob("*.cu")), cwd=tmp_path)
     assert built.returncode == 0, built.stderr

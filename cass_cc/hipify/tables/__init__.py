@@ -41,7 +41,8 @@ COMPAT = _words("COMPAT")
 COMPAT_TARGETS = frozenset(runtime.COMPAT_OVERLOADS.split() + runtime.COMPAT_FUNCTIONS.split()
                            + runtime.COMPAT_TYPES.split() + half.COMPAT_FUNCTIONS.split()
                            + rounding.COMPAT_FUNCTIONS.split()
-                           + list(coop_groups.TYPE_RENAMES.values()) + ["cass_s128", "cass_u128"]
+                           + list(coop_groups.TYPE_RENAMES.values()) + list(warp.RENAMES.values())
+                           + ["cass_s128", "cass_u128"]
                            + [macros.ARCH_NUMBER_MACRO[1]])
 UNSUPPORTED = {name: why for m in FAMILIES for name, why in getattr(m, "UNSUPPORTED", {}).items()}
 DEVICE_MISSING = frozenset(device_missing.NAMES.split())

@@ -9,7 +9,7 @@ RENAMES = by_prefix("cuda", "hip", """
 cudaChooseDevice
 cudaDestroyExternalMemory cudaDestroyExternalSemaphore 
 cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
-cudaDeviceEnablePeerAccess cudaDeviceGetAttribute cudaDeviceGetByPCIBusId
+cudaDeviceEnablePeerAccess cudaDeviceGetByPCIBusId
 cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetMemPool
 cudaDeviceGetP2PAttribute cudaDeviceGetPCIBusId cudaDeviceGetSharedMemConfig
 cudaDeviceGetStreamPriorityRange cudaDeviceReset cudaDeviceSetCacheConfig 
@@ -18,7 +18,7 @@ cudaEventCreate cudaEventCreateWithFlags cudaEventDestroy cudaEventElapsedTime c
 cudaEventRecord cudaEventSynchronize cudaExternalMemoryGetMappedBuffer cudaFree cudaFreeArray
 cudaFreeAsync cudaFreeHost cudaFreeMipmappedArray cudaFuncGetAttributes cudaFuncSetAttribute
 cudaFuncSetCacheConfig cudaFuncSetSharedMemConfig cudaGetChannelDesc cudaGetDevice
-cudaGetDeviceCount cudaGetDeviceFlags cudaGetDeviceProperties
+cudaGetDeviceCount cudaGetDeviceFlags
 cudaGetErrorString cudaGetLastError cudaGetMipmappedArrayLevel cudaGetSymbolAddress
 cudaGetSymbolSize cudaGetTextureObjectResourceDesc cudaGetTextureObjectResourceViewDesc
 cudaGetTextureObjectTextureDesc cudaGraphAddChildGraphNode cudaGraphAddDependencies
@@ -93,6 +93,9 @@ RENAMES.update({
     # Stack-size limits (HIP 5.2 has no hipDeviceSetLimit): the compatibility header's.
     "cudaDeviceSetLimit": "cass_hipDeviceSetLimit",
     "cudaDeviceGetLimit": "cass_hipDeviceGetLimit",
+    # A CUDA warp is 32 threads on every target, on wave64 ones too (cass_warp_size.h).
+    "cudaGetDeviceProperties": "cass_hipGetDeviceProperties",
+    "cudaDeviceGetAttribute": "cass_hipDeviceGetAttribute",
     # Surface objects are texture objects of their array there.
     "cudaCreateSurfaceObject": "cass_hipCreateSurfaceObject",
     "cudaDestroySurfaceObject": "cass_hipDestroySurfaceObject",
@@ -122,7 +125,7 @@ cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvG
 cass_hipPointerGetAttributes cass_hipCreateChannelDesc cass_hipCreateTextureObject cass_tex2Dgather
 cass_hipCreateSurfaceObject cass_hipDestroySurfaceObject
 cass_surf1Dread cass_surf1Dwrite cass_surf2Dread cass_surf2Dwrite cass_surf3Dread cass_surf3Dwrite cass_surf1DLayeredread cass_surf1DLayeredwrite cass_surf2DLayeredread cass_surf2DLayeredwrite
-cass_hipDeviceSetLimit cass_hipDeviceGetLimit
+cass_hipDeviceSetLimit cass_hipDeviceGetLimit cass_hipGetDeviceProperties cass_hipDeviceGetAttribute
 """
 
 # Types and enumerators the compatibility header defines in CUDA's shape.

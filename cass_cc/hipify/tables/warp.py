@@ -1,13 +1,14 @@
 """Warp functions. HIP 5.2 has the legacy forms; the CUDA 9 `_sync` forms, the lane-mask
-helpers, match and reduce come from the compatibility header for wave32 targets (gfx10/gfx11),
-where a CUDA warp and an AMD wavefront are both 32 lanes."""
+helpers, match and reduce come from the compatibility header, with CUDA's 32-lane warps on
+every target (a wave32 on gfx10-gfx12; a half of a 64-lane wave on gfx9: cass_wave64.h)."""
 
 FAMILY = "warp"
 
-RENAMES: dict[str, str] = {}
+# HIP's warpSize is the wave's width (64 on gfx9); CUDA code means 32.
+RENAMES: dict[str, str] = {"warpSize": "cass_warpSize"}
 
 KEEP = """
-__shfl __shfl_up __shfl_down __shfl_xor __any __all warpSize
+__shfl __shfl_up __shfl_down __shfl_xor __any __all
 """
 
 COMPAT = """
