@@ -41,8 +41,16 @@ def _run(argv: list[str], reason: str, timeout: float, env: dict | None = None,
     if done.exit != 0 and reason:
         lines = [l for l in (done.stderr + done.stdout).splitlines() if l.strip()]
         first = next((l for l in lines if "error" in l.lower()), lines[-1] if lines else "")
+        first = _in_sample(first, cwd) if cwd else first
         raise Dropped(reason, first.strip()[:500] or f"exit status {done.exit}")
     return done
+
+
+def _in_sample(message: str, work: str) -> str:
+    """A tool's message with the sample's private folder left out of its file names (sample.cu,
+    not /tmp/cass-dataset-x1y2/sample.cu), so a drop reads the same in every build of the corpus.
+    The hipified copy sits in the mirror at its absolute path."""
+    return message.replace(os.path.join(work, "hip") + work + os.sep, "").replace(work + os.sep, "")
 
 
 def _host_assembly(obj: str, timeout: float) -> str:

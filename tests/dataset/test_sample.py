@@ -53,3 +53,11 @@ def test_headers_of_the_source_tree_are_found_and_hipified(tmp_path, tools_on_pa
     assert record["cuda_source"] == MAIN and '#include "../common/common.h"' in record["hip_source"]
     kernel, = record["kernels"]
     assert kernel["lift_status"] == "ok" and kernel["hip_device_asm"] and kernel["lifted_rdna3"]
+
+
+def test_a_drop_names_the_sample_not_its_private_folder(tmp_path):
+    """stats.json's drop reasons read the same in every build of the corpus."""
+    record = process("broken.cu", "__global__ void k(int *x) { x[0] = undeclared; }\n", str(tmp_path),
+                     "gfx1100", 300)
+    assert record["dropped"] == "nvcc failed"
+    assert record["detail"].startswith("sample.cu(1): error") and "cass-dataset-" not in record["detail"]
