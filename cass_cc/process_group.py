@@ -52,6 +52,17 @@ def run(argv: list[str], timeout: float, cwd: str | None = None,
                     time.perf_counter() - start)
 
 
+def stop(proc: subprocess.Popen, signum: int = signal.SIGTERM) -> None:
+    """End a child while we are being interrupted: `signum`, a grace period in which it removes
+    its own temporaries, then SIGKILL."""
+    proc.send_signal(signum)
+    try:
+        proc.wait(timeout=TERMINATE_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def _end_group(proc: subprocess.Popen) -> tuple[bytes, bytes]:
     _signal_group(proc.pid, signal.SIGTERM)
     try:

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .. import process_group
 from ..errors import CassError
 
 # nvcc exits with 2 when the compiled code has errors.
@@ -74,8 +75,6 @@ class Runner:
 
 # How often a tool that is being watched (run_tool's while_running) is looked at.
 POLL_SECONDS = 0.01
-# How long an interrupted tool may take to exit after SIGTERM before it is killed.
-TERMINATE_GRACE_SECONDS = 5
 
 
 def run_tool(job: Job, while_running: Callable[[], None] | None = None) -> None:
@@ -105,10 +104,5 @@ def _wait(proc: subprocess.Popen, while_running: Callable[[], None] | None) -> N
             time.sleep(POLL_SECONDS)
         proc.wait()
     except BaseException:  # interrupted: the tool goes too, given a moment to remove its own temporaries
-        proc.terminate()
-        try:
-            proc.wait(timeout=TERMINATE_GRACE_SECONDS)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        process_group.stop(proc)
         raise

@@ -20,10 +20,9 @@ import subprocess
 import sys
 import tempfile
 
-from .. import targets
+from .. import process_group, targets
 from ..errors import CassError
 from ..fsutil import atomic_write_text
-from ..process_group import TERMINATE_GRACE_SECONDS
 from ..signals import Terminated, name as signal_name, terminating_signals_raise
 from . import check_summary
 from .device_target import DEVICE_ARCH_ENV, device_arch_for
@@ -277,12 +276,7 @@ def run_program(path: str, args: list[str], env: dict[str, str] | None) -> int:
         except KeyboardInterrupt:  # the program got the same SIGINT; wait for it to end
             continue
         except Terminated as t:  # passed on, so the program does not outlive cass-run
-            proc.send_signal(t.signum)
-            try:
-                proc.wait(timeout=TERMINATE_GRACE_SECONDS)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            process_group.stop(proc, t.signum)
             raise
 
 
