@@ -269,17 +269,16 @@ CASS_COMPAT_CLASSIFY(isfinite, __builtin_isfinite)
 CASS_COMPAT_CLASSIFY(signbit, __builtin_signbit)
 #undef CASS_COMPAT_CLASSIFY
 
-#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE == 64
-#include "cass_wave64.h"   /* votes and shuffles of two CUDA warps in each 64-lane wave */
-#else
-/* ---- votes and the active mask ---------------------------------------------------------- */
+/* ---- votes and the active mask ----------------------------------------------------------
+ * Of the lane's own CUDA warp: on a 64-lane wave the half it is in (cass_ptx::warp_base() is 0
+ * or 32; on wave32 always 0, and the shift costs nothing). */
 
 __device__ inline unsigned __activemask() {
-  return static_cast<unsigned>(__builtin_amdgcn_read_exec());
+  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> cass_ptx::warp_base());
 }
 
 __device__ inline unsigned __ballot_sync(unsigned mask, int predicate) {
-  return static_cast<unsigned>(__ballot(predicate)) & mask;
+  return static_cast<unsigned>(__ballot(predicate) >> cass_ptx::warp_base()) & mask;
 }
 
 __device__ inline int __any_sync(unsigned mask, int predicate) {
@@ -295,7 +294,8 @@ __device__ inline int __uni_sync(unsigned mask, int predicate) {
   return votes == 0 || votes == (mask & __activemask());
 }
 
-/* A wavefront runs in lockstep; __syncwarp still orders memory among its lanes. */
+/* A wave runs its lanes (both warps', on wave64) in lockstep; __syncwarp still orders memory
+ * among them. */
 __device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
   (void)mask;
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
@@ -303,6 +303,9 @@ __device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
   __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
 
+#if defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE == 64
+#include "cass_wave64.h"   /* shuffles of two CUDA warps in each 64-lane wave */
+#else
 /* ---- shuffles ----------------------------------------------------------------------------- */
 
 template <typename _CassT>

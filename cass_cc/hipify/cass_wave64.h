@@ -8,43 +8,13 @@
  * are the 32 bits of the own half, so a warp never sees its neighbour's lanes.
  *
  * Included by cass_hip_compat.h in the device pass of a wave64 target, in place of its wave32
- * votes and shuffles; match, reduce and the cooperative groups build on these. What costs more
- * than on wave32: ballots and the active mask shift a 64-bit mask by the half (one more
- * instruction), and shuffles add the half's base to ds_bpermute's address (one more).
+ * shuffles (the votes there take the half by cass_ptx::warp_base()); match, reduce and the
+ * cooperative groups build on these. What costs more than on wave32: ballots and the active mask
+ * shift a 64-bit mask by the half (one more instruction), and shuffles add the half's base to
+ * ds_bpermute's address (one more).
  */
 #ifndef CASS_WAVE64_H
 #define CASS_WAVE64_H
-
-/* ---- votes and the active mask ---------------------------------------------------------- */
-
-__device__ inline unsigned __activemask() {
-  return static_cast<unsigned>(__builtin_amdgcn_read_exec() >> cass_ptx::warp_base());
-}
-
-__device__ inline unsigned __ballot_sync(unsigned mask, int predicate) {
-  return static_cast<unsigned>(__ballot(predicate) >> cass_ptx::warp_base()) & mask;
-}
-
-__device__ inline int __any_sync(unsigned mask, int predicate) {
-  return __ballot_sync(mask, predicate) != 0;
-}
-
-__device__ inline int __all_sync(unsigned mask, int predicate) {
-  return __ballot_sync(mask, predicate) == (mask & __activemask());
-}
-
-__device__ inline int __uni_sync(unsigned mask, int predicate) {
-  unsigned votes = __ballot_sync(mask, predicate);
-  return votes == 0 || votes == (mask & __activemask());
-}
-
-/* A wave runs both warps' lanes in lockstep; __syncwarp still orders memory among them. */
-__device__ inline void __syncwarp(unsigned mask = 0xffffffffu) {
-  (void)mask;
-  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
-  __builtin_amdgcn_wave_barrier();
-  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
-}
 
 /* ---- shuffles ----------------------------------------------------------------------------
  * As CUDA defines them over PTX shfl.sync (cass_ptx::shfl, modes up 0, down 1, bfly 2, idx 3):
