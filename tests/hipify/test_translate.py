@@ -43,7 +43,7 @@ REWRITES = [
     ("driver", "CUdeviceptr d; cuMemAlloc(&d, n); cuMemcpyHtoD(d, h, n);",
      "hipDeviceptr_t d; hipMalloc(&d, n); hipMemcpyHtoD(d, h, n);"),
     ("driver", "cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_WARP_SIZE, dev);",
-     "hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, dev);"),
+     "cass_hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, dev);"),
     ("driver", "if (r == CUDA_ERROR_OUT_OF_MEMORY) return;", "if (r == hipErrorOutOfMemory) return;"),
     ("device", "atomicAdd_block(p, 1); atomicAdd_system(q, 1);", "atomicAdd(p, 1); atomicAdd_system(q, 1);"),
     ("device", "float v = __ldg(p) + __expf(x);", "float v = __ldg(p) + __expf(x);"),

@@ -72,3 +72,41 @@ def test_legacy_warp_functions_are_refused_on_wave64_with_the_reason(tmp_path):
             "over the whole 64-lane wave of gfx942" in built.stderr)
     assert f"{source}:4: '__ballot' is a legacy warp function too" in built.stderr
     assert "Traceback" not in built.stderr
+
+
+WARP_SIZE_QUERIES = r"""#include <cstdio>
+#include <cuda.h>
+#include <cuda_runtime.h>
+__global__ void device_warp_size(int *out) { out[0] = warpSize; }
+int main() {
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  int runtime_attribute = 0, driver_attribute = 0, in_kernel = 0, *out;
+  cudaDeviceGetAttribute(&runtime_attribute, cudaDevAttrWarpSize, 0);
+  CUdevice device;
+  cuInit(0);
+  cuDeviceGet(&device, 0);
+  cuDeviceGetAttribute(&driver_attribute, CU_DEVICE_ATTRIBUTE_WARP_SIZE, device);
+  cudaMalloc(&out, sizeof(int));
+  device_warp_size<<<1, 1>>>(out);
+  cudaMemcpy(&in_kernel, out, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d\n", prop.warpSize, runtime_attribute, driver_attribute, in_kernel);
+  return 0;
+}
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("route", ["auto", "source"])
+def test_every_warp_size_query_says_32_on_wave64(route, tmp_path):
+    """A CUDA program sizes its arrays and loops by the warp size it asks for; on gfx942 the
+    device's waves are 64 lanes, its CUDA warps 32: the runtime's property and attribute, the
+    driver API's attribute and warpSize in a kernel all say 32, on each route."""
+    source = tmp_path / "warp_size.cu"
+    source.write_text(WARP_SIZE_QUERIES)
+    exe = tmp_path / "warp_size"
+    built = run_tool("cass-nvcc", "-O2", "-arch=sm_80", f"--cass-route={route}", "--cass-offload-arch=gfx942",
+                     "-o", str(exe), str(source), "-lcuda", cwd=tmp_path)
+    assert built.returncode == 0, built.stderr[-3000:]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == "32 32 32 32\n", run.stdout + run.stderr[-2000:]

@@ -6,7 +6,7 @@ from .rules import by_enum_words, by_prefix
 FAMILY = "driver"
 
 RENAMES = by_prefix("cu", "hip", """
-cuInit cuDriverGetVersion cuDeviceGet cuDeviceGetAttribute cuDeviceGetName cuDeviceTotalMem
+cuInit cuDriverGetVersion cuDeviceGet cuDeviceGetName cuDeviceTotalMem
 cuDeviceComputeCapability cuDeviceCanAccessPeer cuDeviceGetByPCIBusId cuDeviceGetPCIBusId
 cuDeviceGetUuid cuDeviceGetP2PAttribute cuDevicePrimaryCtxGetState cuDevicePrimaryCtxRelease
 cuDevicePrimaryCtxReset cuDevicePrimaryCtxRetain cuDevicePrimaryCtxSetFlags
@@ -72,6 +72,9 @@ RENAMES.update({
     "cuOccupancyMaxActiveBlocksPerMultiprocessor": "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
     "cuOccupancyMaxPotentialBlockSize": "hipModuleOccupancyMaxPotentialBlockSize",
     "cuCtxGetLimit": "hipDeviceGetLimit",
+    # A CUDA warp is 32 threads on wave64 targets too (cass_warp_size.h): HIP's attribute is the
+    # wave's width.
+    "cuDeviceGetAttribute": "cass_hipDeviceGetAttribute",
     # Types
     "CUresult": "hipError_t",
     "cudaError_enum": "hipError_t",
