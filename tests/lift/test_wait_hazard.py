@@ -30,6 +30,37 @@ SPIN_LOCK = """
         /*0060*/                   EXIT ;
 """
 
+# the same lock where ptxas moves the compare value with HFMA2.MMA (-0 * 0 plus the f16 pair 0, 0:
+# a constant, issued on the FMA pipe) and zeroes a pair with CS2R
+SPIN_LOCK_HFMA2 = """
+        /*0000*/                   IMAD.MOV.U32 R5, RZ, RZ, 0x1 ;
+.L_x_1:
+        /*0010*/                   HFMA2.MMA R4, -RZ, RZ, 0, 0 ;
+        /*0020*/                   YIELD ;
+        /*0030*/                   ATOMG.E.CAS.STRONG.GPU PT, R0, [R2], R4, R5 ;
+        /*0040*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;
+        /*0050*/               @P0 BRA `(.L_x_1) ;
+        /*0060*/                   EXIT ;
+"""
+SPIN_LOCK_CS2R = """
+.L_x_1:
+        /*0000*/                   CS2R R4, SRZ ;
+        /*0010*/                   ATOMG.E.EXCH.STRONG.GPU PT, R0, [R2.64], R4 ;
+        /*0020*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;
+        /*0030*/               @P0 BRA `(.L_x_1) ;
+        /*0040*/                   EXIT ;
+"""
+
+# an HFMA2 that computes (its product is not zero): the data varies
+HFMA2_VARYING = """
+.L_x_1:
+        /*0000*/                   HFMA2 R4, R6, R6, 1, 1 ;
+        /*0010*/                   ATOMG.E.EXCH.STRONG.GPU PT, R0, [R2.64], R4 ;
+        /*0020*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;
+        /*0030*/               @P0 BRA `(.L_x_1) ;
+        /*0040*/                   EXIT ;
+"""
+
 # a float atomicAdd as a CAS loop: the compare value is the value the last CAS returned
 CAS_RETRY = """
 .L_x_1:
@@ -74,13 +105,14 @@ WALK = """
 """
 
 
-@pytest.mark.parametrize("sass,opcode", [(SPIN_LOCK, "ATOMG"), (PHASE_WAIT, "LDS")])
+@pytest.mark.parametrize("sass,opcode", [(SPIN_LOCK, "ATOMG"), (SPIN_LOCK_HFMA2, "ATOMG"), (SPIN_LOCK_CS2R, "ATOMG"),
+                                         (PHASE_WAIT, "LDS")])
 def test_spin_loops_run_one_warp_per_wave(sass, opcode):
     poll, why = _hazard(sass)
     assert poll.opcode == opcode and "spin loop" in why
 
 
-@pytest.mark.parametrize("sass", [CAS_RETRY, COUNTED_ATOMICS, WALK])
+@pytest.mark.parametrize("sass", [CAS_RETRY, COUNTED_ATOMICS, WALK, HFMA2_VARYING])
 def test_loops_whose_warps_never_wait_keep_two_warps_a_wave(sass):
     assert _hazard(sass) is None
 

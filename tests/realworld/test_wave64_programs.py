@@ -68,6 +68,45 @@ def test_warps_waiting_for_each_other_run_one_warp_per_wave_on_gfx942(program, t
     assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
 
 
+SPIN_LOCK_PROGRAM = r"""#include <cstdio>
+__global__ void locked_sum(int *lock, int *sum)
+{
+    if (threadIdx.x % 32 == 0) {
+        while (atomicCAS(lock, 0, 1) != 0) { }
+        *sum += 1;
+        __threadfence();
+        atomicExch(lock, 0);
+    }
+}
+
+int main()
+{
+    int *lock, *sum, got = 0;
+    cudaMalloc(&lock, sizeof(int));
+    cudaMalloc(&sum, sizeof(int));
+    cudaMemset(lock, 0, sizeof(int));
+    cudaMemset(sum, 0, sizeof(int));
+    locked_sum<<<3, 128>>>(lock, sum);
+    cudaMemcpy(&got, sum, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("%d\n", got);
+    return got == 12 ? 0 : 1;
+}
+"""
+
+
+def test_spin_lock_with_a_constant_moved_by_hfma2_runs_one_warp_per_wave(tmp_path):
+    """ptxas moves the lock's compare value 0 into its register with HFMA2.MMA (-0 * 0 + 0), not
+    MOV, in this kernel: the lock is still a spin loop (its data is the same each time round), so
+    the kernel runs one warp per wave on gfx942; two warps to a wave hung (the emulator stopped it)."""
+    source = tmp_path / "lock.cu"
+    source.write_text(SPIN_LOCK_PROGRAM)
+    exe = tmp_path / "lock"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-offload-arch=gfx942", "-o", exe, source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == "12\n", run.stdout + run.stderr
+
+
 def test_prebuilt_program_runs_one_warp_per_wave_on_gfx942(tmp_path):
     """A plain nvcc build (its kernels translated when it runs, launched through the driver API):
     the spin lock taken by lane 0 of every warp runs one warp per wave on an emulated gfx942."""

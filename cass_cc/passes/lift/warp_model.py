@@ -237,6 +237,18 @@ def _written(ins) -> set[int]:
 
 
 def _sets_constant(ins) -> bool:
-    """A move of an immediate or RZ: the same value each time round a loop."""
-    last = ins.operands[-1] if ins.operands else None
-    return is_immediate_move(ins) and (isinstance(last, Imm) or (isinstance(last, Reg) and last.index is None))
+    """An instruction that writes the same value each time round a loop: a move of an immediate or
+    RZ, and ptxas's other constant moves, which it picks to balance pipes: HFMA2 of RZ * RZ plus
+    an f16 pair (HFMA2.MMA R4, -RZ, RZ, 0, 0) and CS2R of SRZ (a zero register pair)."""
+    ops = ins.operands
+    if ins.opcode == "HFMA2":
+        return (len(ops) >= 4 and all(_is_rz(op) for op in ops[1:3])
+                and all(isinstance(op, Imm) for op in ops[3:]))
+    if ins.opcode == "CS2R":
+        return len(ops) == 2 and isinstance(ops[1], Reg) and ops[1].name == "SRZ"
+    last = ops[-1] if ops else None
+    return is_immediate_move(ins) and (isinstance(last, Imm) or _is_rz(last))
+
+
+def _is_rz(op) -> bool:
+    return isinstance(op, Reg) and op.kind == "R" and op.index is None
