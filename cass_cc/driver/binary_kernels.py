@@ -226,6 +226,24 @@ def _no_route(tu: TranslationUnit | None, unit: KernelUnit, why: str) -> NoRoute
     return NoRoute(f"{where}kernel '{unit.demangled or unit.name}' {why}")
 
 
+def _warps_wait(unit: KernelUnit, arch: str) -> str | None:
+    """Why warps of the kernel may wait for each other, where `arch` puts two CUDA warps in a wave
+    (cass_cc/passes/lift/warp_model.py; the lifter runs such kernels one warp per wave, the
+    hipify fallback cannot), read from its SASS; None where they do not or no wave is shared."""
+    from cass_cc.passes import FRONT_END
+    from cass_cc.passes.lift import warp_model
+
+    model = warp_model.for_target(arch)
+    if not model.split:
+        return None
+    front = run_pipeline(KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=arch,
+                                    demangled=unit.demangled, kernel=unit.kernel), FRONT_END)
+    if front.status != "ok":
+        return f"its SASS cannot be read to tell whether its warps wait for each other ({'; '.join(front.reasons)})"
+    hazard = warp_model.wait_hazard(model, sorted(front.instructions, key=lambda i: i.address))
+    return hazard[1] if hazard else None
+
+
 def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
                result: TranslatedTU, no_fallback: str | None) -> None:
     if no_fallback:
@@ -243,6 +261,13 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
                  f"hipify fallback: {hipcc_lacks}" for u in refused]
         raise NoRoute("\n".join(lines))
+    waiting = [(u, why) for u in refused if (why := _warps_wait(u, arch))]
+    if waiting:
+        raise NoRoute("\n".join(
+            f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel '{u.demangled or u.name}' "
+            f"has no route for {arch}: {'; '.join(u.reasons)}; hipify fallback: {why}, and the hipify "
+            f"fallback runs two CUDA warps in each 64-lane wave of {arch}, where such warps would wait "
+            f"forever" for u, why in waiting))
     fallback = hipify_code_object(tu, settings, work, arch)
     data = fallback.code_object
     have = defined_kernels(data) if data else set()

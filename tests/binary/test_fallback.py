@@ -53,3 +53,33 @@ def test_neither_route_names_the_kernel_its_line_and_both_reasons(tmp_path):
     assert message.startswith(f"{src}:1: kernel 'lane_ids(unsigned int*)' has no route: ")
     assert "model: no server at" in message and "hipify fallback:" in message and "error" in message
     assert not (tmp_path / "prog.o").exists()
+
+
+SPIN_LOCK = """__global__ void locked_sum(int *lock, int *sum)
+{
+    if (threadIdx.x % 32 == 0) {
+        while (atomicCAS(lock, 0, 1) != 0) { }
+        *sum += 1;
+        __threadfence();
+        atomicExch(lock, 0);
+    }
+}
+
+int main() { return 0; }
+"""
+
+
+def test_fallback_refuses_on_wave64_a_kernel_whose_warps_wait_for_each_other(tmp_path):
+    """gfx942's waves hold two CUDA warps in the hipify fallback's code: a lock taken by one lane
+    of each warp would spin forever in one half while the other half holds it. The lifter runs
+    such a kernel one warp per wave; when the lifter cannot take it, the build says so."""
+    src = tmp_path / "lock.cu"
+    src.write_text(SPIN_LOCK)
+    with pytest.raises(NoRoute) as err:
+        _build(src, tmp_path, "--cass-translators=model", "--cass-offload-arch=gfx942")
+    message = err.value.message
+    assert message.startswith(f"{src}:1: kernel 'locked_sum(int*, int*)' has no route for gfx942: model: no server at")
+    assert "hipify fallback: a spin loop on an atomic or volatile read" in message
+    assert "two CUDA warps in each 64-lane wave of gfx942" in message
+    assert not (tmp_path / "prog.o").exists()
+    _build(src, tmp_path, "--cass-translators=model")      # gfx1100: one warp per wave, the fallback serves
