@@ -67,8 +67,8 @@ def _routes(value: str | None) -> list[str]:
               type=click.Choice(list(TARGETS)),
               help="The AMD target every cass-nvcc build is for (its --cass-offload-arch) and the emulator "
                    "runs; the source route's build is then the native build for that target that the binary "
-                   "route's wave instructions are compared with. Goes with the default mode, --quality and "
-                   "--translator.")
+                   "route's wave instructions are compared with. Goes with the default mode, --suite, --quality "
+                   "and --translator.")
 @click.option("--only", "only", default=None, metavar="GLOB[,GLOB…]",
               help="Run only programs whose '<domain>/<name>' matches one of these shell globs, "
                    "e.g. 'sorting/*,ml/softmax_rows'.")
@@ -133,8 +133,8 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
                   and flag != mode]
         if others:
             raise click.UsageError(f"{mode} does not go with {', '.join(others)}")
-    if offload_arch != DEFAULT_TARGET and (manifest is not None or prebuilt):
-        raise click.UsageError("--offload-arch goes with the default mode, --quality and --translator")
+    if offload_arch != DEFAULT_TARGET and prebuilt:
+        raise click.UsageError("--offload-arch goes with the default mode, --suite, --quality and --translator")
     if merge:
         if not quality:
             raise click.UsageError("--from goes with --quality")
@@ -147,7 +147,7 @@ def bench(ctx: click.Context, manifest: str | None, sources: str | None, record:
         raise click.UsageError("--programs does not go with --suite (the manifest names the programs)")
     if manifest is not None:
         from .suite import parse_routes, run_suite
-        status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
+        status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm, offload_arch)
         ctx.exit(status)
     for flag, given in (("--sources", sources is not None), ("--record", record), ("--warm", warm)):
         if given:

@@ -11,6 +11,8 @@ import sys
 import click
 
 from .. import command
+from ..targets import DEFAULT as DEFAULT_TARGET
+from ..targets import TARGETS
 from ..errors import CassError
 from . import suite_judge as J
 from . import suite_manifest, suite_reference
@@ -34,9 +36,10 @@ def parse_routes(value: str | None) -> list[str]:
 
 
 def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, only: str | None,
-              out_dir: str | None, record: bool, warm: bool) -> int:
-    """Run the suite, print the table and the counts, write the summaries (and, with record, the
-    reference); the exit status: 0, or EXIT_WRONG when any result is WRONG."""
+              out_dir: str | None, record: bool, warm: bool, offload_arch: str = DEFAULT_TARGET) -> int:
+    """Run the suite, cass-nvcc's routes building for `offload_arch`, print the table and the counts,
+    write the summaries (and, with record, the reference); the exit status: 0, or EXIT_WRONG when
+    any result is WRONG."""
     suite = suite_manifest.load(manifest)
     root = suite.source_root(sources)
     patterns = [p.strip() for p in only.split(",") if p.strip()] if only else None
@@ -57,7 +60,8 @@ def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, 
         futures = []
         for p in programs:
             entry, note = suite_reference.entry_for(reference, p)
-            futures.append(pool.submit(run_program, str(root), p, routes, entry, note, gpu, warm, record))
+            futures.append(pool.submit(run_program, str(root), p, routes, entry, note, gpu, warm, record,
+                                       offload_arch))
         # one line per finished program on stderr: a long run shows where it stands
         for done, future in enumerate(concurrent.futures.as_completed(futures), 1):
             result = future.result()
@@ -73,7 +77,8 @@ def run_suite(manifest: str, sources: str | None, routes: list[str], jobs: int, 
         click.echo(f"recorded {len(entries)} of {len(results)} programs into {suite.reference_path}")
     info = {"name": suite.name, "repository": suite.repository, "commit": suite.commit,
             "manifest": str(suite.manifest), "sources": str(root),
-            "reference": str(suite.reference_path) if suite.reference_path.exists() else None, "gpu": gpu}
+            "reference": str(suite.reference_path) if suite.reference_path.exists() else None, "gpu": gpu,
+            "offload_arch": offload_arch}
     agg = write_all(info, results, routes, out_dir)
     for line in table(results, routes):
         click.echo(line)
@@ -121,10 +126,13 @@ def _write_quality(name: str, results: list[dict], out_dir: str) -> None:
               help="Directory for summary.json and summary.md (default suite-results/<suite>).")
 @click.option("--record", is_flag=True, help="Write the H200 reference from the nvcc route (NVIDIA GPU needed).")
 @click.option("--warm", is_flag=True, help="Also time a second cass-nvcc build on the same translation cache.")
+@click.option("--offload-arch", "offload_arch", default=DEFAULT_TARGET, show_default=True,
+              type=click.Choice(list(TARGETS)),
+              help="The AMD target of cass-nvcc's builds, which cass-run then emulates.")
 def suite_command(manifest: str, sources: str | None, routes: str | None, only: str | None, jobs: int,
-                  out_dir: str | None, record: bool, warm: bool) -> None:
+                  out_dir: str | None, record: bool, warm: bool, offload_arch: str) -> None:
     """Run a third-party suite described by a manifest (docs/third_party.md)."""
-    status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm)
+    status = run_suite(manifest, sources, parse_routes(routes), jobs, only, out_dir, record, warm, offload_arch)
     if status:
         click.get_current_context().exit(status)
 

@@ -6,7 +6,6 @@ compiler (llvmlite, lark): the nvcc route works where only nvcc, Python and clic
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -64,16 +63,17 @@ def _remove_outputs(cwd: Path, program: SuiteProgram) -> None:
             path.unlink()
 
 
-def _build_argv(route: str, program: SuiteProgram) -> list[str]:
+def _build_argv(route: str, program: SuiteProgram, offload_arch: str) -> list[str]:
     if route == "nvcc":
         return [find("nvcc").path, *program.flags, "-o", program.binary, *program.sources]
-    return [*tool_command("cass-nvcc"), f"--cass-route={route}", *program.flags, "-o", program.binary,
-            *program.sources]
+    return [*tool_command("cass-nvcc"), f"--cass-route={route}", f"--cass-offload-arch={offload_arch}",
+            *program.flags, "-o", program.binary, *program.sources]
 
 
 def run_route(root: Path, program: SuiteProgram, route: str, work: Path, reference: dict | None,
-              reference_note: str, gpu: str | None, warm: bool, record: bool) -> dict:
-    """Build, run and judge one program through one route."""
+              reference_note: str, gpu: str | None, warm: bool, record: bool, offload_arch: str) -> dict:
+    """Build, run and judge one program through one route (cass-nvcc's builds for `offload_arch`,
+    which cass-run then emulates)."""
     base = work / route
     tree, cache, reports = base / "tree", base / "cache", base / "reports"
     result: dict = {"route": route}
@@ -92,7 +92,7 @@ def run_route(root: Path, program: SuiteProgram, route: str, work: Path, referen
     reports.mkdir(parents=True)
     env = _environment(CASS_CACHE_DIR=str(cache), CASS_REPORT_DIR=str(reports))
     try:
-        argv = _build_argv(route, program)
+        argv = _build_argv(route, program, offload_arch)
     except CassError as e:  # nvcc or cass-cc's tools not found
         return verdict(J.Verdict(J.BUILD_ERROR, e.message))
     build = process_group.run(argv, program.build_timeout, cwd=str(cwd), env=env)
@@ -159,12 +159,12 @@ def _record(program: SuiteProgram, run: process_group.Finished, outputs: dict[st
 
 
 def run_program(root: str, program: SuiteProgram, routes: list[str], reference: dict | None, reference_note: str,
-                gpu: str | None, warm: bool, record: bool) -> dict:
+                gpu: str | None, warm: bool, record: bool, offload_arch: str) -> dict:
     """Everything measured for one program (worker-process entry point)."""
     work = Path(tempfile.mkdtemp(prefix=f"cass-suite-{program.name}-"))
     try:
         return {"program": program.name, "expect": program.expect,
                 "routes": {route: run_route(Path(root), program, route, work, reference, reference_note,
-                                            gpu, warm, record) for route in routes}}
+                                            gpu, warm, record, offload_arch) for route in routes}}
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -67,7 +67,8 @@ def render_markdown(suite: dict, agg: dict, results: list[dict]) -> str:
     routes = agg["routes"]
     out = [f"# cass-cc bench --suite {suite['name']}", "",
            f"{agg['programs']} programs from {suite['repository'] or 'the repository'}"
-           + (f" at {suite['commit'][:12]}" if suite["commit"] else "") + f"; routes: {', '.join(routes)}; "
+           + (f" at {suite['commit'][:12]}" if suite["commit"] else "") + f"; routes: {', '.join(routes)}"
+           + (f", built for {suite['offload_arch']}" if suite.get("offload_arch") else "") + "; "
            f"H200 reference: {suite['reference'] or 'none recorded'}.", "", "## Results", ""]
     out += table(results, routes, width=300)
     out += ["", "## Per route", "", "| route | pass | unverified | WRONG | FAIL | refused | build error | "

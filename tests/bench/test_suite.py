@@ -283,3 +283,19 @@ def test_cpp_sources_compiled_as_cuda_and_a_nonzero_exit(tmp_path):
     cells = _cells(done.stdout)
     assert cells["ends3"] == ["pass"], done.stdout
     assert cells["ends0"] == ["FAIL(exit 3: sum 4950)"], done.stdout
+
+
+@pytest.mark.slow
+def test_a_suite_builds_and_runs_for_the_target_asked(tmp_path):
+    """`--offload-arch gfx942`: cass-nvcc builds for gfx942 and cass-run runs that code (GFX9's
+    instruction names, s_load_dwordx2 where gfx1100 has s_load_b64), judged against the H200."""
+    done = run_tool("cass-cc", "bench", "--suite", str(SELFTEST), "--routes", "auto", "--only", "checksum_*",
+                    "--offload-arch", "gfx942", "--out", str(tmp_path / "out"), timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert _cells(done.stdout)["checksum_ref"] == ["pass"], done.stdout
+    data = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert data["suite"]["offload_arch"] == "gfx942"
+    opcodes = {op for per_kernel in data["results"][0]["routes"]["auto"]["opcodes"].values() for op in per_kernel}
+    assert any("dword" in op for op in opcodes) and not any(op.endswith("_b64") and op.startswith("s_load")
+                                                            for op in opcodes), sorted(opcodes)
+    assert "built for gfx942" in (tmp_path / "out" / "summary.md").read_text()
