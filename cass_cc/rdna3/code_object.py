@@ -33,11 +33,16 @@ MACH = {0x040: "gfx940", 0x043: "gfx1150", 0x044: "gfx1103"} | {t.mach: t.name f
 Reader = Callable[[int, int], bytes]  # (offset, size) -> the bytes there
 
 # A kernel the lifter runs one CUDA warp per wave64 (passes/lift/warp_model.py) is marked by a
-# global named this prefix + the kernel's name: two u32, the index of its blockDim argument (after
-# CUDA's parameters) among its explicit arguments and that argument's offset. libcassrt
-# (hip_wave_per_warp.c) launches such a kernel with wave_per_warp_lanes(threads) lanes in x and
-# CUDA's blockDim in that argument; passes/verify.py checks both.
+# global named this prefix + the kernel's name: three u32, the index of its blockDim argument
+# (after CUDA's parameters) among its explicit arguments, that argument's offset, and flags
+# (WAVE_PER_WARP_PACKS). libcassrt (hip_wave_per_warp.c) launches such a kernel with
+# wave_per_warp_lanes(threads) lanes in x and CUDA's blockDim in that argument; passes/verify.py
+# checks both. With WAVE_PER_WARP_PACKS, a one-dimensional block of more threads than one warp
+# per wave holds runs two warps to a wave instead: CUDA's block as the work-group, and
+# WAVE_PER_WARP_PACKED set in the argument's blockDim.x.
 WAVE_PER_WARP_PREFIX = "__cass_wave_per_warp."
+WAVE_PER_WARP_PACKS = 1
+WAVE_PER_WARP_PACKED = 0x80000000
 
 
 def wave_per_warp_lanes(threads: int) -> int:

@@ -127,3 +127,59 @@ def test_producer_arrive_runs_one_warp_per_wave():
         /*0010*/                   EXIT ;
 """)
     assert poll.opcode == "BAR" and "BAR.ARV" in why
+
+
+# `if (threadIdx.x == 0) { lock; ...; unlock; }` after a block reduction, as ptxas writes it: P0 is
+# first the bounds test of the load, then threadIdx.x != 0, which the EXIT before the lock uses
+LOCK_BY_THREAD_ZERO = """
+        /*0000*/                   S2R R2, SR_CTAID.X ;
+        /*0010*/                   S2R R7, SR_TID.X ;
+        /*0020*/                   IMAD R2, R2, c[0x0][0x0], R7 ;
+        /*0030*/                   ISETP.GE.AND P0, PT, R2, c[0x0][0x178], PT ;
+        /*0040*/              @!P0 LDG.E R0, [R2.64] ;
+        /*0050*/                   ISETP.NE.AND P0, PT, R7, RZ, PT ;
+        /*0060*/                   ISETP.NE.AND P1, PT, RZ, UR4, PT ;
+        /*0070*/                   STS [R7.X4], R0 ;
+        /*0080*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*0090*/              @!P1 BRA `(.L_x_3) ;
+.L_x_4:
+        /*00a0*/                   ISETP.GE.U32.AND P1, PT, R7, R3, PT ;
+        /*00b0*/                   SHF.R.U32.HI R3, RZ, 0x1, R3 ;
+        /*00c0*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
+        /*00d0*/                   ISETP.NE.AND P1, PT, R3, RZ, PT ;
+        /*00e0*/               @P1 BRA `(.L_x_4) ;
+.L_x_3:
+        /*00f0*/               @P0 EXIT ;
+        /*0100*/                   HFMA2.MMA R5, -RZ, RZ, 0, 5.9604644775390625e-08 ;
+.L_x_6:
+        /*0110*/                   IMAD.MOV.U32 R4, RZ, RZ, RZ ;
+        /*0120*/                   ATOMG.E.CAS.STRONG.GPU PT, R0, [R2], R4, R5 ;
+        /*0130*/                   ISETP.NE.AND P0, PT, R0, RZ, PT ;
+        /*0140*/               @P0 BRA `(.L_x_6) ;
+        /*0150*/                   EXIT ;
+"""
+
+
+def _packs(sass: str) -> bool:
+    instructions = sorted(parse_sass(sass).instructions, key=lambda i: i.address)
+    return warp_model.packs_one_dimensional(instructions, warp_model.waits(WAVE64, instructions))
+
+
+def test_a_lock_only_thread_zero_takes_lets_a_one_dimensional_block_pack():
+    """One thread of a 1-D block spins: the block may run two warps to a wave, so 1024 threads fit."""
+    assert _packs(LOCK_BY_THREAD_ZERO)
+
+
+@pytest.mark.parametrize("sass", [
+    SPIN_LOCK,                                                        # every thread may spin
+    LOCK_BY_THREAD_ZERO.replace("ISETP.NE.AND P0, PT, R7, RZ, PT", "ISETP.NE.AND P0, PT, R7, 0x20, PT"),
+    LOCK_BY_THREAD_ZERO.replace("@P0 EXIT", "@P1 EXIT"),              # another predicate guards it
+    LOCK_BY_THREAD_ZERO.replace("/*0060*/                   ISETP.NE.AND P1", "/*0060*/                   ISETP.NE.AND P0"),
+    LOCK_BY_THREAD_ZERO.replace("S2R R7, SR_TID.X", "S2R R7, SR_TID.Y"),
+    LOCK_BY_THREAD_ZERO.replace("STS [R7.X4], R0", "STG.E.STRONG.SYS [R2.64], R0"),   # may set what it polls
+    LOCK_BY_THREAD_ZERO.replace("        /*0150*/                   EXIT ;",
+                                "        /*0150*/                   BAR.ARV 0x1, 0x40 ;\n"
+                                "        /*0160*/                   EXIT ;"),  # a wait of another kind
+], ids=["every-thread", "thread-32", "other-guard", "test-overwritten", "tid-y", "others-store", "bar-arv"])
+def test_waits_other_threads_may_reach_keep_one_warp_per_wave(sass):
+    assert not _packs(sass)

@@ -107,6 +107,73 @@ def test_spin_lock_with_a_constant_moved_by_hfma2_runs_one_warp_per_wave(tmp_pat
     assert run.returncode == 0 and run.stdout == "12\n", run.stdout + run.stderr
 
 
+LOCK_BY_THREAD_ZERO_PROGRAM = r"""#include <cstdio>
+__device__ void lock(int *l) { while (atomicCAS(l, 0, 1) != 0) { } }
+__device__ void unlock(int *l) { atomicExch(l, 0); }
+
+// A block's total added under a global lock that the threads with threadIdx.x == 0 take (one in a
+// one-dimensional block, one a row in a two-dimensional one, where row 0 adds the total).
+__global__ void block_totals(int *l, int *total, const int *in)
+{
+    __shared__ int part[1024];
+    int t = threadIdx.y * blockDim.x + threadIdx.x, size = blockDim.x * blockDim.y;
+    part[t] = in[blockIdx.x * size + t];
+    __syncthreads();
+    for (int s = size / 2; s > 0; s /= 2) {
+        if (t < s)
+            part[t] += part[t + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        lock(l);
+        *total += threadIdx.y == 0 ? part[0] : 0;
+        __threadfence();
+        unlock(l);
+    }
+}
+
+int main()
+{
+    const int n = 4096;
+    static int host[n];
+    int *in, *l, *total, got = 0, want = 0;
+    for (int i = 0; i < n; ++i) { host[i] = (i * 7) % 13; want += host[i]; }
+    cudaMalloc(&in, sizeof host);
+    cudaMalloc(&l, sizeof(int));
+    cudaMalloc(&total, sizeof(int));
+    cudaMemcpy(in, host, sizeof host, cudaMemcpyHostToDevice);
+    cudaMemset(l, 0, sizeof(int));
+    for (dim3 block : {dim3(256), dim3(1024), dim3(32, 32), dim3(32, 16)}) {
+        cudaMemset(total, 0, sizeof(int));
+        block_totals<<<n / (block.x * block.y), block>>>(l, total, in);
+        cudaError_t e = cudaGetLastError();
+        cudaMemcpy(&got, total, sizeof(int), cudaMemcpyDeviceToHost);
+        printf("(%u, %u): %s %d of %d\n", block.x, block.y, cudaGetErrorName(e), got, want);
+    }
+    return 0;
+}
+"""
+
+
+def test_a_lock_thread_zero_takes_runs_one_dimensional_blocks_of_1024_on_gfx942(tmp_path):
+    """Thread 0 of each block takes a global lock: the kernel runs one warp per wave, whose blocks
+    hold 512 threads at most; its waits are by threadIdx.x == 0 alone, so a one-dimensional block
+    of 1024 runs two warps to a wave (one thread of it spins). A (32, 32) block has 32 threads
+    with threadIdx.x == 0, in 32 warps: refused, loudly, as before; (32, 16) runs one warp per
+    wave. (The H200 runs all four; the device's maxThreadsPerBlock, 1024, is what programs ask.)"""
+    source = tmp_path / "lock.cu"
+    source.write_text(LOCK_BY_THREAD_ZERO_PROGRAM)
+    exe = tmp_path / "lock"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-offload-arch=gfx942", "-o", exe, source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == ["(256, 1): cudaSuccess 24570 of 24570", "(1024, 1): cudaSuccess 24570 of 24570",
+                                       "(32, 32): cudaErrorInvalidConfiguration 0 of 24570",
+                                       "(32, 16): cudaSuccess 24570 of 24570"], run.stdout + run.stderr
+    assert "blocks hold at most 512 threads (one-dimensional blocks up to 1024); this launch asks for 1024" in run.stderr
+
+
 def test_prebuilt_program_runs_one_warp_per_wave_on_gfx942(tmp_path):
     """A plain nvcc build (its kernels translated when it runs, launched through the driver API):
     the spin lock taken by lane 0 of every warp runs one warp per wave on an emulated gfx942."""

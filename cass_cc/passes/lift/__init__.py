@@ -83,15 +83,16 @@ def _lift_module(unit: KernelUnit) -> str:
         if ins.opcode not in HANDLERS:
             raise unsupported(ins)
     warps = warp_model.for_target(unit.offload_arch)
-    hazard = warp_model.wait_hazard(warps, instructions)
-    if hazard is not None:
-        ins, why = hazard
-        if facts.launch_bounds and facts.flat_workgroup_size > warp_model.WAVE_PER_WARP_THREADS:
+    waits = warp_model.waits(warps, instructions)
+    if waits:
+        ins, why = waits[0].instruction, waits[0].why
+        packs = warp_model.packs_one_dimensional(instructions, waits)
+        if facts.launch_bounds and facts.flat_workgroup_size > warp_model.WAVE_PER_WARP_THREADS and not packs:
             raise unsupported(ins, f"{why}: on wave64 such a kernel runs one warp per wave, so blocks of at "
                                    f"most {warp_model.WAVE_PER_WARP_THREADS} threads, and its launch bounds "
                                    f"allow {facts.flat_workgroup_size}")
-        warps = replace(warps, wave_per_warp=True)
-    fn = declare_kernel(module, facts, warps.wave_per_warp)
+        warps = replace(warps, wave_per_warp=True, packs=packs)
+    fn = declare_kernel(module, facts, warps)
     ctx = KernelLifter(module, fn, unit.sm_arch)
     ctx.state["facts"] = facts
     ctx.state[warp_model.STATE_KEY] = warps

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 from llvmlite import ir
 
 from .core import CONST, FLAT, I1, I16, I32, I64, I8, LDS, PRIVATE, ConstRef, Lifter, PrivateAlloca, Reg, opaque
-from cass_cc.rdna3.code_object import WAVE_PER_WARP_PREFIX, wave_per_warp_lanes
+from cass_cc.rdna3.code_object import WAVE_PER_WARP_PACKED, WAVE_PER_WARP_PACKS, WAVE_PER_WARP_PREFIX, wave_per_warp_lanes
 
-from .warp_model import WARP, lane_id, model
+from .warp_model import WARP, WarpModel, lane_id, model
 
 SHARED_NAME = "__cass_shared"
 # The stack of a kernel with recursive subroutines has no static bound (CUDA programs raise
@@ -108,12 +108,13 @@ def block_shape_offset(facts: Facts) -> int:
     return (end + 3) // 4 * 4
 
 
-def declare_kernel(module: ir.Module, facts: Facts, wave_per_warp: bool) -> ir.Function:
+def declare_kernel(module: ir.Module, facts: Facts, warps: WarpModel) -> ir.Function:
     args = arg_types(facts.params)
-    if wave_per_warp:
-        mark = ir.GlobalVariable(module, ir.ArrayType(I32, 2), WAVE_PER_WARP_PREFIX + facts.name, addrspace=1)
+    if warps.wave_per_warp:
+        mark = ir.GlobalVariable(module, ir.ArrayType(I32, 3), WAVE_PER_WARP_PREFIX + facts.name, addrspace=1)
         mark.global_constant = True
-        mark.initializer = ir.Constant(ir.ArrayType(I32, 2), [len(args), block_shape_offset(facts)])
+        mark.initializer = ir.Constant(ir.ArrayType(I32, 3), [len(args), block_shape_offset(facts),
+                                                              WAVE_PER_WARP_PACKS if warps.packs else 0])
         mark.align = 4
         args = args + [BLOCK_SHAPE]
     fn = ir.Function(module, ir.FunctionType(ir.VoidType(), args), name=facts.name)
@@ -295,7 +296,8 @@ def _launch_word(ctx: Lifter, offset: int) -> ir.Value:
     b = ctx.b
     facts: Facts = ctx.state["facts"]
     if offset in (0x0, 0x4, 0x8) and model(ctx).wave_per_warp:    # blockDim: CUDA's, from the runtime
-        return _load_at(ctx, _kernarg(ctx), block_shape_offset(facts) + offset, I32, 4)
+        word = _load_at(ctx, _kernarg(ctx), block_shape_offset(facts) + offset, I32, 4)
+        return b.and_(word, ir.Constant(I32, ~WAVE_PER_WARP_PACKED & 0xffffffff)) if offset == 0 else word
     if offset in (0x0, 0x4, 0x8):      # blockDim: hidden_group_size_x/y/z (i16 at 12, 14, 16)
         return b.zext(_load_at(ctx, _implicitarg(ctx), 12 + offset // 2, I16, 2), I32)
     if offset in (0xc, 0x10, 0x14):    # gridDim: hidden_block_count_x/y/z (i32 at 0, 4, 8)
@@ -442,16 +444,30 @@ def _bank_global(ctx: Lifter, bank: int, data: bytes) -> ir.Value:
 
 
 # ---- special registers -------------------------------------------------------------------------
+def _packed(ctx: Lifter) -> ir.Value | None:
+    """One warp per wave with WAVE_PER_WARP_PACKS: whether this launch runs two warps to a wave
+    (the runtime's bit in blockDim.x); None for any other kernel."""
+    if not (model(ctx).wave_per_warp and model(ctx).packs):
+        return None
+    facts: Facts = ctx.state["facts"]
+    word = _load_at(ctx, _kernarg(ctx), block_shape_offset(facts), I32, 4)
+    return ctx.b.icmp_unsigned("!=", ctx.b.and_(word, ir.Constant(I32, WAVE_PER_WARP_PACKED)), ir.Constant(I32, 0))
+
+
 def _flat_thread(ctx: Lifter) -> ir.Value:
     """The thread's index in its block, x fastest, as CUDA numbers threads (wave_per_warp: the
     wave's index times 32 plus the lane; lanes 32-63 have ended at entry)."""
     b = ctx.b
-    if model(ctx).wave_per_warp:
-        lane = ctx.call("llvm.amdgcn.workitem.id.x", I32, [])
-        return b.add(b.mul(b.lshr(lane, ir.Constant(I32, 6)), ir.Constant(I32, WARP)),
-                     b.and_(lane, ir.Constant(I32, WARP - 1)))
-    x, y, z = (ctx.call(f"llvm.amdgcn.workitem.id.{a}", I32, []) for a in "xyz")
-    return b.add(x, b.mul(_launch_word(ctx, 0x0), b.add(y, b.mul(_launch_word(ctx, 0x4), z))))
+
+    def work_item() -> ir.Value:      # the work-group is CUDA's block
+        x, y, z = (ctx.call(f"llvm.amdgcn.workitem.id.{a}", I32, []) for a in "xyz")
+        return b.add(x, b.mul(_launch_word(ctx, 0x0), b.add(y, b.mul(_launch_word(ctx, 0x4), z))))
+    if not model(ctx).wave_per_warp:
+        return work_item()
+    x = ctx.call("llvm.amdgcn.workitem.id.x", I32, [])
+    per_warp = b.add(b.mul(b.lshr(x, ir.Constant(I32, 6)), ir.Constant(I32, WARP)), b.and_(x, ir.Constant(I32, WARP - 1)))
+    packed = _packed(ctx)
+    return per_warp if packed is None else b.select(packed, work_item(), per_warp)
 
 
 def _thread_index(ctx: Lifter, axis: str) -> ir.Value:
@@ -461,19 +477,26 @@ def _thread_index(ctx: Lifter, axis: str) -> ir.Value:
     b = ctx.b
     flat, x_size, y_size = _flat_thread(ctx), _launch_word(ctx, 0x0), _launch_word(ctx, 0x4)
     if axis == "x":
-        return b.urem(flat, x_size)
-    rows = b.udiv(flat, x_size)
-    return b.urem(rows, y_size) if axis == "y" else b.udiv(rows, y_size)
+        index = b.urem(flat, x_size)
+    else:
+        rows = b.udiv(flat, x_size)
+        index = b.urem(rows, y_size) if axis == "y" else b.udiv(rows, y_size)
+    packed = _packed(ctx)
+    return index if packed is None else b.select(packed, ctx.call(f"llvm.amdgcn.workitem.id.{axis}", I32, []), index)
 
 
 def end_idle_lanes(ctx: Lifter) -> None:
     """One warp per wave: lanes 32-63 of each wave, and the lanes past CUDA's block, end at the
-    kernel's entry; the builder goes on in the block the others run."""
+    kernel's entry (not in a launch that runs two warps to a wave); the builder goes on in the
+    block the others run."""
     b = ctx.b
     lane = ctx.call("llvm.amdgcn.workitem.id.x", I32, [])
     threads = b.mul(b.mul(_launch_word(ctx, 0x0), _launch_word(ctx, 0x4)), _launch_word(ctx, 0x8))
     idle = b.or_(b.icmp_unsigned("!=", b.and_(lane, ir.Constant(I32, WARP)), ir.Constant(I32, 0)),
                  b.icmp_unsigned(">=", _flat_thread(ctx), threads))
+    packed = _packed(ctx)
+    if packed is not None:
+        idle = b.and_(idle, b.not_(packed))
     end, body = ctx.new_block("idle_lane"), ctx.new_block("warp_lane")
     b.cbranch(idle, end, body)
     b.position_at_end(end)

@@ -35,6 +35,7 @@ from cass_cc.sass.model import Imm, Label, Mem, Reg
 from .cfg import label_address
 from .core import I1, I32, Lifter
 from .opcodes import STORE_OPCODES, TERMINATORS, is_immediate_move
+from .thread_zero import only_thread_zero_reaches
 
 WARP = 32       # CUDA's warp, on every target
 STATE_KEY = "warp_model"
@@ -44,6 +45,7 @@ STATE_KEY = "warp_model"
 class WarpModel:
     wave_size: int          # lanes of the target's waves: 32 or 64
     wave_per_warp: bool = False     # wave64 with one warp per wave, in lanes 0-31
+    packs: bool = False             # wave_per_warp, but a 1-D block may run two warps a wave (launch.py)
 
     @property
     def split(self) -> bool:
@@ -136,15 +138,25 @@ BLOCK_SCOPES = {"SM", "CTA"}
 DEVICE_SCOPES = {"GPU", "SYS"}
 
 
-def wait_hazard(model_: WarpModel, instructions: list) -> tuple[object, str] | None:
-    """On a target where two warps share a wave (see the module text), the first instruction by
-    which warps of a block may wait for each other, and why; None where there is none or no wave
-    is shared. `instructions` in address order."""
+@dataclass(frozen=True)
+class Wait:
+    """An instruction by which warps of a block may wait for each other, and why; a spin loop's
+    addresses (first, last) too (None for BAR.ARV and block-scope polls)."""
+    instruction: object
+    why: str
+    spin_loop: tuple[int, int] | None = None
+
+
+def waits(model_: WarpModel, instructions: list) -> list[Wait]:
+    """On a target where two warps share a wave (see the module text), every instruction by which
+    warps of a block may wait for each other; none where no wave is shared. `instructions` in
+    address order."""
     if not model_.split:
-        return None
+        return []
+    found = []
     for n, ins in enumerate(instructions):
         if ins.opcode == "BAR" and "ARV" in ins.modifiers:
-            return ins, "a warp arriving at a barrier that another warp waits at (BAR.ARV)"
+            found.append(Wait(ins, "a warp arriving at a barrier that another warp waits at (BAR.ARV)"))
         if ins.opcode == "BRA" and any(isinstance(op, Label) for op in ins.operands):
             start = label_address(ins)
             if start > ins.address:
@@ -153,11 +165,40 @@ def wait_hazard(model_: WarpModel, instructions: list) -> tuple[object, str] | N
             poll = next((i for i in loop if i.opcode in ("LD", "LDG") and "STRONG" in i.modifiers
                          and BLOCK_SCOPES & set(i.modifiers)), None)
             if poll is not None:
-                return poll, "a loop polling block-scope memory (warps of a block waiting for each other)"
+                found.append(Wait(poll, "a loop polling block-scope memory (warps of a block waiting for each other)"))
+                continue
             poll = _spin(loop, ins)
             if poll is not None:
-                return poll, "a spin loop on an atomic or volatile read (a lock, flag or barrier another thread sets)"
-    return None
+                found.append(Wait(poll, "a spin loop on an atomic or volatile read (a lock, flag or barrier "
+                                        "another thread sets)", (start, ins.address)))
+    return found
+
+
+def wait_hazard(model_: WarpModel, instructions: list) -> tuple[object, str] | None:
+    """The first of `waits`: (instruction, why), or None."""
+    found = waits(model_, instructions)
+    return (found[0].instruction, found[0].why) if found else None
+
+
+# What another thread could signal a spinning thread with: a store or atomic to global or generic
+# memory, and to shared memory where a spin polls it.
+SIGNALS = frozenset(("ST", "STG", "ATOM", "ATOMG", "RED"))
+SHARED_SIGNALS = frozenset(("STS", "ATOMS"))
+
+
+def packs_one_dimensional(instructions: list, found: list[Wait]) -> bool:
+    """Whether a one-dimensional block of the kernel may run two warps to a wave after all: its
+    only waits are spin loops that no thread but threadIdx.x == 0 reaches, and no other thread
+    writes the memory such a loop polls, so one thread of the block spins, waiting for other
+    blocks (the common `if (threadIdx.x == 0) { lock; ...; unlock; }` after a block reduction).
+    libcassrt does so for blocks of more than WAVE_PER_WARP_THREADS, which one warp per wave
+    cannot hold."""
+    if not found or any(w.spin_loop is None for w in found):
+        return False
+    signals = SIGNALS | (SHARED_SIGNALS if any(w.instruction.opcode in ("LDS", "ATOMS") for w in found) else set())
+    kept = {i.address for w in found for i in instructions if w.spin_loop[0] <= i.address <= w.spin_loop[1]}
+    kept |= {i.address for i in instructions if i.opcode in signals}
+    return only_thread_zero_reaches(instructions, kept)
 
 
 def _spin(loop: list, branch) -> object | None:

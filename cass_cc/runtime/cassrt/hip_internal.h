@@ -15,7 +15,7 @@ hipError_t cassrt_kernel_function(struct cassrt_kernel *kernel, hipFunction_t *f
 hipError_t cassrt_waited(hipError_t e);
 
 /* A kernel run one CUDA warp per 64-lane wave (hip_wave_per_warp.c), or not (wave_per_warp 0). */
-struct cassrt_wave_per_warp { int wave_per_warp; unsigned index, offset; };
+struct cassrt_wave_per_warp { int wave_per_warp; unsigned index, offset, flags; };
 
 /* Whether `kernel` of `module` is one (out), or the error reading its mark. */
 hipError_t cassrt_wave_per_warp_find(hipModule_t module, const char *kernel, struct cassrt_wave_per_warp *out);

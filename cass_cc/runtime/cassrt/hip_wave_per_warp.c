@@ -3,9 +3,12 @@
  * waits, a spin lock taken by one lane of each warp) would wait forever, so the lifter gives each
  * warp a wave of its own, in lanes 0-31. Such a code object defines "__cass_wave_per_warp.<kernel>"
  * (cass_cc/rdna3/code_object.py): two u32, the index of the kernel's blockDim argument among its
- * explicit arguments and its offset. A launch gives the kernel 64 lanes per warp in a
- * one-dimensional work-group and CUDA's blockDim in that argument, from which it computes
- * threadIdx; blocks hold at most 512 threads (1024 lanes). */
+ * explicit arguments and its offset, and flags (older code objects have two u32, no flags). A
+ * launch gives the kernel 64 lanes per warp in a one-dimensional work-group and CUDA's blockDim
+ * in that argument, from which it computes threadIdx; blocks hold at most 512 threads (1024
+ * lanes). A kernel flagged PACKS (its only waits are spin loops that threadIdx.x == 0 alone
+ * reaches: one thread of a one-dimensional block spins) runs a one-dimensional block of more
+ * threads two warps to a wave: CUDA's block as the work-group, PACKED set in blockDim.x. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,8 @@
 #include "hip_internal.h"
 
 #define PREFIX "__cass_wave_per_warp."
-enum { LANES_PER_WARP = 64, WARP = 32, THREADS_MAX = 512 };
+enum { LANES_PER_WARP = 64, WARP = 32, THREADS_MAX = 512, PACKS = 1 };
+#define PACKED 0x80000000u
 
 hipError_t cassrt_wave_per_warp_find(hipModule_t module, const char *kernel, struct cassrt_wave_per_warp *out)
 {
@@ -28,15 +32,16 @@ hipError_t cassrt_wave_per_warp_find(hipModule_t module, const char *kernel, str
     size_t size = 0;
     hipError_t found = hipModuleGetGlobal(&mark, &size, module, name);
     free(name);
-    if (found != hipSuccess || size != 2 * sizeof(unsigned))
+    if (found != hipSuccess || (size != 2 * sizeof(unsigned) && size != 3 * sizeof(unsigned)))
         return hipSuccess;      /* a kernel of the usual kind */
-    unsigned words[2];
-    hipError_t e = hipMemcpyDtoH(words, mark, sizeof words);
+    unsigned words[3] = {0, 0, 0};
+    hipError_t e = hipMemcpyDtoH(words, mark, size);
     if (e != hipSuccess)
         return e;
     out->wave_per_warp = 1;
     out->index = words[0];
     out->offset = words[1];
+    out->flags = words[2];
     return hipSuccess;
 }
 
@@ -63,16 +68,19 @@ hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wav
                                        hipStream_t stream, void **args, void **extra)
 {
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
-    if (threads > THREADS_MAX) {
+    unsigned shape[3] = {block.x, block.y, block.z};
+    unsigned lanes = LANES_PER_WARP * (unsigned)((threads + WARP - 1) / WARP);
+    if (threads > THREADS_MAX && (w->flags & PACKS) && block.y == 1 && block.z == 1) {
+        shape[0] |= PACKED;     /* one thread of the block spins: two warps to a wave */
+        lanes = block.x;
+    } else if (threads > THREADS_MAX) {
         char note[512];
         snprintf(note, sizeof note, "kernel %s runs one CUDA warp per 64-lane wave on this GPU (its warps "
-                 "wait for each other), so its blocks hold at most %d threads; this launch asks for %llu",
-                 kernel, THREADS_MAX, threads);
+                 "wait for each other), so its blocks hold at most %d threads%s; this launch asks for %llu",
+                 kernel, THREADS_MAX, (w->flags & PACKS) ? " (one-dimensional blocks up to 1024)" : "", threads);
         cassrt_note_once(note);
         return hipErrorInvalidConfiguration;
     }
-    unsigned shape[3] = {block.x, block.y, block.z};
-    unsigned lanes = LANES_PER_WARP * (unsigned)((threads + WARP - 1) / WARP);
     hipError_t e;
     if (args || !extra) {       /* a kernel without parameters may come with neither */
         if (!args && w->index > 0)
