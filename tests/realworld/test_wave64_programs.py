@@ -174,6 +174,66 @@ def test_a_lock_thread_zero_takes_runs_one_dimensional_blocks_of_1024_on_gfx942(
     assert "blocks hold at most 512 threads (one-dimensional blocks up to 1024); this launch asks for 1024" in run.stderr
 
 
+GRAPH_PROGRAM = r"""#include <cstdio>
+// Lane 0 of every warp takes a global lock: on wave64 the kernel runs one warp per wave.
+__global__ void warp_count(int *lock, int *count)
+{
+    if (threadIdx.x % 32 == 0) {
+        while (atomicCAS(lock, 0, 1) != 0) { }
+        *count += threadIdx.x / 32 + 1;
+        __threadfence();
+        atomicExch(lock, 0);
+    }
+}
+
+int main()
+{
+    int *lock, *count, got = 0;
+    cudaMalloc(&lock, sizeof(int));
+    cudaMalloc(&count, sizeof(int));
+    cudaMemset(lock, 0, sizeof(int));
+    cudaMemset(count, 0, sizeof(int));
+    cudaGraph_t graph;
+    cudaGraphCreate(&graph, 0);
+    void *args[] = {&lock, &count};
+    cudaKernelNodeParams p = {};
+    p.func = (void *)warp_count;
+    p.gridDim = dim3(2);
+    p.blockDim = dim3(96);
+    p.kernelParams = args;
+    cudaGraphNode_t node;
+    cudaGraphAddKernelNode(&node, graph, nullptr, 0, &p);
+    cudaGraphExec_t exec;
+    cudaGraphInstantiate(&exec, graph, 0);
+    cudaGraphLaunch(exec, 0);
+    cudaError_t e = cudaStreamSynchronize(0);
+    cudaMemcpy(&got, count, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("%s %d\n", cudaGetErrorName(e), got);
+    p.gridDim = dim3(3);
+    p.blockDim = dim3(64);
+    cudaGraphExecKernelNodeSetParams(exec, node, &p);
+    cudaGraphLaunch(exec, 0);
+    e = cudaStreamSynchronize(0);
+    cudaMemcpy(&got, count, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("%s %d\n", cudaGetErrorName(e), got);
+    return 0;
+}
+"""
+
+
+def test_a_graph_kernel_node_runs_one_warp_per_wave_on_gfx942(tmp_path):
+    """A kernel node of a graph launches as a launch does: the lock taken by lane 0 of every warp
+    runs one warp per wave, in the node as made and after cudaGraphExecKernelNodeSetParams (the
+    node launched it with CUDA's geometry and no blockDim argument, and counted 6, not 12)."""
+    source = tmp_path / "graph.cu"
+    source.write_text(GRAPH_PROGRAM)
+    exe = tmp_path / "graph"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-offload-arch=gfx942", "-o", exe, source, cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == "cudaSuccess 12\ncudaSuccess 21\n", run.stdout + run.stderr
+
+
 def test_prebuilt_program_runs_one_warp_per_wave_on_gfx942(tmp_path):
     """A plain nvcc build (its kernels translated when it runs, launched through the driver API):
     the spin lock taken by lane 0 of every warp runs one warp per wave on an emulated gfx942."""

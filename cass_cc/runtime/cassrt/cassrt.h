@@ -69,8 +69,9 @@ int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynami
 int cassrt_bind_heap(struct cassrt_kernel *kernel);
 
 /* --- graphs built node by node (hip_graph.c): graphs and nodes are HIP's handles; CUDA's node
- * parameters arrive as plain values. Kernel nodes name the kernel's HIP function. */
-int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
+ * parameters arrive as plain values. Kernel nodes name the registered kernel, launched as a launch
+ * launches it (one warp per wave where its code says so). */
+int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, struct cassrt_kernel *kernel,
                             struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
                             void **extra);
 int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,
@@ -81,7 +82,8 @@ int cassrt_graph_add_memcpy_3d(void **node, void *graph, void *const *deps, size
 int cassrt_graph_add_host(void **node, void *graph, void *const *deps, size_t count, void (*fn)(void *),
                           void *data);
 /* A node's parameters changed: in the graph (exec NULL) or in one instantiated graph only. */
-int cassrt_graph_kernel_params(void *exec, void *node, void *function, struct cassrt_dim grid, struct cassrt_dim block,
+int cassrt_graph_kernel_params(void *exec, void *node, struct cassrt_kernel *kernel, struct cassrt_dim grid,
+                               struct cassrt_dim block,
                                unsigned shared_mem, void **params, void **extra);
 int cassrt_graph_memset_params(void *exec, void *node, void *dst, size_t pitch, unsigned value, unsigned element_size,
                                size_t width, size_t height);

@@ -8,23 +8,20 @@
 
 static cudaError_t result(int e) { return (cudaError_t)cassrt_result(e); }
 
-/* What a kernel node launches: the kernel's HIP function (its image given the device heap, as a
- * launch does first), and the geometry. */
-struct launch { void *function; struct cassrt_dim grid, block; };
+/* What a kernel node launches: the kernel (its image given the device heap, as a launch does
+ * first), and the geometry. */
+struct launch { struct cassrt_kernel *kernel; struct cassrt_dim grid, block; };
 
 static int launch_of(const struct cudaKernelNodeParams *p, struct launch *l)
 {
     if (!p)
         return cudaErrorInvalidValue;
-    struct cassrt_kernel *kernel = cassrt_kernel_of(p->func);
-    if (!kernel)    /* what an H200 answers for a host function */
+    l->kernel = cassrt_kernel_of(p->func);
+    if (!l->kernel)    /* what an H200 answers for a host function */
         return cudaErrorInvalidResourceHandle;
-    int e = cassrt_bind_heap(kernel);
-    if (e == cudaSuccess)
-        e = cassrt_kernel_hip_function(kernel, &l->function);
     l->grid = (struct cassrt_dim){p->gridDim.x, p->gridDim.y, p->gridDim.z};
     l->block = (struct cassrt_dim){p->blockDim.x, p->blockDim.y, p->blockDim.z};
-    return e;
+    return cassrt_bind_heap(l->kernel);
 }
 
 cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
@@ -35,7 +32,7 @@ cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGr
     int e = launch_of(pNodeParams, &l);
     if (e == cudaSuccess)
         e = cassrt_graph_add_kernel((void **)pGraphNode, graph, (void *const *)pDependencies, numDependencies,
-                                    l.function, l.grid, l.block, pNodeParams->sharedMemBytes,
+                                    l.kernel, l.grid, l.block, pNodeParams->sharedMemBytes,
                                     pNodeParams->kernelParams, pNodeParams->extra);
     return result(e);
 }
@@ -45,7 +42,7 @@ static cudaError_t kernel_params(cudaGraphExec_t exec, cudaGraphNode_t node, con
     struct launch l;
     int e = launch_of(p, &l);
     if (e == cudaSuccess)
-        e = cassrt_graph_kernel_params(exec, node, l.function, l.grid, l.block, p->sharedMemBytes, p->kernelParams,
+        e = cassrt_graph_kernel_params(exec, node, l.kernel, l.grid, l.block, p->sharedMemBytes, p->kernelParams,
                                        p->extra);
     return result(e);
 }

@@ -1,21 +1,39 @@
 /* Graphs built node by node (cuda_graph.c): HIP's graph functions, with HIP's node parameter
  * structures rebuilt from the plain values cassrt.h passes. */
+#include <string.h>
+
 #include <hip/hip_runtime_api.h>
 
 #include "cassrt.h"
 #include "hip_internal.h"
 
-static hipKernelNodeParams kernel_params(void *function, struct cassrt_dim grid, struct cassrt_dim block,
-                                         unsigned shared_mem, void **params, void **extra)
+/* HIP's parameters of a kernel node, as cassrt_launch launches the kernel: a kernel run one warp
+ * per wave gets its lanes and CUDA's blockDim among its arguments (HIP copies the arguments when
+ * the node is made or changed, so `l` may go after). */
+static hipError_t kernel_params(struct cassrt_kernel *kernel, struct cassrt_dim grid, struct cassrt_dim block,
+                                unsigned shared_mem, void **params, void **extra, hipKernelNodeParams *p,
+                                struct cassrt_wave_launch *l)
 {
-    hipKernelNodeParams p = {0};
-    p.func = function;  /* a hipFunction_t: the kernel is a module's (cassrt_kernel_function) */
-    p.gridDim = (dim3){grid.x, grid.y, grid.z};
-    p.blockDim = (dim3){block.x, block.y, block.z};
-    p.sharedMemBytes = shared_mem;
-    p.kernelParams = params;
-    p.extra = extra;
-    return p;
+    memset(p, 0, sizeof *p);
+    memset(l, 0, sizeof *l);
+    hipFunction_t fn;
+    hipError_t e = cassrt_kernel_function(kernel, &fn);
+    if (e != hipSuccess)
+        return e;
+    p->func = fn;
+    p->gridDim = (dim3){grid.x, grid.y, grid.z};
+    p->blockDim = (dim3){block.x, block.y, block.z};
+    p->sharedMemBytes = shared_mem;
+    p->kernelParams = params;
+    p->extra = extra;
+    const struct cassrt_wave_per_warp *w = cassrt_kernel_wave_per_warp(kernel);
+    if (!w->wave_per_warp)
+        return hipSuccess;
+    e = cassrt_wave_per_warp_prepare(w, cassrt_kernel_name(kernel), block, params, extra, l);
+    p->blockDim = (dim3){l->lanes, 1, 1};
+    p->kernelParams = l->args;
+    p->extra = l->args ? NULL : l->extra;
+    return e;
 }
 
 static hipMemsetParams memset_params(void *dst, size_t pitch, unsigned value, unsigned element_size, size_t width,
@@ -31,19 +49,29 @@ static hipMemsetParams memset_params(void *dst, size_t pitch, unsigned value, un
     return p;
 }
 
-int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, void *function,
+int cassrt_graph_add_kernel(void **node, void *graph, void *const *deps, size_t count, struct cassrt_kernel *kernel,
                             struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem, void **params,
                             void **extra)
 {
-    hipKernelNodeParams p = kernel_params(function, grid, block, shared_mem, params, extra);
-    return hipGraphAddKernelNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+    hipKernelNodeParams p;
+    struct cassrt_wave_launch l;
+    hipError_t e = kernel_params(kernel, grid, block, shared_mem, params, extra, &p, &l);
+    if (e == hipSuccess)
+        e = hipGraphAddKernelNode((hipGraphNode_t *)node, graph, (const hipGraphNode_t *)deps, count, &p);
+    cassrt_wave_per_warp_release(&l);
+    return e;
 }
 
-int cassrt_graph_kernel_params(void *exec, void *node, void *function, struct cassrt_dim grid, struct cassrt_dim block,
-                               unsigned shared_mem, void **params, void **extra)
+int cassrt_graph_kernel_params(void *exec, void *node, struct cassrt_kernel *kernel, struct cassrt_dim grid,
+                               struct cassrt_dim block, unsigned shared_mem, void **params, void **extra)
 {
-    hipKernelNodeParams p = kernel_params(function, grid, block, shared_mem, params, extra);
-    return exec ? hipGraphExecKernelNodeSetParams(exec, node, &p) : hipGraphKernelNodeSetParams(node, &p);
+    hipKernelNodeParams p;
+    struct cassrt_wave_launch l;
+    hipError_t e = kernel_params(kernel, grid, block, shared_mem, params, extra, &p, &l);
+    if (e == hipSuccess)
+        e = exec ? hipGraphExecKernelNodeSetParams(exec, node, &p) : hipGraphKernelNodeSetParams(node, &p);
+    cassrt_wave_per_warp_release(&l);
+    return e;
 }
 
 int cassrt_graph_add_memset(void **node, void *graph, void *const *deps, size_t count, void *dst, size_t pitch,

@@ -26,6 +26,25 @@ int cassrt_wave_per_warp_threads(const struct cassrt_wave_per_warp *w, int lanes
 /* The lanes of a block of `threads` CUDA threads. */
 int cassrt_wave_per_warp_lanes(const struct cassrt_wave_per_warp *w, int threads);
 
+/* A launch of one as HIP takes it: the work-group's lanes (in x) and the arguments with CUDA's
+ * blockDim (args: CUDA's argument pointers and the shape's; else extra, HIP's markers around a
+ * copy of the packed argument buffer with the shape in it). */
+struct cassrt_wave_launch {
+    unsigned lanes;
+    unsigned shape[3];
+    void **args;
+    void *extra[5];
+    unsigned char *buffer;
+    size_t size;
+};
+
+/* Fills `out` for a launch of `block` (args or extra as the caller got them), or the error such a
+ * launch gets (blocks too large, saying why); cassrt_wave_per_warp_release frees it either way. */
+hipError_t cassrt_wave_per_warp_prepare(const struct cassrt_wave_per_warp *w, const char *kernel,
+                                        struct cassrt_dim block, void **args, void **extra,
+                                        struct cassrt_wave_launch *out);
+void cassrt_wave_per_warp_release(struct cassrt_wave_launch *l);
+
 /* Launches one: 64 lanes per warp, CUDA's blockDim in its argument (args: CUDA's argument
  * pointers; else extra, in HIP's markers, with a packed argument buffer). */
 hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wave_per_warp *w, const char *kernel,

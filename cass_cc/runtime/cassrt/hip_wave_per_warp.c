@@ -63,16 +63,19 @@ static void *extra_value(void **extra, void *marker)
     return NULL;
 }
 
-hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wave_per_warp *w, const char *kernel,
-                                       struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem,
-                                       hipStream_t stream, void **args, void **extra)
+hipError_t cassrt_wave_per_warp_prepare(const struct cassrt_wave_per_warp *w, const char *kernel,
+                                        struct cassrt_dim block, void **args, void **extra,
+                                        struct cassrt_wave_launch *out)
 {
+    memset(out, 0, sizeof *out);
     unsigned long long threads = (unsigned long long)block.x * block.y * block.z;
-    unsigned shape[3] = {block.x, block.y, block.z};
-    unsigned lanes = LANES_PER_WARP * (unsigned)((threads + WARP - 1) / WARP);
+    out->shape[0] = block.x;
+    out->shape[1] = block.y;
+    out->shape[2] = block.z;
+    out->lanes = LANES_PER_WARP * (unsigned)((threads + WARP - 1) / WARP);
     if (threads > THREADS_MAX && (w->flags & PACKS) && block.y == 1 && block.z == 1) {
-        shape[0] |= PACKED;     /* one thread of the block spins: two warps to a wave */
-        lanes = block.x;
+        out->shape[0] |= PACKED;     /* one thread of the block spins: two warps to a wave */
+        out->lanes = block.x;
     } else if (threads > THREADS_MAX) {
         char note[512];
         snprintf(note, sizeof note, "kernel %s runs one CUDA warp per 64-lane wave on this GPU (its warps "
@@ -81,33 +84,48 @@ hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wav
         cassrt_note_once(note);
         return hipErrorInvalidConfiguration;
     }
-    hipError_t e;
     if (args || !extra) {       /* a kernel without parameters may come with neither */
         if (!args && w->index > 0)
             return hipErrorInvalidValue;
-        void **with_shape = malloc((w->index + 1) * sizeof *with_shape);
-        if (!with_shape)
+        out->args = malloc((w->index + 1) * sizeof *out->args);
+        if (!out->args)
             return hipErrorOutOfMemory;
         if (w->index > 0)
-            memcpy(with_shape, args, w->index * sizeof *args);
-        with_shape[w->index] = shape;
-        e = hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, lanes, 1, 1, shared_mem, stream, with_shape, NULL);
-        free(with_shape);
-        return e;
+            memcpy(out->args, args, w->index * sizeof *args);
+        out->args[w->index] = out->shape;
+        return hipSuccess;
     }
-    void *buffer = extra ? extra_value(extra, HIP_LAUNCH_PARAM_BUFFER_POINTER) : NULL;
-    size_t *given = extra ? extra_value(extra, HIP_LAUNCH_PARAM_BUFFER_SIZE) : NULL;
+    void *buffer = extra_value(extra, HIP_LAUNCH_PARAM_BUFFER_POINTER);
+    size_t *given = extra_value(extra, HIP_LAUNCH_PARAM_BUFFER_SIZE);
     if (!buffer || !given)
         return hipErrorInvalidValue;
-    size_t size = *given > w->offset + sizeof shape ? *given : w->offset + sizeof shape;
-    unsigned char *copy = calloc(1, size);
-    if (!copy)
+    out->size = *given > w->offset + sizeof out->shape ? *given : w->offset + sizeof out->shape;
+    out->buffer = calloc(1, out->size);
+    if (!out->buffer)
         return hipErrorOutOfMemory;
-    memcpy(copy, buffer, *given);
-    memcpy(copy + w->offset, shape, sizeof shape);
-    void *with_shape[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, copy, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                          HIP_LAUNCH_PARAM_END};
-    e = hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, lanes, 1, 1, shared_mem, stream, NULL, with_shape);
-    free(copy);
+    memcpy(out->buffer, buffer, *given);
+    memcpy(out->buffer + w->offset, out->shape, sizeof out->shape);
+    void *markers[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, out->buffer, HIP_LAUNCH_PARAM_BUFFER_SIZE, &out->size,
+                       HIP_LAUNCH_PARAM_END};
+    memcpy(out->extra, markers, sizeof markers);
+    return hipSuccess;
+}
+
+void cassrt_wave_per_warp_release(struct cassrt_wave_launch *l)
+{
+    free(l->args);
+    free(l->buffer);
+}
+
+hipError_t cassrt_wave_per_warp_launch(hipFunction_t fn, const struct cassrt_wave_per_warp *w, const char *kernel,
+                                       struct cassrt_dim grid, struct cassrt_dim block, unsigned shared_mem,
+                                       hipStream_t stream, void **args, void **extra)
+{
+    struct cassrt_wave_launch l;
+    hipError_t e = cassrt_wave_per_warp_prepare(w, kernel, block, args, extra, &l);
+    if (e == hipSuccess)
+        e = hipModuleLaunchKernel(fn, grid.x, grid.y, grid.z, l.lanes, 1, 1, shared_mem, stream, l.args,
+                                  l.args ? NULL : l.extra);
+    cassrt_wave_per_warp_release(&l);
     return e;
 }
