@@ -198,12 +198,12 @@ int cassrt_function_launch(void *function, struct cassrt_dim grid, struct cassrt
 /* CUfunction_attribute and hipFunction_attribute number the attributes alike. */
 int cassrt_function_attribute(void *function, int attribute, int *value);
 int cassrt_function_occupancy(void *function, int block_size, size_t dynamic_shared, int *blocks);
-/* Whether a cooperative grid of `function` fits on the current device at once (every block of it
- * resident, as grid-wide barriers need): success, or cudaErrorCooperativeLaunchTooLarge. The
- * runtime's launches and the driver's share it; a registered kernel's function comes from
- * cassrt_kernel_hip_function (hip_launch.c). */
-int cassrt_cooperative_fits(void *function, struct cassrt_dim grid, struct cassrt_dim block, size_t shared_mem);
-int cassrt_kernel_hip_function(struct cassrt_kernel *kernel, void **function);
+/* Whether a cooperative grid fits on the current device at once (every block of it resident, as
+ * grid-wide barriers need), given how many of its blocks a multiprocessor holds (from
+ * cassrt_occupancy or cassrt_function_occupancy, which count a kernel run one warp per wave in its
+ * lanes): success, or cudaErrorCooperativeLaunchTooLarge. The runtime's launches and the driver's
+ * share it. */
+int cassrt_cooperative_fits(struct cassrt_dim grid, int per_cu);
 
 /* --- AMD code objects (code_object.c) ----------------------------------------------------- */
 /* The names of a code object's kernels: *names malloc'd (free with cassrt_free_names), *count of

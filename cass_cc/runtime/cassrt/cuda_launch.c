@@ -251,11 +251,11 @@ static cudaError_t launch(struct cassrt_kernel *k, dim3 grid, dim3 block, void *
 static cudaError_t launch_cooperative(struct cassrt_kernel *k, dim3 grid, dim3 block, void **args,
                                       size_t shared, cudaStream_t stream)
 {
-    struct cassrt_dim g = {grid.x, grid.y, grid.z}, b = {block.x, block.y, block.z};
-    void *function;
-    int e = cassrt_kernel_hip_function(k, &function);
+    struct cassrt_dim g = {grid.x, grid.y, grid.z};
+    int per_cu = 0;
+    int e = cassrt_occupancy(k, (int)(block.x * block.y * block.z), shared, &per_cu);
     if (e == cudaSuccess)
-        e = cassrt_cooperative_fits(function, g, b, shared);
+        e = cassrt_cooperative_fits(g, per_cu);
     if (e != cudaSuccess)
         return (cudaError_t)cassrt_result(e);
     return launch(k, grid, block, args, shared, stream);

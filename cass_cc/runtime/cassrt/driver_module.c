@@ -600,7 +600,11 @@ static CUresult launch(CUfunction f, struct cassrt_dim grid, struct cassrt_dim b
 /* A cooperative grid must fit on the device at once (hip_module.c, shared with the runtime's). */
 static CUresult check_cooperative(CUfunction f, struct cassrt_dim grid, struct cassrt_dim block, unsigned shared)
 {
-    return f ? result(cassrt_cooperative_fits(f->hip_function, grid, block, shared)) : CUDA_ERROR_INVALID_HANDLE;
+    if (!f)
+        return CUDA_ERROR_INVALID_HANDLE;
+    int per_cu = 0;
+    int e = cassrt_function_occupancy(f->hip_function, (int)(block.x * block.y * block.z), shared, &per_cu);
+    return result(e ? e : cassrt_cooperative_fits(grid, per_cu));
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,

@@ -53,15 +53,6 @@ int cassrt_function_info(struct cassrt_kernel *kernel, struct cassrt_function_in
     return hipSuccess;
 }
 
-int cassrt_kernel_hip_function(struct cassrt_kernel *kernel, void **function)
-{
-    hipFunction_t fn;
-    hipError_t e = cassrt_kernel_function(kernel, &fn);
-    if (e == hipSuccess)
-        *function = fn;
-    return e;
-}
-
 int cassrt_occupancy(struct cassrt_kernel *kernel, int block_size, size_t dynamic_shared, int *blocks)
 {
     hipFunction_t fn;

@@ -128,13 +128,10 @@ int cassrt_function_occupancy(void *function, int block_size, size_t dynamic_sha
 
 /* Every block of a cooperative grid must be resident at once (grid-wide barriers wait on each
  * other), so a grid larger than the device holds is refused, as CUDA does. */
-int cassrt_cooperative_fits(void *function, struct cassrt_dim grid, struct cassrt_dim block, size_t shared_mem)
+int cassrt_cooperative_fits(struct cassrt_dim grid, int per_cu)
 {
-    int per_cu = 0, cus = 0, device = 0;
-    hipError_t e = hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
-        &per_cu, (hipFunction_t)function, (int)(block.x * block.y * block.z), shared_mem);
-    if (e == hipSuccess)
-        e = hipGetDevice(&device);
+    int cus = 0, device = 0;
+    hipError_t e = hipGetDevice(&device);
     if (e == hipSuccess)
         e = hipDeviceGetAttribute(&cus, hipDeviceAttributeMultiprocessorCount, device);
     if (e == hipSuccess && (unsigned long long)grid.x * grid.y * grid.z > (unsigned long long)per_cu * (unsigned)cus)
