@@ -27,6 +27,10 @@ class Target:
     architected_sgprs: bool = False  # workgroup ids in TTMP9 (x) and TTMP7 (y | z << 16), not SGPRs
     packed_workitem_ids: bool = True  # work-item ids x | y << 10 | z << 20 in v0, else in v0, v1, v2
     product: str = ""         # a card with this processor (AMDGPUUsage), for the emulated device
+    # MIMG image instructions (LLVM's FeatureImageInsts): gfx940 and later CDNA have none, so ROCm
+    # reports no image support there and refuses arrays and texture objects; the source route's
+    # CUDA textures and surfaces then run in software (hipify/cass_texture_software.h)
+    image_instructions: bool = True
 
     @property
     def llvm_features(self) -> str:
@@ -51,7 +55,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F, emulated=True,
            product="AMD Instinct MI210"),
     Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C, emulated=True,
-           product="AMD Instinct MI300X"),
+           product="AMD Instinct MI300X", image_instructions=False),
 )}
 
 DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise
