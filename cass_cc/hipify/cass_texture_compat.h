@@ -21,6 +21,9 @@
 
 #include <hip/hip_runtime.h>
 
+#include <map>
+#include <mutex>
+
 #include "cass_texture_software.h"
 
 template <typename _CassT>
@@ -41,6 +44,48 @@ inline hipChannelFormatDesc cass_hipCreateChannelDesc(int x, int y, int z, int w
   return hipCreateChannelDesc(x, y, z, w, f);
 }
 
+/* What every texture and surface object was made from (cudaGetTextureObject*Desc and
+ * cudaGetSurfaceObjectResourceDesc give it back; the emulated runtime has no such query) and
+ * whether it is a software one (cass_texture_software.h). */
+struct cass_texture_record {
+  hipResourceDesc resource;
+  hipTextureDesc texture;
+  bool software;
+};
+
+inline std::map<uintptr_t, cass_texture_record>& cass_texture_records() {
+  static std::map<uintptr_t, cass_texture_record> records;
+  return records;
+}
+
+inline std::mutex& cass_texture_records_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+inline void cass_texture_record_keep(uintptr_t object, const hipResourceDesc& resource, const hipTextureDesc& desc,
+                                     bool software) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  cass_texture_records()[object] = cass_texture_record{resource, desc, software};
+}
+
+inline bool cass_texture_record_find(uintptr_t object, cass_texture_record* found) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  auto at = cass_texture_records().find(object);
+  if (at == cass_texture_records().end()) return false;
+  *found = at->second;
+  return true;
+}
+
+/* Forgets the object; whether it was a software one. */
+inline bool cass_texture_record_forget(uintptr_t object) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  auto at = cass_texture_records().find(object);
+  bool software = at != cass_texture_records().end() && at->second.software;
+  if (at != cass_texture_records().end()) cass_texture_records().erase(at);
+  return software;
+}
+
 inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const hipResourceDesc* resource,
                                               const hipTextureDesc* desc, const hipResourceViewDesc* view) {
   if (!resource || !desc) return hipCreateTextureObject(texture, resource, desc, view);
@@ -52,8 +97,10 @@ inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const
     if (view) return cass_software_refuse("a resource view");
     uintptr_t object = 0;
     hipError_t e = cass_software_object_create(&object, resource, desc, true);
-    if (e == hipSuccess) *texture = reinterpret_cast<hipTextureObject_t>(object);
-    return e;
+    if (e != hipSuccess) return e;
+    cass_texture_record_keep(object, *resource, *desc, true);
+    *texture = reinterpret_cast<hipTextureObject_t>(object);
+    return hipSuccess;
   }
   hipChannelFormatDesc format = {};
   if (resource->resType == hipResourceTypeArray && resource->res.array.array)
@@ -68,29 +115,27 @@ inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const
     for (int c = 0; c < 4; ++c)
       quantised.borderColor[c] = cass_border_in_format(desc->borderColor[c], format.x,
                                                        format.f == hipChannelFormatKindSigned);
-  return hipCreateTextureObject(texture, resource, &quantised, view);
+  hipError_t e = hipCreateTextureObject(texture, resource, &quantised, view);
+  if (e == hipSuccess) cass_texture_record_keep(reinterpret_cast<uintptr_t>(*texture), *resource, *desc, false);
+  return e;
 }
 
 inline hipError_t cass_hipDestroyTextureObject(hipTextureObject_t texture) {
-  if (cass_software_object_find(reinterpret_cast<uintptr_t>(texture)))
+  if (cass_texture_record_forget(reinterpret_cast<uintptr_t>(texture)))
     return cass_software_object_destroy(reinterpret_cast<uintptr_t>(texture));
   return hipDestroyTextureObject(texture);
 }
 
 inline hipError_t cass_hipGetTextureObjectResourceDesc(hipResourceDesc* resource, hipTextureObject_t texture) {
-  cass_software_object found;
-  if (!cass_software_object_find(reinterpret_cast<uintptr_t>(texture), &found))
-    return hipGetTextureObjectResourceDesc(resource, texture);
-  if (!resource) return hipErrorInvalidValue;
+  cass_texture_record found;
+  if (!resource || !cass_texture_record_find(reinterpret_cast<uintptr_t>(texture), &found)) return hipErrorInvalidValue;
   *resource = found.resource;
   return hipSuccess;
 }
 
 inline hipError_t cass_hipGetTextureObjectTextureDesc(hipTextureDesc* desc, hipTextureObject_t texture) {
-  cass_software_object found;
-  if (!cass_software_object_find(reinterpret_cast<uintptr_t>(texture), &found))
-    return hipGetTextureObjectTextureDesc(desc, texture);
-  if (!desc) return hipErrorInvalidValue;
+  cass_texture_record found;
+  if (!desc || !cass_texture_record_find(reinterpret_cast<uintptr_t>(texture), &found)) return hipErrorInvalidValue;
   *desc = found.texture;
   return hipSuccess;
 }
@@ -225,16 +270,19 @@ inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const
   bool images = true;
   hipError_t asked = cass_device_has_images(&images);
   if (asked != hipSuccess) return asked;
+  uintptr_t object = 0;
+  hipError_t e = hipSuccess;
   if (!images) {
-    uintptr_t object = 0;
-    hipError_t e = cass_software_object_create(&object, resource, &elements, false);
-    if (e == hipSuccess) *surface = reinterpret_cast<hipSurfaceObject_t>(object);
-    return e;
+    e = cass_software_object_create(&object, resource, &elements, false);
+  } else {
+    hipTextureObject_t texture = 0;
+    e = hipCreateTextureObject(&texture, resource, &elements, nullptr);
+    object = reinterpret_cast<uintptr_t>(texture);
   }
-  hipTextureObject_t texture = 0;
-  hipError_t e = hipCreateTextureObject(&texture, resource, &elements, nullptr);
-  *surface = reinterpret_cast<hipSurfaceObject_t>(texture);
-  return e;
+  if (e != hipSuccess) return e;
+  cass_texture_record_keep(object, *resource, elements, !images);
+  *surface = reinterpret_cast<hipSurfaceObject_t>(object);
+  return hipSuccess;
 }
 
 /* A surface object here is a texture object of its array (above), or a software one. */
@@ -243,7 +291,7 @@ inline hipError_t cass_hipGetSurfaceObjectResourceDesc(hipResourceDesc* resource
 }
 
 inline hipError_t cass_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
-  if (cass_software_object_find(reinterpret_cast<uintptr_t>(surface)))
+  if (cass_texture_record_forget(reinterpret_cast<uintptr_t>(surface)))
     return cass_software_object_destroy(reinterpret_cast<uintptr_t>(surface));
   return hipDestroyTextureObject(reinterpret_cast<hipTextureObject_t>(surface));
 }

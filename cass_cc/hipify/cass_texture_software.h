@@ -25,8 +25,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <type_traits>
 #include <utility>
 
@@ -58,22 +56,6 @@ enum { CASS_SW_SIGNED = 0, CASS_SW_UNSIGNED = 1, CASS_SW_FLOAT = 2 };
 enum { CASS_SW_WRAP = 0, CASS_SW_CLAMP = 1, CASS_SW_MIRROR = 2, CASS_SW_BORDER = 3 };
 
 /* ---- host: making and forgetting objects ---------------------------------------------------- */
-
-/* The descriptions an object was made from (cudaGetTextureObject*Desc read them back). */
-struct cass_software_object {
-  hipResourceDesc resource;
-  hipTextureDesc texture;
-};
-
-inline std::map<uintptr_t, cass_software_object>& cass_software_objects() {
-  static std::map<uintptr_t, cass_software_object> objects;
-  return objects;
-}
-
-inline std::mutex& cass_software_objects_lock() {
-  static std::mutex lock;
-  return lock;
-}
 
 /* Whether the current device samples images itself; an error where the device cannot be asked. */
 inline hipError_t cass_device_has_images(bool* images) {
@@ -207,26 +189,11 @@ inline hipError_t cass_software_object_create(uintptr_t* object, const hipResour
     (void)hipFree(device);
     return e;
   }
-  std::lock_guard<std::mutex> hold(cass_software_objects_lock());
-  cass_software_objects()[reinterpret_cast<uintptr_t>(device)] = cass_software_object{*resource, *desc};
   *object = reinterpret_cast<uintptr_t>(device);
   return hipSuccess;
 }
 
-/* Whether `object` is one of these; its descriptions when asked. */
-inline bool cass_software_object_find(uintptr_t object, cass_software_object* found = nullptr) {
-  std::lock_guard<std::mutex> hold(cass_software_objects_lock());
-  auto at = cass_software_objects().find(object);
-  if (at == cass_software_objects().end()) return false;
-  if (found) *found = at->second;
-  return true;
-}
-
 inline hipError_t cass_software_object_destroy(uintptr_t object) {
-  {
-    std::lock_guard<std::mutex> hold(cass_software_objects_lock());
-    cass_software_objects().erase(object);
-  }
   return hipFree(reinterpret_cast<void*>(object));
 }
 

@@ -264,8 +264,8 @@ def test_source_route_builds_for_gfx90a(program, tmp_path):
     assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
 
 
-TEXTURE_PROGRAMS = ["texture_1d", "texture_2d", "texture_descs", "texture_filter_weights", "texture_formats", "texture_layered",
-                    "texture_gather", "texture_modes", "texture_object", "surfaces"]
+TEXTURE_PROGRAMS = ["texture_1d", "texture_2d", "texture_descs", "texture_filter_weights", "texture_formats",
+                    "texture_gather", "texture_layered", "texture_modes", "texture_object", "surfaces"]
 
 
 @pytest.mark.parametrize("program", TEXTURE_PROGRAMS)
