@@ -388,14 +388,14 @@ template <typename _CassT, unsigned _n> struct cass_sw_component<HIP_vector_type
 
 template <typename _CassT>
 static __device__ inline _CassT cass_sw_value(const cass_sw_words& words) {
-  typedef typename cass_sw_component<_CassT>::type C;
+  typedef typename cass_sw_component<_CassT>::type _CassC;
   _CassT v;
-  C* c = reinterpret_cast<C*>(&v);
+  _CassC* c = reinterpret_cast<_CassC*>(&v);
   for (int k = 0; k < cass_sw_component<_CassT>::count; ++k) {
-    if (std::is_floating_point<C>::value)
-      c[k] = static_cast<C>(__builtin_bit_cast(float, words.w[k]));
+    if (std::is_floating_point<_CassC>::value)
+      c[k] = static_cast<_CassC>(__builtin_bit_cast(float, words.w[k]));
     else
-      c[k] = static_cast<C>(static_cast<int>(words.w[k]));
+      c[k] = static_cast<_CassC>(static_cast<int>(words.w[k]));
   }
   return v;
 }
