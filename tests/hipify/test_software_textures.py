@@ -9,7 +9,9 @@ boundary modes.
 One family is not bit-exact: linear filtering of normalised 8-bit texels, where the H200's sums
 differ from the exact weighted sum in the last 8 of 23 mantissa bits (it filters such texels in a
 fixed-point format of its own; the binary route's lifter computes the same exact sums as the
-software sampler): those lines are held to 2^-12."""
+software sampler): those lines are held to 2^-12. A host model of CUDA's rules
+(textures/sampler_model.py) prints what the H200 printed for linear filtering and the address
+modes (the tie rule of corner weights is the H200 probe's, realworld/texture_filter_weights)."""
 
 from __future__ import annotations
 
@@ -19,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_tool
+from tests.hipify.textures import sampler_model
 
 PROGRAM = Path(__file__).parent / "textures" / "sampler_corners.cu"
 H200 = PROGRAM.with_name("sampler_corners.h200.txt")
 NOT_BIT_EXACT = "unorm2d"
-pytestmark = pytest.mark.slow
 
 
 def _results(text: str) -> dict[str, list[int]]:
@@ -39,6 +41,14 @@ def _float(bits: int) -> float:
     return struct.unpack("<f", struct.pack("<I", bits))[0]
 
 
+@pytest.mark.parametrize("kernel", [sampler_model.linear2d, sampler_model.modes1d])
+def test_the_host_model_prints_what_the_h200_printed(kernel):
+    got = kernel()
+    name = got[0].split()[0]
+    assert got == [line for line in H200.read_text().splitlines() if line.split()[0] == name]
+
+
+@pytest.mark.slow
 def test_the_software_sampler_prints_what_the_h200_printed(tmp_path):
     exe = tmp_path / "sampler_corners"
     built = run_tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx942",

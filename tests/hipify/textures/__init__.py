@@ -1,0 +1,1 @@
+"""CUDA programs of the wave64 warp tests, their H200 outputs and a host model of them."""
