@@ -1,1 +1,1 @@
-"""CUDA programs of the wave64 warp tests, their H200 outputs and a host model of them."""
+"""A CUDA program of texture and surface corner cases, its H200 output and a host model of it."""
