@@ -83,3 +83,11 @@ def test_image_instructions_are_clangs(name):
                           capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert ("#define __HIP_NO_IMAGE_SUPPORT 1" in proc.stdout) == (not targets.target(name).image_instructions)
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_targets_without_images_fetch_textures_in_software(name):
+    """The source route has nothing else to fetch textures with on a processor without image
+    instructions (hipify/cass_texture_software.h)."""
+    t = targets.target(name)
+    assert t.image_instructions or t.software_textures

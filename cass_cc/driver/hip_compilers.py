@@ -23,7 +23,7 @@ from typing import Callable
 
 from .. import rocm_compat, toolchain
 from ..errors import CassError, ToolMissing
-from ..targets import target
+from ..targets import TARGETS, target
 
 TRIPLE = "amdgcn-amd-amdhsa"
 CODE_OBJECT_VERSION = 5  # cass-cc's code objects, the emulator's and libamdhip64 5.2's
@@ -50,10 +50,13 @@ def _device_libs(offload_archs: list[str]) -> list[str]:
 
 
 def _software_textures(offload_archs: list[str]) -> list[str]:
-    # Device code for a target without image instructions fetches textures in software
-    # (hipify/cass_texture_software.h); the host side asks the device at run time.
-    return [flag for arch in offload_archs if not target(arch).image_instructions
-            for flag in (f"-Xarch_{arch}", "-DCASS_SOFTWARE_TEXTURES=1")]
+    # Device code for a target whose facts say so fetches textures in software
+    # (hipify/cass_texture_software.h); the host side makes software objects on a device that is
+    # one of those processors (the list, for every pass) or has no images at all.
+    software = [t.name for t in TARGETS.values() if t.software_textures]
+    return [flag for arch in offload_archs if target(arch).software_textures
+            for flag in (f"-Xarch_{arch}", "-DCASS_SOFTWARE_TEXTURES=1")] + \
+        [f"-DCASS_SOFTWARE_TEXTURE_PROCESSORS={','.join(software)}"]
 
 
 def _hipcc_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:

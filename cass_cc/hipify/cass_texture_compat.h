@@ -12,8 +12,8 @@
  *     texture object of the array (its image descriptor is what HIP's surf* functions read).
  *     Out-of-range accesses behave as cudaBoundaryModeZero whatever the mode: AMD's image
  *     loads return zero and its stores are dropped; CUDA's default mode would trap.
- * On a device without image instructions every object, fetch and surface access is
- * cass_texture_software.h's (the host asks the device; device code for such a target is
+ * On a device without image instructions, and on gfx90a, every object, fetch and surface access
+ * is cass_texture_software.h's (the host asks the device; device code for such a target is
  * compiled with CASS_SOFTWARE_TEXTURES).
  */
 #ifndef CASS_TEXTURE_COMPAT_H
@@ -89,10 +89,10 @@ inline bool cass_texture_record_forget(uintptr_t object) {
 inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const hipResourceDesc* resource,
                                               const hipTextureDesc* desc, const hipResourceViewDesc* view) {
   if (!resource || !desc) return hipCreateTextureObject(texture, resource, desc, view);
-  bool images = true;
-  hipError_t asked = cass_device_has_images(&images);
+  bool software = false;
+  hipError_t asked = cass_device_textures_in_software(&software);
   if (asked != hipSuccess) return asked;
-  if (!images) {
+  if (software) {
     if (!texture) return hipErrorInvalidValue;
     if (view) return cass_software_refuse("a resource view");
     uintptr_t object = 0;
@@ -267,12 +267,12 @@ inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const
   if (!surface || !resource || resource->resType != hipResourceTypeArray) return hipErrorInvalidValue;
   hipTextureDesc elements = {};
   elements.readMode = hipReadModeElementType;
-  bool images = true;
-  hipError_t asked = cass_device_has_images(&images);
+  bool software = false;
+  hipError_t asked = cass_device_textures_in_software(&software);
   if (asked != hipSuccess) return asked;
   uintptr_t object = 0;
   hipError_t e = hipSuccess;
-  if (!images) {
+  if (software) {
     e = cass_software_object_create(&object, resource, &elements, false);
   } else {
     hipTextureObject_t texture = 0;
@@ -280,7 +280,7 @@ inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const
     object = reinterpret_cast<uintptr_t>(texture);
   }
   if (e != hipSuccess) return e;
-  cass_texture_record_keep(object, *resource, elements, !images);
+  cass_texture_record_keep(object, *resource, elements, software);
   *surface = reinterpret_cast<hipSurfaceObject_t>(object);
   return hipSuccess;
 }

@@ -3,8 +3,9 @@
  * (hipDeviceAttributeImageSupport 0), its hipCreateTextureObject and hipCreateSurfaceObject
  * return hipErrorNotSupported and clang marks HIP's tex* functions unavailable
  * (__HIP_NO_IMAGE_SUPPORT). cass_texture_compat.h sends the source route there when the device
- * says it has no images (host) and when the compiler defines CASS_SOFTWARE_TEXTURES (device code
- * for a target whose facts say so, cass_cc/targets.py).
+ * has no images or is a processor of CASS_SOFTWARE_TEXTURE_PROCESSORS (host), and where the
+ * compiler defines CASS_SOFTWARE_TEXTURES (device code for a target whose facts say so,
+ * cass_cc/targets.py: gfx90a too, whose sampler lacks what CUDA programs use).
  *
  * An object is the device address of the binary route's descriptor (struct cass_texture of
  * runtime/cassrt/cuda_texture.c, read by passes/lift/texture.py and surface.py: the three
@@ -57,12 +58,30 @@ enum { CASS_SW_WRAP = 0, CASS_SW_CLAMP = 1, CASS_SW_MIRROR = 2, CASS_SW_BORDER =
 
 /* ---- host: making and forgetting objects ---------------------------------------------------- */
 
-/* Whether the current device samples images itself; an error where the device cannot be asked. */
-inline hipError_t cass_device_has_images(bool* images) {
-  int device = 0, support = 0;
+#define CASS_SOFTWARE_TEXTURE_STRING_(...) #__VA_ARGS__
+#define CASS_SOFTWARE_TEXTURE_STRING(...) CASS_SOFTWARE_TEXTURE_STRING_(__VA_ARGS__)
+
+/* Whether the current device's textures are software ones: it has no images, or it is one of
+ * the processors whose device code the compiler builds with CASS_SOFTWARE_TEXTURES (the list
+ * cass-cc passes, from cass_cc/targets.py); an error where the device cannot be asked. */
+inline hipError_t cass_device_textures_in_software(bool* software) {
+  int device = 0, images = 0;
   hipError_t e = hipGetDevice(&device);
-  if (e == hipSuccess) e = hipDeviceGetAttribute(&support, hipDeviceAttributeImageSupport, device);
-  *images = support != 0;
+  if (e == hipSuccess) e = hipDeviceGetAttribute(&images, hipDeviceAttributeImageSupport, device);
+  hipDeviceProp_t properties;
+  if (e == hipSuccess) e = hipGetDeviceProperties(&properties, device);
+  *software = !images;
+#ifdef CASS_SOFTWARE_TEXTURE_PROCESSORS
+  if (e == hipSuccess) {
+    const char* list = CASS_SOFTWARE_TEXTURE_STRING(CASS_SOFTWARE_TEXTURE_PROCESSORS);
+    size_t n = std::strcspn(properties.gcnArchName, ":");   /* gfx90a:sramecc+:xnack- */
+    for (const char* at = list; *at;) {
+      size_t m = std::strcspn(at, ",");
+      if (m == n && std::strncmp(at, properties.gcnArchName, n) == 0) *software = true;
+      at += m + (at[m] == ',');
+    }
+  }
+#endif
   return e;
 }
 

@@ -1,10 +1,10 @@
-"""CUDA's textures and surfaces in software on a device without image instructions (gfx942:
-hipify/cass_texture_software.h): tests/hipify/textures/sampler_corners.cu built by the source
-route for gfx942 and run as a gfx942 device, where the emulated runtime refuses HIP's own texture
-objects as ROCm does on MI300, must print what the H200 printed (sampler_corners.h200.txt): linear
-filtering's 9-bit weights and their ties, wrap and mirror of normalized coordinates, border colours
-of float and integer textures, tex1Dfetch out of range, negative and large layers, gather, surface
-boundary modes.
+"""CUDA's textures and surfaces in software on CDNA (hipify/cass_texture_software.h):
+tests/hipify/textures/sampler_corners.cu built by the source route for gfx942 (no image
+instructions: the emulated runtime refuses HIP's own texture objects as ROCm does on MI300) and
+gfx90a (hipcc; its sampler lacks gather4 and linear float filtering) must print what the H200
+printed (sampler_corners.h200.txt): linear filtering's 9-bit weights, wrap and mirror of
+normalized coordinates, border colours of float and integer textures, tex1Dfetch out of range,
+negative and large layers, gather, surface boundary modes.
 
 One family is not bit-exact: linear filtering of normalised 8-bit texels, where the H200's sums
 differ from the exact weighted sum in the last 8 of 23 mantissa bits (it filters such texels in a
@@ -49,9 +49,10 @@ def test_the_host_model_prints_what_the_h200_printed(kernel):
 
 
 @pytest.mark.slow
-def test_the_software_sampler_prints_what_the_h200_printed(tmp_path):
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+def test_the_software_sampler_prints_what_the_h200_printed(arch, tmp_path):
     exe = tmp_path / "sampler_corners"
-    built = run_tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx942",
+    built = run_tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", f"--cass-offload-arch={arch}",
                      "-o", str(exe), str(PROGRAM), cwd=tmp_path)
     assert built.returncode == 0, built.stderr[-3000:]
     run = run_tool("cass-run", str(exe), cwd=tmp_path)
