@@ -18,7 +18,8 @@ once into the cache:
   clang's builtins instead.
 The overlay also holds what every HIP compiler needs for CUDA's meaning: HIP 5.2 declares
 __half2's x and y unsigned short (CUDA: __half), so `__half2float(h2.x)` converted the bits as a
-number; the overlay declares them __half.
+number; the overlay declares them __half. And HIP 5.2's texture references (a global template
+`texture`, gone from CUDA 12) take a reserved name, so a program may call its own things `texture`.
 """
 
 from __future__ import annotations
@@ -91,8 +92,19 @@ def _half2_members(text: str) -> str:
                   text, count=1, flags=re.S)
 
 
-# Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members.
-FOR_EVERY_COMPILER = {"hip/amd_detail/amd_hip_fp16.h": (_half2_members,)}
+def _no_texture_references(text: str) -> str:
+    # HIP 5.2 still declares the texture references CUDA 12 removed, as a global template named
+    # `texture`, which clashes with a program's own `texture` (a function making texture
+    # objects, realworld/texture_layered): the template gets a reserved name.
+    return re.sub(r"(?<![\w.])texture(?=\s*<|\s*:\s*public|\()", "__hip_texture_reference", text)
+
+
+# Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members, and
+# no global `texture`.
+FOR_EVERY_COMPILER = {"hip/amd_detail/amd_hip_fp16.h": (_half2_members,),
+                      "hip/texture_types.h": (_no_texture_references,),
+                      "hip/hip_runtime_api.h": (_no_texture_references,),
+                      "hip/amd_detail/texture_fetch_functions.h": (_no_texture_references,)}
 # For clang-22, after those: atomicInc/atomicDec through clang's builtins; the half reciprocals
 # clang 15's own HIP declarations had (amd_hip_fp16.h calls them) defined.
 FOR_CLANG22 = {"hip/amd_detail/amd_hip_atomic.h": (_atomic_builtins,),
@@ -123,7 +135,7 @@ def hip_header_overlay(clang22: bool) -> str:
                 raise CassError(f"{installed} is not HIP 5.2's: it lacks what cass-cc rewrites "
                                 f"({rewrite.__name__.strip('_')}); the source route cannot build against it")
         # "x.h" would be looked for next to the overlay's copy: name the installed sibling instead.
-        rewritten = re.sub(r'#include "([\w.]+)"', r"#include <hip/amd_detail/\1>", rewritten)
+        rewritten = re.sub(r'#include "([\w.]+)"', rf"#include <{os.path.dirname(header)}/\1>", rewritten)
         (tmp / header).parent.mkdir(parents=True, exist_ok=True)
         (tmp / header).write_text(rewritten, encoding="utf-8")
     return _publish(tmp, target)

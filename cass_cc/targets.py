@@ -27,6 +27,15 @@ class Target:
     architected_sgprs: bool = False  # workgroup ids in TTMP9 (x) and TTMP7 (y | z << 16), not SGPRs
     packed_workitem_ids: bool = True  # work-item ids x | y << 10 | z << 20 in v0, else in v0, v1, v2
     product: str = ""         # a card with this processor (AMDGPUUsage), for the emulated device
+    # MIMG image instructions (LLVM's FeatureImageInsts): gfx940 and later CDNA have none, so ROCm
+    # reports no image support there and refuses arrays and texture objects; the source route's
+    # CUDA textures and surfaces then run in software (hipify/cass_texture_software.h)
+    image_instructions: bool = True
+    # CUDA's textures and surfaces in software on the source route: where there are no image
+    # instructions, and on gfx90a, whose image instructions lack gather4 (LLVM refuses
+    # tex2Dgather there) and whose ROCm refuses linear filtering of float element reads
+    # (ROCm/clr#276), both of which CUDA programs use
+    software_textures: bool = False
 
     @property
     def llvm_features(self) -> str:
@@ -49,9 +58,10 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("gfx1201", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x04E, emulated=True,
            architected_sgprs=True, product="AMD Radeon RX 9070 XT"),
     Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F, emulated=True,
-           product="AMD Instinct MI210"),
+           product="AMD Instinct MI210", software_textures=True),
     Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C, emulated=True,
-           product="AMD Instinct MI300X"),
+           product="AMD Instinct MI300X", image_instructions=False,
+           software_textures=True),
 )}
 
 DEFAULT = "gfx1100"         # what cass-nvcc builds for unless told otherwise

@@ -71,3 +71,23 @@ def test_emulator_refuses_a_processor_it_does_not_run():
     data = link([assemble(emit_assembly(kernel_module(name), name), name)])
     with pytest.raises(EmuFault, match=f"the code object is for {name}; the emulator runs .*gfx1100.* code objects"):
         LoadedCodeObject.load(data, Memory())
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_image_instructions_are_clangs(name):
+    """clang-22 defines __HIP_NO_IMAGE_SUPPORT (and ROCm reports no image support) exactly for the
+    processors without image instructions: the table's fact that sends the source route's
+    textures to software (hipify/cass_texture_software.h)."""
+    proc = subprocess.run([toolchain.path("clang++-22"), "-x", "hip", f"--offload-arch={name}", "-nogpulib",
+                           "-nogpuinc", "--cuda-device-only", "-E", "-dM", "/dev/null"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert ("#define __HIP_NO_IMAGE_SUPPORT 1" in proc.stdout) == (not targets.target(name).image_instructions)
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_targets_without_images_fetch_textures_in_software(name):
+    """The source route has nothing else to fetch textures with on a processor without image
+    instructions (hipify/cass_texture_software.h)."""
+    t = targets.target(name)
+    assert t.image_instructions or t.software_textures

@@ -23,7 +23,7 @@ from typing import Callable
 
 from .. import rocm_compat, toolchain
 from ..errors import CassError, ToolMissing
-from ..targets import target
+from ..targets import TARGETS, target
 
 TRIPLE = "amdgcn-amd-amdhsa"
 CODE_OBJECT_VERSION = 5  # cass-cc's code objects, the emulator's and libamdhip64 5.2's
@@ -49,11 +49,22 @@ def _device_libs(offload_archs: list[str]) -> list[str]:
     return [f"--rocm-device-lib-path={toolchain.rocm_device_lib_path(*offload_archs)}"]
 
 
+def _software_textures(offload_archs: list[str]) -> list[str]:
+    # Device code for a target whose facts say so fetches textures in software
+    # (hipify/cass_texture_software.h); the host side makes software objects on a device that is
+    # one of those processors (the list, for every pass) or has no images at all.
+    software = [t.name for t in TARGETS.values() if t.software_textures]
+    return [flag for arch in offload_archs if target(arch).software_textures
+            for flag in (f"-Xarch_{arch}", "-DCASS_SOFTWARE_TEXTURES=1")] + \
+        [f"-DCASS_SOFTWARE_TEXTURE_PROCESSORS={','.join(software)}"]
+
+
 def _hipcc_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
     # hipcc's clang 15 links the oclc_daz_opt library of the denormal mode itself; the overlay
     # gives HIP 5.2's headers CUDA's meaning where they differ (rocm_compat.FOR_EVERY_COMPILER)
     return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs) + \
-        ["-isystem", rocm_compat.hip_header_overlay(clang22=False)]
+        ["-isystem", rocm_compat.hip_header_overlay(clang22=False)] + \
+        _software_textures(offload_archs)
 
 
 def _clang_link_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
@@ -67,6 +78,7 @@ def _clang_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
     flags = _clang_link_flags(offload_archs, flush_denormals) + ["-isystem", rocm_compat.hip_header_overlay(clang22=True)]
     for arch in offload_archs:
         flags += [f"-Xarch_{arch}", f"-D__AMDGCN_WAVEFRONT_SIZE={target(arch).wave_size}"]
+    flags += _software_textures(offload_archs)
     # The host pass reads the headers too; clang 15 (hipcc's) defines 64 there.
     return flags + ["-Xarch_host", "-D__AMDGCN_WAVEFRONT_SIZE=64"]
 

@@ -76,7 +76,7 @@ NO_OP_PATTERN = (r"s_wait_(?:load|store|ds|km|sample|bvh|exp)cnt\w*|s_wait_alu|"
 
 _LOAD_TYPES = {"dword": "b32", "dwordx2": "b64", "dwordx3": "b96", "dwordx4": "b128",
                "ubyte": "u8", "sbyte": "i8", "ushort": "u16", "sshort": "i16"}
-_D16_TYPES = {"ubyte": "u8", "sbyte": "i8", "short": "b16"}
+_D16_TYPES = {"ubyte": "u8", "sbyte": "i8", "byte": "b8", "short": "b16"}   # loads say ubyte, stores byte
 _STORE_TYPES = {"byte": "b8", "short": "b16", **_LOAD_TYPES}
 _ATOMIC_OPS = {"add": "add_u", "sub": "sub_u", "swap": "swap_b", "cmpswap": "cmpswap_b", "smin": "min_i",
                "umin": "min_u", "smax": "max_i", "umax": "max_u", "and": "and_b", "or": "or_b", "xor": "xor_b",

@@ -12,11 +12,19 @@
  *     texture object of the array (its image descriptor is what HIP's surf* functions read).
  *     Out-of-range accesses behave as cudaBoundaryModeZero whatever the mode: AMD's image
  *     loads return zero and its stores are dropped; CUDA's default mode would trap.
+ * On a device without image instructions, and on gfx90a, every object, fetch and surface access
+ * is cass_texture_software.h's (the host asks the device; device code for such a target is
+ * compiled with CASS_SOFTWARE_TEXTURES).
  */
 #ifndef CASS_TEXTURE_COMPAT_H
 #define CASS_TEXTURE_COMPAT_H
 
 #include <hip/hip_runtime.h>
+
+#include <map>
+#include <mutex>
+
+#include "cass_texture_software.h"
 
 template <typename _CassT>
 struct cass_unsigned_bytes { static constexpr bool value = false; };
@@ -36,20 +44,64 @@ inline hipChannelFormatDesc cass_hipCreateChannelDesc(int x, int y, int z, int w
   return hipCreateChannelDesc(x, y, z, w, f);
 }
 
-/* The nearest step of a `bits`-bit normalised integer, ties toward zero (see cuda_texture.c). */
-inline float cass_border_in_format(float c, int bits, bool is_signed) {
-  double top = is_signed ? (double)((1 << (bits - 1)) - 1) : (double)((1 << bits) - 1);
-  double low = is_signed ? -1.0 : 0.0;
-  double v = c != c ? 0.0 : c < low ? low : c > 1.0 ? 1.0 : c;
-  double q = (v < 0 ? -v : v) * top;
-  double steps = (double)(long)(q + 0.5);
-  if (steps - q == 0.5) steps -= 1.0;
-  return (float)((v < 0 ? -steps : steps) / top);
+/* What every texture and surface object was made from (cudaGetTextureObject*Desc and
+ * cudaGetSurfaceObjectResourceDesc give it back; the emulated runtime has no such query) and
+ * whether it is a software one (cass_texture_software.h). */
+struct cass_texture_record {
+  hipResourceDesc resource;
+  hipTextureDesc texture;
+  bool software;
+};
+
+inline std::map<uintptr_t, cass_texture_record>& cass_texture_records() {
+  static std::map<uintptr_t, cass_texture_record> records;
+  return records;
+}
+
+inline std::mutex& cass_texture_records_lock() {
+  static std::mutex lock;
+  return lock;
+}
+
+inline void cass_texture_record_keep(uintptr_t object, const hipResourceDesc& resource, const hipTextureDesc& desc,
+                                     bool software) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  cass_texture_records()[object] = cass_texture_record{resource, desc, software};
+}
+
+inline bool cass_texture_record_find(uintptr_t object, cass_texture_record* found) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  auto at = cass_texture_records().find(object);
+  if (at == cass_texture_records().end()) return false;
+  *found = at->second;
+  return true;
+}
+
+/* Forgets the object; whether it was a software one. */
+inline bool cass_texture_record_forget(uintptr_t object) {
+  std::lock_guard<std::mutex> hold(cass_texture_records_lock());
+  auto at = cass_texture_records().find(object);
+  bool software = at != cass_texture_records().end() && at->second.software;
+  if (at != cass_texture_records().end()) cass_texture_records().erase(at);
+  return software;
 }
 
 inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const hipResourceDesc* resource,
                                               const hipTextureDesc* desc, const hipResourceViewDesc* view) {
   if (!resource || !desc) return hipCreateTextureObject(texture, resource, desc, view);
+  bool software = false;
+  hipError_t asked = cass_device_textures_in_software(&software);
+  if (asked != hipSuccess) return asked;
+  if (software) {
+    if (!texture) return hipErrorInvalidValue;
+    if (view) return cass_software_refuse("a resource view");
+    uintptr_t object = 0;
+    hipError_t e = cass_software_object_create(&object, resource, desc, true);
+    if (e != hipSuccess) return e;
+    cass_texture_record_keep(object, *resource, *desc, true);
+    *texture = reinterpret_cast<hipTextureObject_t>(object);
+    return hipSuccess;
+  }
   hipChannelFormatDesc format = {};
   if (resource->resType == hipResourceTypeArray && resource->res.array.array)
     format = resource->res.array.array->desc;
@@ -63,7 +115,113 @@ inline hipError_t cass_hipCreateTextureObject(hipTextureObject_t* texture, const
     for (int c = 0; c < 4; ++c)
       quantised.borderColor[c] = cass_border_in_format(desc->borderColor[c], format.x,
                                                        format.f == hipChannelFormatKindSigned);
-  return hipCreateTextureObject(texture, resource, &quantised, view);
+  hipError_t e = hipCreateTextureObject(texture, resource, &quantised, view);
+  if (e == hipSuccess) cass_texture_record_keep(reinterpret_cast<uintptr_t>(*texture), *resource, *desc, false);
+  return e;
+}
+
+inline hipError_t cass_hipDestroyTextureObject(hipTextureObject_t texture) {
+  if (cass_texture_record_forget(reinterpret_cast<uintptr_t>(texture)))
+    return cass_software_object_destroy(reinterpret_cast<uintptr_t>(texture));
+  return hipDestroyTextureObject(texture);
+}
+
+inline hipError_t cass_hipGetTextureObjectResourceDesc(hipResourceDesc* resource, hipTextureObject_t texture) {
+  cass_texture_record found;
+  if (!resource || !cass_texture_record_find(reinterpret_cast<uintptr_t>(texture), &found)) return hipErrorInvalidValue;
+  *resource = found.resource;
+  return hipSuccess;
+}
+
+inline hipError_t cass_hipGetTextureObjectTextureDesc(hipTextureDesc* desc, hipTextureObject_t texture) {
+  cass_texture_record found;
+  if (!desc || !cass_texture_record_find(reinterpret_cast<uintptr_t>(texture), &found)) return hipErrorInvalidValue;
+  *desc = found.texture;
+  return hipSuccess;
+}
+
+/* CUDA's fetches by name: HIP's where the device samples images, else the software ones. */
+template <typename _CassT>
+static __device__ _CassT cass_tex1Dfetch(hipTextureObject_t texture, int x) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_value<_CassT>(cass_sw_fetch(cass_sw_descriptor(texture), x));
+#else
+  return tex1Dfetch<_CassT>(texture, x);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex1Dfetch(_CassT* value, hipTextureObject_t texture, int x) {
+  *value = cass_tex1Dfetch<_CassT>(texture, x);
+}
+
+template <typename _CassT>
+static __device__ _CassT cass_tex1D(hipTextureObject_t texture, float x) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  const float coords[1] = {x};
+  return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 1));
+#else
+  return tex1D<_CassT>(texture, x);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex1D(_CassT* value, hipTextureObject_t texture, float x) {
+  *value = cass_tex1D<_CassT>(texture, x);
+}
+
+template <typename _CassT>
+static __device__ _CassT cass_tex2D(hipTextureObject_t texture, float x, float y) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  const float coords[2] = {x, y};
+  return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 2));
+#else
+  return tex2D<_CassT>(texture, x, y);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex2D(_CassT* value, hipTextureObject_t texture, float x, float y) {
+  *value = cass_tex2D<_CassT>(texture, x, y);
+}
+
+template <typename _CassT>
+static __device__ _CassT cass_tex3D(hipTextureObject_t texture, float x, float y, float z) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  const float coords[3] = {x, y, z};
+  return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 3));
+#else
+  return tex3D<_CassT>(texture, x, y, z);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex3D(_CassT* value, hipTextureObject_t texture, float x, float y, float z) {
+  *value = cass_tex3D<_CassT>(texture, x, y, z);
+}
+
+template <typename _CassT>
+static __device__ _CassT cass_tex1DLayered(hipTextureObject_t texture, float x, int layer) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  const float coords[1] = {x};
+  return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 1, true, layer));
+#else
+  return tex1DLayered<_CassT>(texture, x, layer);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex1DLayered(_CassT* value, hipTextureObject_t texture, float x, int layer) {
+  *value = cass_tex1DLayered<_CassT>(texture, x, layer);
+}
+
+template <typename _CassT>
+static __device__ _CassT cass_tex2DLayered(hipTextureObject_t texture, float x, float y, int layer) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  const float coords[2] = {x, y};
+  return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 2, true, layer));
+#else
+  return tex2DLayered<_CassT>(texture, x, y, layer);
+#endif
+}
+template <typename _CassT>
+static __device__ void cass_tex2DLayered(_CassT* value, hipTextureObject_t texture, float x, float y, int layer) {
+  *value = cass_tex2DLayered<_CassT>(texture, x, y, layer);
 }
 
 /* CUDA's gather ignores the filter mode; ROCm's __ockl_image_gather4* move the coordinate to a
@@ -87,12 +245,16 @@ static __device__ float4::Native_vec_ cass_gather4(hipTextureObject_t texture, f
 
 template <typename _CassT>
 static __device__ _CassT cass_tex2Dgather(hipTextureObject_t texture, float x, float y, int comp = 0) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_value<_CassT>(cass_sw_gather(cass_sw_descriptor(texture), x, y, comp));
+#else
   switch (comp) {
   case 1: return mapFrom<_CassT>(cass_gather4<1>(texture, x, y));
   case 2: return mapFrom<_CassT>(cass_gather4<2>(texture, x, y));
   case 3: return mapFrom<_CassT>(cass_gather4<3>(texture, x, y));
   default: return mapFrom<_CassT>(cass_gather4<0>(texture, x, y));
   }
+#endif
 }
 
 template <typename _CassT>
@@ -105,13 +267,32 @@ inline hipError_t cass_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const
   if (!surface || !resource || resource->resType != hipResourceTypeArray) return hipErrorInvalidValue;
   hipTextureDesc elements = {};
   elements.readMode = hipReadModeElementType;
-  hipTextureObject_t texture = 0;
-  hipError_t e = hipCreateTextureObject(&texture, resource, &elements, nullptr);
-  *surface = reinterpret_cast<hipSurfaceObject_t>(texture);
-  return e;
+  bool software = false;
+  hipError_t asked = cass_device_textures_in_software(&software);
+  if (asked != hipSuccess) return asked;
+  uintptr_t object = 0;
+  hipError_t e = hipSuccess;
+  if (software) {
+    e = cass_software_object_create(&object, resource, &elements, false);
+  } else {
+    hipTextureObject_t texture = 0;
+    e = hipCreateTextureObject(&texture, resource, &elements, nullptr);
+    object = reinterpret_cast<uintptr_t>(texture);
+  }
+  if (e != hipSuccess) return e;
+  cass_texture_record_keep(object, *resource, elements, software);
+  *surface = reinterpret_cast<hipSurfaceObject_t>(object);
+  return hipSuccess;
+}
+
+/* A surface object here is a texture object of its array (above), or a software one. */
+inline hipError_t cass_hipGetSurfaceObjectResourceDesc(hipResourceDesc* resource, hipSurfaceObject_t surface) {
+  return cass_hipGetTextureObjectResourceDesc(resource, reinterpret_cast<hipTextureObject_t>(surface));
 }
 
 inline hipError_t cass_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
+  if (cass_texture_record_forget(reinterpret_cast<uintptr_t>(surface)))
+    return cass_software_object_destroy(reinterpret_cast<uintptr_t>(surface));
   return hipDestroyTextureObject(reinterpret_cast<hipTextureObject_t>(surface));
 }
 
@@ -158,9 +339,13 @@ static __device__ unsigned int ADDRESS_SPACE_CONSTANT* cass_surface_image(hipSur
 
 template <typename _CassT>
 static __device__ _CassT cass_surf1Dread(hipSurfaceObject_t surface, int x, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_read<_CassT>(surface, x, 0, 0, 1, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
   return cass_surface_from<_CassT>(__ockl_image_load_1D(i, texel));
+#endif
 }
 template <typename _CassT>
 static __device__ void cass_surf1Dread(_CassT* value, hipSurfaceObject_t surface,
@@ -170,17 +355,25 @@ static __device__ void cass_surf1Dread(_CassT* value, hipSurfaceObject_t surface
 template <typename _CassT>
 static __device__ void cass_surf1Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_write(value, surface, x, 0, 0, 1, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1D(i), __ockl_image_channel_order_1D(i));
   __ockl_image_store_1D(i, texel, cass_surface_to(value));
+#endif
 }
 
 template <typename _CassT>
 static __device__ _CassT cass_surf2Dread(hipSurfaceObject_t surface,
                                     int x, int y, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_read<_CassT>(surface, x, y, 0, 3, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
   return cass_surface_from<_CassT>(__ockl_image_load_2D(i, int2(texel, y).data));
+#endif
 }
 template <typename _CassT>
 static __device__ void cass_surf2Dread(_CassT* value, hipSurfaceObject_t surface,
@@ -190,17 +383,25 @@ static __device__ void cass_surf2Dread(_CassT* value, hipSurfaceObject_t surface
 template <typename _CassT>
 static __device__ void cass_surf2Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int y, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_write(value, surface, x, y, 0, 3, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2D(i), __ockl_image_channel_order_2D(i));
   __ockl_image_store_2D(i, int2(texel, y).data, cass_surface_to(value));
+#endif
 }
 
 template <typename _CassT>
 static __device__ _CassT cass_surf3Dread(hipSurfaceObject_t surface,
                                     int x, int y, int z, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_read<_CassT>(surface, x, y, z, 7, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
   return cass_surface_from<_CassT>(__ockl_image_load_3D(i, int4(texel, y, z, 0).data));
+#endif
 }
 template <typename _CassT>
 static __device__ void cass_surf3Dread(_CassT* value, hipSurfaceObject_t surface,
@@ -210,17 +411,25 @@ static __device__ void cass_surf3Dread(_CassT* value, hipSurfaceObject_t surface
 template <typename _CassT>
 static __device__ void cass_surf3Dwrite(_CassT value, hipSurfaceObject_t surface,
                                         int x, int y, int z, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_write(value, surface, x, y, z, 7, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_3D(i), __ockl_image_channel_order_3D(i));
   __ockl_image_store_3D(i, int4(texel, y, z, 0).data, cass_surface_to(value));
+#endif
 }
 
 template <typename _CassT>
 static __device__ _CassT cass_surf1DLayeredread(hipSurfaceObject_t surface,
                                            int x, int layer, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_read<_CassT>(surface, x, 0, layer, 5, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
   return cass_surface_from<_CassT>(__ockl_image_load_1Da(i, int2(texel, layer).data));
+#endif
 }
 template <typename _CassT>
 static __device__ void cass_surf1DLayeredread(_CassT* value, hipSurfaceObject_t surface,
@@ -230,17 +439,25 @@ static __device__ void cass_surf1DLayeredread(_CassT* value, hipSurfaceObject_t 
 template <typename _CassT>
 static __device__ void cass_surf1DLayeredwrite(_CassT value, hipSurfaceObject_t surface,
                                                int x, int layer, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_write(value, surface, x, 0, layer, 5, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_1Da(i), __ockl_image_channel_order_1Da(i));
   __ockl_image_store_1Da(i, int2(texel, layer).data, cass_surface_to(value));
+#endif
 }
 
 template <typename _CassT>
 static __device__ _CassT cass_surf2DLayeredread(hipSurfaceObject_t surface,
                                            int x, int y, int layer, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_read<_CassT>(surface, x, y, layer, 7, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));
   return cass_surface_from<_CassT>(__ockl_image_load_2Da(i, int4(texel, y, layer, 0).data));
+#endif
 }
 template <typename _CassT>
 static __device__ void cass_surf2DLayeredread(_CassT* value, hipSurfaceObject_t surface,
@@ -250,9 +467,13 @@ static __device__ void cass_surf2DLayeredread(_CassT* value, hipSurfaceObject_t 
 template <typename _CassT>
 static __device__ void cass_surf2DLayeredwrite(_CassT value, hipSurfaceObject_t surface,
                                                int x, int y, int layer, int mode = hipBoundaryModeTrap) {
+#ifdef CASS_SOFTWARE_TEXTURES
+  return cass_sw_surface_write(value, surface, x, y, layer, 7, mode);
+#else
   unsigned int ADDRESS_SPACE_CONSTANT* i = cass_surface_image(surface);
   int texel = __hipGetPixelAddr(x, __ockl_image_channel_data_type_2Da(i), __ockl_image_channel_order_2Da(i));
   __ockl_image_store_2Da(i, int4(texel, y, layer, 0).data, cass_surface_to(value));
+#endif
 }
 
 #endif

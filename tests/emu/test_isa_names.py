@@ -67,6 +67,7 @@ def test_gfx9_and_gfx10_names_are_llvms_and_map_to_run_instructions(isa, cpu):
     ("flat_load_sshort", "flat_load_i16"), ("global_load_short_d16_hi", "global_load_d16_hi_b16"),
     ("global_load_ubyte_d16", "global_load_d16_u8"), ("global_store_byte", "global_store_b8"),
     ("global_store_short_d16_hi", "global_store_d16_hi_b16"), ("buffer_store_dwordx2", "buffer_store_b64"),
+    ("flat_store_byte_d16_hi", "flat_store_d16_hi_b8"),
     ("scratch_load_dword", "scratch_load_b32"), ("global_atomic_smin_x2", "global_atomic_min_i64"),
     ("global_atomic_cmpswap", "global_atomic_cmpswap_b32"), ("flat_atomic_umax", "flat_atomic_max_u32"),
     ("ds_read2st64_b32", "ds_load_2addr_stride64_b32"), ("ds_write_b16_d16_hi", "ds_store_b16_d16_hi"),

@@ -262,3 +262,28 @@ def test_source_route_builds_for_gfx90a(program, tmp_path):
     run = _tool("cass-run", exe, cwd=tmp_path)
     assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
     assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
+
+
+TEXTURE_PROGRAMS = ["texture_1d", "texture_2d", "texture_descs", "texture_filter_weights", "texture_formats",
+                    "texture_gather", "texture_layered", "texture_modes", "texture_object", "surfaces"]
+
+
+@pytest.mark.parametrize("arch", ["gfx942", "gfx90a"])
+@pytest.mark.parametrize("program", TEXTURE_PROGRAMS)
+def test_source_route_textures_in_software_on_cdna(program, arch, tmp_path):
+    """gfx942 has no image instructions (ROCm refuses texture objects on MI300, as the emulated
+    runtime does there) and gfx90a's lack gather4 and linear filtering of floats: the source
+    route's texture and surface objects are the binary route's descriptors, fetched in software
+    with CUDA's rules (cass_texture_software.h), and the programs print the H200's checksum
+    (gfx942 through clang-22, gfx90a through hipcc)."""
+    folder = PROGRAMS / "realworld" / program
+    exe = tmp_path / program
+    flags = (folder / "flags.txt").read_text().split() if (folder / "flags.txt").is_file() else []
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", f"--cass-offload-arch={arch}", *flags,
+                  "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+    reference = folder / "reference.txt"
+    if reference.is_file():
+        assert _checksum(run.stdout) == _checksum(reference.read_text())

@@ -8,7 +8,7 @@ FAMILY = "runtime"
 RENAMES = by_prefix("cuda", "hip", """
 cudaChooseDevice
 cudaDestroyExternalMemory cudaDestroyExternalSemaphore 
-cudaDestroyTextureObject cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
+cudaDeviceCanAccessPeer cudaDeviceDisablePeerAccess
 cudaDeviceEnablePeerAccess cudaDeviceGetByPCIBusId
 cudaDeviceGetCacheConfig cudaDeviceGetDefaultMemPool cudaDeviceGetMemPool
 cudaDeviceGetP2PAttribute cudaDeviceGetPCIBusId cudaDeviceGetSharedMemConfig
@@ -20,8 +20,8 @@ cudaFreeAsync cudaFreeHost cudaFreeMipmappedArray cudaFuncGetAttributes cudaFunc
 cudaFuncSetCacheConfig cudaFuncSetSharedMemConfig cudaGetChannelDesc cudaGetDevice
 cudaGetDeviceCount cudaGetDeviceFlags
 cudaGetErrorString cudaGetLastError cudaGetMipmappedArrayLevel cudaGetSymbolAddress
-cudaGetSymbolSize cudaGetTextureObjectResourceDesc cudaGetTextureObjectResourceViewDesc
-cudaGetTextureObjectTextureDesc cudaGraphAddChildGraphNode cudaGraphAddDependencies
+cudaGetSymbolSize cudaGetTextureObjectResourceViewDesc
+cudaGraphAddChildGraphNode cudaGraphAddDependencies
 cudaGraphAddEmptyNode cudaGraphAddEventRecordNode cudaGraphAddEventWaitNode cudaGraphAddHostNode
 cudaGraphAddKernelNode cudaGraphAddMemcpyNode cudaGraphAddMemcpyNode1D
 cudaGraphAddMemcpyNodeFromSymbol cudaGraphAddMemcpyNodeToSymbol cudaGraphAddMemsetNode
@@ -99,7 +99,15 @@ RENAMES.update({
     # Surface objects are texture objects of their array there.
     "cudaCreateSurfaceObject": "cass_hipCreateSurfaceObject",
     "cudaDestroySurfaceObject": "cass_hipDestroySurfaceObject",
+    "cudaGetSurfaceObjectResourceDesc": "cass_hipGetSurfaceObjectResourceDesc",
+    # Objects of devices without image instructions are cass_texture_software.h's.
+    "cudaDestroyTextureObject": "cass_hipDestroyTextureObject",
+    "cudaGetTextureObjectResourceDesc": "cass_hipGetTextureObjectResourceDesc",
+    "cudaGetTextureObjectTextureDesc": "cass_hipGetTextureObjectTextureDesc",
 })
+# CUDA's fetches: HIP's, or the software ones where the target has no image instructions.
+RENAMES.update({name: f"cass_{name}" for name in ("tex1Dfetch", "tex1D", "tex2D", "tex3D", "tex1DLayered",
+                                                  "tex2DLayered")})
 RENAMES.update({f"surf{shape}{op}": f"cass_surf{shape}{op}"
                 for shape in ("1D", "2D", "3D", "1DLayered", "2DLayered") for op in ("read", "write")})
 
@@ -123,7 +131,9 @@ hipLaunchCooperativeKernel
 COMPAT_FUNCTIONS = """
 cass_hipLaunchHostFunc cass_hipGetErrorName cass_hipDrvGetErrorName cass_hipDrvGetErrorString
 cass_hipPointerGetAttributes cass_hipCreateChannelDesc cass_hipCreateTextureObject cass_tex2Dgather
-cass_hipCreateSurfaceObject cass_hipDestroySurfaceObject
+cass_hipCreateSurfaceObject cass_hipDestroySurfaceObject cass_hipDestroyTextureObject
+cass_hipGetTextureObjectResourceDesc cass_hipGetTextureObjectTextureDesc cass_hipGetSurfaceObjectResourceDesc
+cass_tex1Dfetch cass_tex1D cass_tex2D cass_tex3D cass_tex1DLayered cass_tex2DLayered
 cass_surf1Dread cass_surf1Dwrite cass_surf2Dread cass_surf2Dwrite cass_surf3Dread cass_surf3Dwrite cass_surf1DLayeredread cass_surf1DLayeredwrite cass_surf2DLayeredread cass_surf2DLayeredwrite
 cass_hipDeviceSetLimit cass_hipDeviceGetLimit cass_hipGetDeviceProperties cass_hipDeviceGetAttribute
 """

@@ -3,6 +3,8 @@ enum) and the emulated device's value for each."""
 
 from __future__ import annotations
 
+from ...targets import target
+from ..device_target import device_arch
 from .device_props import PROPS
 
 CUDA_COMPATIBLE = (
@@ -75,7 +77,7 @@ BY_NAME = {
     "ClockInstructionRate": PROPS.clockInstructionRate,
     "MaxSharedMemoryPerMultiprocessor": PROPS.maxSharedMemoryPerMultiProcessor,
     "GcnArch": PROPS.gcnArch, "IsLargeBar": PROPS.isLargeBar,
-    "AsicRevision": PROPS.asicRevision, "ImageSupport": 0,
+    "AsicRevision": PROPS.asicRevision, "ImageSupport": int(target(device_arch()).image_instructions),
     "PhysicalMultiProcessorCount": PROPS.multiProcessorCount, "FineGrainSupport": 1,
     "MemoryPoolsSupported": 1,     # hipMallocAsync, hipFreeAsync and the pools are served here
 }

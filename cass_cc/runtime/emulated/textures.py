@@ -18,6 +18,8 @@ from __future__ import annotations
 import ctypes
 
 from ...emu import image
+from ...targets import target
+from ..device_target import device_arch
 from . import errors
 from .registry import hip_api
 from .state import DEVICE
@@ -388,6 +390,8 @@ def hipCreateTextureObject(out: int, res_desc: int, tex_desc: int, view_desc: in
         return errors.INVALID_VALUE
     if view_desc:
         return errors.NOT_SUPPORTED
+    if not target(device_arch()).image_instructions:
+        return errors.NOT_SUPPORTED     # ROCm's answer on a device without image instructions (MI300)
     # a copy: the descriptors may adjust it (a cubemap's faces clamp), the caller's stays as given
     td = TextureDesc.from_buffer_copy(TextureDesc.from_address(tex_desc))
     words = _descriptors(ResourceDesc.from_address(res_desc), td)
