@@ -1,4 +1,4 @@
-/* Device malloc/free for the source route (hipcc, gfx1100).
+/* Device malloc/free for the source route and the hipify fallback (every target).
  *
  * HIP's device malloc/free (clang's __clang_hip_runtime_wrapper.h) call ROCm's __ockl_dm_alloc
  * and __ockl_dm_dealloc, and ROCm 5.2's versions use s_memrealtime, which gfx11 lacks ("Cannot
@@ -24,7 +24,7 @@
  * (or a string); function-like macros are C's alone. */
 #define CASS_HEAP_VARIABLE "__cass_device_heap" /* {u64 base, u64 size}, which libcassrt writes */
 #define CASS_HEAP_CLASSES 40                    /* size classes: blocks of 2^MIN_SHIFT .. 2^MAX_SHIFT bytes */
-#define CASS_HEAP_LISTS 32                      /* free lists per class: one per lane of a wave32 */
+#define CASS_HEAP_LISTS 32                      /* free lists per class: one per lane of a wave32 (mod 32 on wave64) */
 #define CASS_HEAP_MIN_SHIFT 5
 #define CASS_HEAP_MAX_SHIFT (CASS_HEAP_MIN_SHIFT + CASS_HEAP_CLASSES - 1)
 #define CASS_HEAP_BLOCK_HEADER 16               /* before the user's bytes: the block's class at 0, ... */
@@ -73,6 +73,15 @@ static __device__ inline bool __cass_heap_cas(unsigned long long *p, unsigned lo
                                                 __HIP_MEMORY_SCOPE_AGENT);
 }
 
+/* The free list a thread uses in a class: its lane in the wave modulo the lists (the two halves of
+ * a wave64 share them, as the waves of every CU do: the heads are lock-free). mbcnt_lo alone
+ * gave lanes 32-63 list 32, which is the next class's list 0: a freed block went to the list of
+ * blocks twice its size, and a later request got it, overlapping its neighbour. */
+static __device__ inline unsigned __cass_heap_lane(void)
+{
+    return __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)) % CASS_HEAP_LISTS;
+}
+
 /* The offset of a block taken off a free list, 0 when empty. */
 static __device__ inline unsigned long long __cass_heap_pop(char *base, unsigned long long *head)
 {
@@ -101,8 +110,7 @@ extern "C" __device__ unsigned long long __ockl_dm_alloc(unsigned long long size
     unsigned long long bytes = 1ull << shift;
     if (cls >= CASS_HEAP_CLASSES)
         return 0;
-    unsigned lane = __builtin_amdgcn_mbcnt_lo(~0u, 0u);
-    unsigned long long block = __cass_heap_pop(base, __cass_heap_list(base, cls, lane));
+    unsigned long long block = __cass_heap_pop(base, __cass_heap_list(base, cls, __cass_heap_lane()));
     if (block)
         return (unsigned long long)(base + block + CASS_HEAP_BLOCK_HEADER);
     unsigned long long *bump = (unsigned long long *)base;
@@ -133,7 +141,7 @@ extern "C" __device__ void __ockl_dm_dealloc(unsigned long long address)
     unsigned long long cls = *(unsigned long long *)(base + offset);
     if (cls >= CASS_HEAP_CLASSES)
         return;                                                 /* no block start: nothing to push */
-    unsigned long long *head = __cass_heap_list(base, cls, __builtin_amdgcn_mbcnt_lo(~0u, 0u));
+    unsigned long long *head = __cass_heap_list(base, cls, __cass_heap_lane());
     for (;;) {                                                  /* push it on the lane's list */
         unsigned long long h = __cass_heap_load(head);
         __hip_atomic_store((unsigned long long *)(base + offset + CASS_HEAP_NEXT_FREE), h & 0xFFFFFFFFull, __ATOMIC_RELAXED,

@@ -249,11 +249,12 @@ def test_prebuilt_program_runs_one_warp_per_wave_on_gfx942(tmp_path):
     assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
 
 
-@pytest.mark.parametrize("program", ["managed_saxpy", "cg_tile_sizes"])
+@pytest.mark.parametrize("program", ["managed_saxpy", "cg_tile_sizes", "device_malloc_calls"])
 def test_source_route_builds_for_gfx90a(program, tmp_path):
     """The source route builds a TU with or without warp operations for a wave64 target (hipcc
     knows gfx90a; two CUDA warps to a wave), and it runs on an emulated gfx90a with the H200's
-    checksum."""
+    checksum. device_malloc_calls: the device heap's free list per lane took lanes 32-63 to the
+    next size class's lists (cass_device_heap.h), and reused blocks overlapped."""
     folder = PROGRAMS / "realworld" / program
     exe = tmp_path / program
     built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx90a", "-o", exe,
