@@ -297,12 +297,15 @@ def isetp(ctx: Lifter, ins) -> None:
 
 
 LOW_COMPARES = "integer.isetp_low_words"   # state key: P's stored i1 -> (op, low a, low b)
+MIRRORED = {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE", "EQ": "EQ", "NE": "NE"}
 
 
 def _low_words(ctx: Lifter, chain, op: str) -> tuple[ir.Value, ir.Value] | None:
     """The low words of a 64-bit compare whose .EX half reads `chain`, when the value chain holds
     is an unguarded ISETP.op.U32.AND P, PT, a.lo, b.lo, PT of this block with the same op (ptxas
-    splits a 64-bit a op b so, in any order with other code between): (a.lo, b.lo), else None.
+    splits a 64-bit a op b so, in any order with other code between), or with the mirrored op
+    and the operands swapped (ISETP.LE.U32 b.lo, a.lo with ISETP.GE.U32.EX a.hi, b.hi: a loop's
+    exit test): (a.lo, b.lo), else None.
     The store that last wrote chain's slot in this block is found by walking back; a call of a
     lifted subroutine (it may write the slot) or no store in the block ends the search."""
     if not isinstance(chain, Reg) or chain.invert or chain.index in (None, 7):
@@ -317,7 +320,10 @@ def _low_words(ctx: Lifter, chain, op: str) -> tuple[ir.Value, ir.Value] | None:
             return None
         if isinstance(ins, ir.StoreInstr) and ins.operands[1] is slot:
             found = known.get(ins.operands[0])
-            return found[1:] if found is not None and found[0] == op else None
+            if found is None:
+                return None
+            low_op, x, y = found
+            return (x, y) if low_op == op else (y, x) if low_op == MIRRORED[op] else None
     return None
 
 
