@@ -269,14 +269,14 @@ def isetp(ctx: Lifter, ins) -> None:
         raise unsupported(ins, "operand count")
     p, q, a, bb, c = ops
     x, y = ctx.u32(a), ctx.u32(bb)
-    low = _low_words(ctx, chain, op) if chain is not None else None
-    if low is not None:
+    words = _low_words(ctx, chain, op) if chain is not None else None
+    if words is not None:
         # the pair is one 64-bit compare: v_cmp_*_u64 (or s_cmp_*_u64) in place of a compare,
         # an equality and an and/or of the low word's result for each high word
-        r = _compare(ctx, op, unsigned, ctx.join64(low[0], x), ctx.join64(low[1], y))
+        r = _compare(ctx, op, unsigned, ctx.join64(words[0], x), ctx.join64(words[1], y))
     else:
         r = _compare(ctx, op, unsigned, x, y)
-    if chain is not None and low is None:
+    if chain is not None and words is None:
         low = ctx.pred(chain)
         eq = ctx.b.icmp_unsigned("==", x, y)
         if op == "EQ":
