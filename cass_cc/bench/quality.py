@@ -149,10 +149,13 @@ class Measured:
 
 
 def kernel_opcodes(stats: dict) -> dict[str, dict[str, int]]:
-    """Opcode counts per kernel, summed over its launches, from a `cass-run --emu-stats` file's JSON."""
+    """Opcode counts per kernel, summed over its launches, from a `cass-run --emu-stats` file's JSON.
+    A `static __global__` kernel is `_ZL5pack2…` (internal linkage) in hipcc's build and `_Z5pack2…`
+    in nvcc's, which gives it external linkage to register it: both are named the latter, so
+    the two builds' kernels pair up."""
     kernels: dict[str, dict[str, int]] = {}
     for launch in stats.get("launches", []):
-        counts = kernels.setdefault(launch["kernel"], {})
+        counts = kernels.setdefault(re.sub(r"^_ZL(?=[0-9])", "_Z", launch["kernel"]), {})
         for opcode, n in launch.get("opcode_counts", {}).items():
             counts[opcode] = counts.get(opcode, 0) + n
     return kernels

@@ -40,7 +40,7 @@ class ParsedSass:
     directives: list[str] = field(default_factory=list)
 
 
-_REG_KINDS = (("SR", "SR"), ("UR", "UR"), ("UP", "UP"), ("SB", "SB"), ("PR", "PR"),
+_REG_KINDS = (("SR", "SR"), ("UR", "UR"), ("UPR", "PR"), ("UP", "UP"), ("SB", "SB"), ("PR", "PR"),
               ("R", "R"), ("P", "P"), ("B", "B"))
 
 

@@ -69,6 +69,16 @@ def test_kernel_opcodes_sum_the_launches_of_each_kernel():
     assert kernel_opcodes(stats) == {"k": {"s_endpgm": 3, "v_mov_b32_e32": 4}, "j": {"s_endpgm": 3}}
 
 
+def test_static_kernels_pair_up_across_the_builds():
+    # Rodinia huffman's `static __global__ void pack2(...)`: hipcc's build names it with internal
+    # linkage, nvcc's (and so the lifted build) without; the two must be one kernel in the report
+    lifted = kernel_opcodes({"launches": [{"kernel": "_Z5pack2PjS_S_S_j", "opcode_counts": {"s_endpgm": 1}}]})
+    hipcc = kernel_opcodes({"launches": [{"kernel": "_ZL5pack2PjS_S_S_j", "opcode_counts": {"s_endpgm": 2}}]})
+    assert lifted.keys() == hipcc.keys() == {"_Z5pack2PjS_S_S_j"}
+    (kernel,) = compare(Measured("huffman", lifted, hipcc, True, True))["kernels"]
+    assert kernel["ratio"] == 0.5
+
+
 def _measured(name: str, lifted: int, hipcc: int, passed: bool = True) -> Measured:
     return Measured(name, {"k": {"v_add_nc_u32_e32": lifted}}, {"k": {"v_add_nc_u32_e32": hipcc}}, passed, True,
                     "" if passed else "lifted: run: no PASS line")

@@ -108,6 +108,10 @@ def test_operand_forms():
     assert i.operands[0].kind == "SB" and i.operands[2] == (2, 1)
     i = _one("NOP;")
     assert i.opcode == "NOP" and i.operands == ()
+    # UPR is all uniform predicates at once: ptxas packs them with UP2UR (secp256k1's
+    # single-thread field arithmetic); the line did not parse, and the kernel fell back to hipify
+    i = _one("UP2UR UR30, UPR, URZ, 0x1 ;")
+    assert i.operands[1] == Reg("PR", None, "UPR") and i.operands[2] == Reg("UR", None, "URZ")
 
 
 def test_labels_and_branch_targets():

@@ -269,8 +269,14 @@ def isetp(ctx: Lifter, ins) -> None:
         raise unsupported(ins, "operand count")
     p, q, a, bb, c = ops
     x, y = ctx.u32(a), ctx.u32(bb)
-    r = _compare(ctx, op, unsigned, x, y)
-    if chain is not None:
+    words = _low_words(ctx, chain, op) if chain is not None else None
+    if words is not None:
+        # the pair is one 64-bit compare: v_cmp_*_u64 (or s_cmp_*_u64) in place of a compare,
+        # an equality and an and/or of the low word's result for each high word
+        r = _compare(ctx, op, unsigned, ctx.join64(words[0], x), ctx.join64(words[1], y))
+    else:
+        r = _compare(ctx, op, unsigned, x, y)
+    if chain is not None and words is None:
         low = ctx.pred(chain)
         eq = ctx.b.icmp_unsigned("==", x, y)
         if op == "EQ":
@@ -283,8 +289,42 @@ def isetp(ctx: Lifter, ins) -> None:
             strict = _compare(ctx, "LT" if op == "LE" else "GT", unsigned, x, y)
             r = ctx.b.or_(strict, ctx.b.and_(eq, low))
     other = ctx.pred(c)
-    ctx.setp(p, ctx.combine(ins, r, logic[0], other))
+    result = ctx.combine(ins, r, logic[0], other)
+    ctx.setp(p, result)
     ctx.setp(q, ctx.combine(ins, ctx.b.not_(r), logic[0], other))
+    if chain is None and unsigned and logic[0] == "AND" and ctx.is_pt(c):
+        ctx.state.setdefault(LOW_COMPARES, {})[result] = (op, x, y)
+
+
+LOW_COMPARES = "integer.isetp_low_words"   # state key: P's stored i1 -> (op, low a, low b)
+MIRRORED = {"LT": "GT", "GT": "LT", "LE": "GE", "GE": "LE", "EQ": "EQ", "NE": "NE"}
+
+
+def _low_words(ctx: Lifter, chain, op: str) -> tuple[ir.Value, ir.Value] | None:
+    """The low words of a 64-bit compare whose .EX half reads `chain`, when the value chain holds
+    is an unguarded ISETP.op.U32.AND P, PT, a.lo, b.lo, PT of this block with the same op (ptxas
+    splits a 64-bit a op b so, in any order with other code between), or with the mirrored op
+    and the operands swapped (ISETP.LE.U32 b.lo, a.lo with ISETP.GE.U32.EX a.hi, b.hi: a loop's
+    exit test): (a.lo, b.lo), else None.
+    The store that last wrote chain's slot in this block is found by walking back; a call of a
+    lifted subroutine (it may write the slot) or no store in the block ends the search."""
+    if not isinstance(chain, Reg) or chain.invert or chain.index in (None, 7):
+        return None
+    known = ctx.state.get(LOW_COMPARES)
+    if not known:
+        return None
+    slot = ctx.slot(chain.kind, chain.index)
+    for ins in reversed(ctx.b.block.instructions):
+        if isinstance(ins, ir.CallInstr) and isinstance(ins.callee, ir.Function) \
+                and not ins.callee.name.startswith("llvm."):
+            return None
+        if isinstance(ins, ir.StoreInstr) and ins.operands[1] is slot:
+            found = known.get(ins.operands[0])
+            if found is None:
+                return None
+            low_op, x, y = found
+            return (x, y) if low_op == op else (y, x) if low_op == MIRRORED[op] else None
+    return None
 
 
 @handles("IMNMX", "UIMNMX", "VIMNMX", "UVIMNMX", "VIMNMX3")
