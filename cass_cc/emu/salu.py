@@ -15,8 +15,8 @@ from .alu.ieee import flush_denormals
 from .fault import Unimplemented
 from .valu import MODE_SHIFT
 from .operands import scalar_reader, scalar_writer
-from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, read_scalar_bits,
-                    write_scalar_bits)
+from .state import (AT_BARRIER, DONE, EXEC, PRIVATE_APERTURE_HI, SHARED_APERTURE_HI, VCC, bits_to_type,
+                    read_scalar_bits, write_scalar_bits)
 
 SAVEEXEC = {
     "and": lambda s, e: s & e, "or": lambda s, e: s | e, "xor": lambda s, e: s ^ e,
@@ -45,6 +45,13 @@ def _by_rounding_mode(fn, values: list[np.ndarray], modes: np.ndarray) -> np.nda
     return out
 
 
+def _high_half_reader(operand: Operand, t: str):
+    """Bits 31:16 of a scalar source as a 16-bit type (s_cvt_hi_f32_f16)."""
+    def read(st, w):
+        return bits_to_type(read_scalar_bits(st, w, operand, 32) >> np.uint32(16), t)
+    return read
+
+
 def build_salu(instr: Instr, op: Op):
     """Executor for a SOP1/SOP2/SOPK/SOPC instruction from its table entry."""
     flags = op.flags
@@ -58,6 +65,8 @@ def build_salu(instr: Instr, op: Op):
         raise Unimplemented(f"expected {nsrc} sources")
     if "dst_in" in flags:
         readers.append(scalar_reader(dst, op.srcs[-1]))
+    if "src_hi_half" in flags:
+        readers[0] = _high_half_reader(ops[0], op.srcs[0])
     writer = scalar_writer(dst, op.dst) if dst is not None else None
     fn = op.bare       # launch() runs with numpy's float warnings off
     scc_in, is_cmp, scc_out = "scc_in" in flags, "cmp" in flags, "scc_out" in flags

@@ -20,7 +20,7 @@ KERNELS = HERE / "kernels"
 
 def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, vgprs: int = 32,
                sgprs: int = 32, lds: int = 0, scratch: int = 0, workitem_ids: int = 0,
-               dispatch_ptr: bool = False, descriptor: str = "") -> str:
+               dispatch_ptr: bool = False, descriptor: str = "", arch: str = "gfx1100") -> str:
     """A complete .s for one kernel: s[0:1] = kernarg pointer, s2 = workgroup id x,
     v0 = work-item ids (x | y << 10 | z << 20); with dispatch_ptr, s[0:1] = dispatch packet,
     s[2:3] = kernarg pointer, s4 = workgroup id x. args: (name, offset, size, value_kind);
@@ -29,7 +29,7 @@ def asm_kernel(name: str, body: str, args: list[tuple[str, int, int, str]], *, v
                         + ("        .address_space: global\n" if k == "global_buffer" else "")
                         for a, o, s, k in args)
     kernarg = max((o + s for _, o, s, _ in args), default=0)
-    return f"""\t.amdgcn_target "amdgcn-amd-amdhsa--gfx1100"
+    return f"""\t.amdgcn_target "amdgcn-amd-amdhsa--{arch}"
 \t.amdhsa_code_object_version 5
 \t.text
 \t.globl {name}
@@ -76,12 +76,12 @@ amdhsa.kernels:
 """
 
 
-def assemble(source: str) -> bytes:
-    """llvm-mc-22 + ld.lld-22 -shared: a gfx1100 code object."""
+def assemble(source: str, arch: str = "gfx1100") -> bytes:
+    """llvm-mc-22 + ld.lld-22 -shared: a code object for arch (gfx1100 by default)."""
     with tempfile.TemporaryDirectory(prefix="cass-emu-test-") as tmp:
         s, o, co = (os.path.join(tmp, n) for n in ("k.s", "k.o", "k.hsaco"))
         Path(s).write_text(source)
-        _run([toolchain.path("llvm-mc"), "--triple=amdgcn-amd-amdhsa", "--mcpu=gfx1100", "-filetype=obj", s, "-o", o])
+        _run([toolchain.path("llvm-mc"), "--triple=amdgcn-amd-amdhsa", f"--mcpu={arch}", "-filetype=obj", s, "-o", o])
         _run([toolchain.path("ld.lld"), "-shared", o, "-o", co])
         return Path(co).read_bytes()
 

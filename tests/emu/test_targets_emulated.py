@@ -144,6 +144,37 @@ declare float @llvm.maxnum.f32(float, float)
 declare float @llvm.minnum.f32(float, float)
 """
 
+# three-operand fmaxf/fminf chains and a clamp with NaNs (gfx12: v_max3_num_f32, v_min3_num_f32,
+# v_med3_num_f32; softmax's row maximum is such a chain)
+MINMAX3 = """define amdgpu_kernel void @k(ptr addrspace(1) %out, ptr addrspace(1) %a, i64 %m) {
+""" + GID + """  %pa = getelementptr float, ptr addrspace(1) %a, i32 %i
+  %x = load float, ptr addrspace(1) %pa
+  %j = xor i32 %i, 1
+  %pb = getelementptr float, ptr addrspace(1) %a, i32 %j
+  %y = load float, ptr addrspace(1) %pb
+  %k2 = xor i32 %i, 2
+  %pc = getelementptr float, ptr addrspace(1) %a, i32 %k2
+  %z = load float, ptr addrspace(1) %pc
+  %h1 = call float @llvm.maxnum.f32(float %x, float %y)
+  %hi = call float @llvm.maxnum.f32(float %h1, float %z)
+  %l1 = call float @llvm.minnum.f32(float %x, float %y)
+  %lo = call float @llvm.minnum.f32(float %l1, float %z)
+  %c1 = call float @llvm.maxnum.f32(float %x, float -0.5)
+  %cl = call float @llvm.minnum.f32(float %c1, float 0.5)
+  %hb = bitcast float %hi to i32
+  %lb = bitcast float %lo to i32
+  %cb = bitcast float %cl to i32
+  %lc = xor i32 %lb, %cb
+  %h64 = zext i32 %hb to i64
+  %l64 = zext i32 %lc to i64
+  %hs = shl i64 %h64, 32
+  %r = or i64 %hs, %l64
+  %po = getelementptr i64, ptr addrspace(1) %out, i32 %i
+  store i64 %r, ptr addrspace(1) %po
+  ret void
+}
+"""
+
 
 def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
     i = np.arange(N)
@@ -160,6 +191,12 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
         y = x[i ^ 1]
         return (np.fmax(x, y).view(np.uint32).astype(np.uint64) << np.uint64(32)) | \
             np.fmin(x, y).view(np.uint32).astype(np.uint64)
+    if family == "minmax3":
+        x = a.view(np.float32)
+        y, z = x[i ^ 1], x[i ^ 2]
+        clamp = np.fmin(np.fmax(x, np.float32(-0.5)), np.float32(0.5))
+        low = np.fmin(np.fmin(x, y), z).view(np.uint32) ^ clamp.view(np.uint32)
+        return (np.fmax(np.fmax(x, y), z).view(np.uint32).astype(np.uint64) << np.uint64(32)) | low.astype(np.uint64)
     if family == "scalar_float":
         d = (np.uint64(m & 0xFFFFFFFF) + (i // BLOCK).astype(np.uint64))
         bonus = np.where(np.float32(1) / d.astype(np.float32) >= np.float32(0.01), d, np.uint64(0))
@@ -170,14 +207,14 @@ def host_values(family: str, a: np.ndarray, m: int) -> np.ndarray:
 
 
 KERNELS = {"valu": VALU, "salu": SALU, "lds": LDS, "atomic": ATOMIC, "scalar_float": SCALAR_FLOAT,
-           "minmax": MINMAX}
+           "minmax": MINMAX, "minmax3": MINMAX3}
 
 
 @pytest.mark.parametrize("family", list(KERNELS))
 def test_family_matches_the_host_on_every_target(family):
     rng = np.random.default_rng(7)
     a = rng.integers(0, 2**20, N, dtype=np.uint32)
-    if family == "minmax":   # floats, every 5th a quiet NaN (no +-0 pairs: their order is the ISA's)
+    if family in ("minmax", "minmax3"):   # floats, every 5th a quiet NaN (no +-0 pairs: their order is the ISA's)
         a = np.where(np.arange(N) % 5 == 0, np.float32(np.nan), rng.normal(size=N).astype(np.float32)).view(np.uint32)
     m = 0x1_0000_0062   # 98 + the block index: 1/d crosses 0.01 between the blocks
     results = {}
@@ -198,6 +235,7 @@ def test_gfx12_code_uses_its_own_spellings():
                    for k in KERNELS.values())
     for word in ("s_wait_loadcnt", "s_wait_kmcnt", "s_barrier_signal", "s_barrier_wait", "ttmp9",
                  "v_mad_co_u64_u32", "s_add_nc_u64", "s_cvt_f32_u32", "s_mul_f32", "s_trunc_f32", "s_fmac_f32", "v_max_num_f32",
+                 "v_max3_num_f32", "v_min3_num_f32", "v_med3_num_f32",
                  "th:TH_ATOMIC_RETURN"):
         assert word in text, word
 
@@ -211,7 +249,7 @@ OTHER_TARGETS = ["gfx942", "gfx90a", "gfx1030"]
 def test_family_matches_the_host_on_cdna_and_rdna2(family, arch):
     rng = np.random.default_rng(7)
     a = rng.integers(0, 2**20, N, dtype=np.uint32)
-    if family == "minmax":
+    if family in ("minmax", "minmax3"):
         a = np.where(np.arange(N) % 5 == 0, np.float32(np.nan), rng.normal(size=N).astype(np.float32)).view(np.uint32)
     m = 0x1_0000_0062
     dev = Device(llc_code_object(HEAD + KERNELS[family] + TAIL, arch))

@@ -21,6 +21,8 @@ Where the ISA guide leaves room, these choices were made (each is covered by a t
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .compare import SCALAR_COMPARE, VECTOR_COMPARE
 from .float16 import FLOAT16
 from .float32 import FLOAT32
@@ -43,14 +45,22 @@ def _merge(*tables: dict[str, Op]) -> dict[str, Op]:
 
 
 VECTOR_OPS: dict[str, Op] = _merge(INTEGER, FLOAT32, FLOAT64, FLOAT16, PACKED, VECTOR_COMPARE, GFX9)
-# gfx12's SALU float operations compute what their VALU forms compute (one value per wave)
+# gfx12's SALU float operations compute what their VALU forms compute (one value per wave); an
+# f16 source is bits 15:0 of its SGPR, an f16 result is written zero-extended to 32 bits
 SCALAR_FLOAT: dict[str, Op] = {f"s_{name}": FLOAT32[f"v_{name}"]
                                for name in ("cvt_f32_i32", "cvt_f32_u32", "cvt_u32_f32", "cvt_i32_f32", "add_f32",
                                             "sub_f32", "mul_f32", "fmac_f32", "fmaak_f32", "fmamk_f32", "trunc_f32",
-                                            "ceil_f32", "floor_f32", "rndne_f32")}
-SCALAR_FLOAT["s_cvt_f32_f16"] = FLOAT16["v_cvt_f32_f16"]   # the SGPR's low half
-SCALAR_FLOAT |= {f"s_cmp_{c}_f32": VECTOR_COMPARE[f"v_cmp_{c}_f32"]   # SCC gets the lane's bit
-                 for c in ("eq", "ge", "gt", "le", "lg", "lt", "neq", "nge", "ngt", "nle", "nlg", "nlt", "o", "u")}
+                                            "ceil_f32", "floor_f32", "rndne_f32", "min_num_f32", "max_num_f32")}
+SCALAR_FLOAT |= {f"s_{name}": FLOAT16[f"v_{name}"]
+                 for name in ("cvt_f32_f16", "cvt_f16_f32", "cvt_pk_rtz_f16_f32", "add_f16", "sub_f16", "mul_f16",
+                              "fmac_f16", "min_num_f16", "max_num_f16", "trunc_f16", "ceil_f16", "floor_f16",
+                              "rndne_f16")}
+# s_cvt_hi_f32_f16 converts bits 31:16 of its SGPR (VALU code reaches them through op_sel)
+SCALAR_FLOAT["s_cvt_hi_f32_f16"] = replace(FLOAT16["v_cvt_f32_f16"],
+                                           flags=FLOAT16["v_cvt_f32_f16"].flags | {"src_hi_half"})
+SCALAR_FLOAT |= {f"s_cmp_{c}_{t}": VECTOR_COMPARE[f"v_cmp_{c}_{t}"]   # SCC gets the lane's bit
+                 for c in ("eq", "ge", "gt", "le", "lg", "lt", "neq", "nge", "ngt", "nle", "nlg", "nlt", "o", "u")
+                 for t in ("f32", "f16")}
 SCALAR_OPS: dict[str, Op] = _merge(SCALAR_ARITH, SCALAR_BITS, SCALAR_COMPARE, SCALAR_FLOAT)
 
 __all__ = ["VECTOR_OPS", "SCALAR_OPS", "Op", "DTYPES", "FLAGS"]

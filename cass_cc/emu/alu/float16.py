@@ -8,7 +8,7 @@ import numpy as np
 
 from . import rounding
 from .float32 import div_fixup, sin_cos_revolutions, to_int
-from .ieee import bits, fma_narrow, ieee_max, ieee_med3, ieee_min, number_max, number_min
+from .ieee import bits, fma_narrow, ieee_max, ieee_med3, ieee_min, number_max, number_med3, number_min
 from .op import Op, op, with_flags
 
 F16, F32, F64, U16, U32 = np.float16, np.float32, np.float64, np.uint16, np.uint32
@@ -99,6 +99,11 @@ FLOAT16: dict[str, Op] = {
     "v_max_f16": op("f16 f16", "f16", ieee_max),
     "v_min_num_f16": op("f16 f16", "f16", number_min),   # gfx12
     "v_max_num_f16": op("f16 f16", "f16", number_max),
+    "v_min3_num_f16": op("f16 f16 f16", "f16", lambda a, b, c: number_min(number_min(a, b), c)),   # gfx12
+    "v_max3_num_f16": op("f16 f16 f16", "f16", lambda a, b, c: number_max(number_max(a, b), c)),
+    "v_minmax_num_f16": op("f16 f16 f16", "f16", lambda a, b, c: number_max(number_min(a, b), c)),
+    "v_maxmin_num_f16": op("f16 f16 f16", "f16", lambda a, b, c: number_min(number_max(a, b), c)),
+    "v_med3_num_f16": op("f16 f16 f16", "f16", number_med3),
     "v_min3_f16": op("f16 f16 f16", "f16", lambda a, b, c: ieee_min(ieee_min(a, b), c)),
     "v_max3_f16": op("f16 f16 f16", "f16", lambda a, b, c: ieee_max(ieee_max(a, b), c)),
     "v_med3_f16": op("f16 f16 f16", "f16", ieee_med3),
@@ -149,7 +154,8 @@ FLOAT16: dict[str, Op] = {
 }
 # min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
 with_flags(FLOAT16, (
-    "v_min_f16", "v_max_f16", "v_min_num_f16", "v_max_num_f16",
+    "v_min_f16", "v_max_f16", "v_min_num_f16", "v_max_num_f16", "v_min3_num_f16", "v_max3_num_f16",
+    "v_minmax_num_f16", "v_maxmin_num_f16", "v_med3_num_f16",
     "v_min3_f16", "v_max3_f16", "v_med3_f16", "v_minmax_f16",
     "v_maxmin_f16", "v_ldexp_f16", "v_fract_f16", "v_trunc_f16", "v_ceil_f16", "v_floor_f16",
     "v_rndne_f16", "v_div_fixup_f16"

@@ -12,7 +12,7 @@ import numpy as np
 
 from . import rounding
 from .ieee import (exponent, flush_denormals, fma_narrow, ieee_max, ieee_med3, ieee_min, is_denormal, number_max,
-                   number_min, quieted)
+                   number_med3, number_min, quieted)
 from .op import Op, op, with_flags
 
 F32, F64, I32, U32 = np.float32, np.float64, np.int32, np.uint32
@@ -199,6 +199,12 @@ FLOAT32: dict[str, Op] = {
     "v_max_f32": op("f32 f32", "f32", ieee_max),
     "v_min_num_f32": op("f32 f32", "f32", number_min),   # gfx12
     "v_max_num_f32": op("f32 f32", "f32", number_max),
+    # gfx12's three-operand forms on minimumNumber/maximumNumber (gfx12 spells v_max3_f32 so too)
+    "v_min3_num_f32": op("f32 f32 f32", "f32", lambda a, b, c: number_min(number_min(a, b), c)),
+    "v_max3_num_f32": op("f32 f32 f32", "f32", lambda a, b, c: number_max(number_max(a, b), c)),
+    "v_minmax_num_f32": op("f32 f32 f32", "f32", lambda a, b, c: number_max(number_min(a, b), c)),
+    "v_maxmin_num_f32": op("f32 f32 f32", "f32", lambda a, b, c: number_min(number_max(a, b), c)),
+    "v_med3_num_f32": op("f32 f32 f32", "f32", number_med3),
     "v_min3_f32": op("f32 f32 f32", "f32", lambda a, b, c: ieee_min(ieee_min(a, b), c)),
     "v_max3_f32": op("f32 f32 f32", "f32", lambda a, b, c: ieee_max(ieee_max(a, b), c)),
     "v_med3_f32": op("f32 f32 f32", "f32", ieee_med3),
@@ -248,7 +254,8 @@ for _i in range(4):
     FLOAT32[f"v_cvt_f32_ubyte{_i}"] = op("u32", "f32", lambda a, _i=_i: ((a >> U32(8 * _i)) & U32(0xFF)).astype(F32))
 # min/max, rounding to integers, ldexp and the division helpers also follow MODE.FP_DENORM
 with_flags(FLOAT32, (
-    "v_min_f32", "v_max_f32", "v_min_num_f32", "v_max_num_f32",
+    "v_min_f32", "v_max_f32", "v_min_num_f32", "v_max_num_f32", "v_min3_num_f32", "v_max3_num_f32",
+    "v_minmax_num_f32", "v_maxmin_num_f32", "v_med3_num_f32",
     "v_min3_f32", "v_max3_f32", "v_med3_f32", "v_minmax_f32",
     "v_maxmin_f32", "v_ldexp_f32", "v_fract_f32", "v_trunc_f32", "v_ceil_f32", "v_floor_f32",
     "v_rndne_f32", "v_div_scale_f32", "v_div_fmas_f32", "v_div_fixup_f32"

@@ -197,3 +197,12 @@ def number_min(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def number_max(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return _number_first(a, b, ieee_max)
+
+
+def number_med3(a, b, c):
+    """gfx12's v_med3_num_f16/f32: v_med3's pseudocode on the _num operations (NaN anywhere:
+    min3_num, so a NaN operand loses as it does to v_min_num)."""
+    mx = number_max(number_max(a, b), c)
+    any_nan = np.isnan(a) | np.isnan(b) | np.isnan(c)
+    r = np.where(mx == a, number_max(b, c), np.where(mx == b, number_max(a, c), number_max(a, b)))
+    return np.where(any_nan, number_min(number_min(a, b), c), r).astype(a.dtype)

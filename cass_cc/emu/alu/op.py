@@ -46,6 +46,7 @@ Flags (the extra keyword arguments of `fn` and the shape of its result):
                (flushed unless bit 1); without the flag denormals pass through
   hi_half      v_fma_mixhi_f16: the f16 result goes to bits 31:16 of the destination,
                keeping bits 15:0 (without it a f16 result of a mix op goes to bits 15:0)
+  src_hi_half  scalar (s_cvt_hi_f32_f16): the 16-bit source is bits 31:16 of its SGPR
 
 Floating point follows the MODE register, which the kernel descriptor initialises (its
 FLOAT_ROUND_MODE_* and FLOAT_DENORM_MODE_* fields) and s_round_mode, s_denorm_mode and
@@ -75,7 +76,7 @@ DTYPES: dict[str, type] = {
 
 FLAGS = frozenset({
     "cmp", "cmpx", "carry_in", "carry_out", "vcc_in", "mask_in", "scc_in", "scc_out",
-    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half", "iu_signed", "rounding", "denormals",
+    "lane_id", "clamp_aware", "dst_in", "mix", "hi_half", "src_hi_half", "iu_signed", "rounding", "denormals",
 })
 
 

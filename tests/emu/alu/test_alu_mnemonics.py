@@ -98,7 +98,7 @@ def test_every_mnemonic_is_gfx1100_gfx12_or_cdna_and_canonical(assembled):
     not_gfx942 = _wrong(assemble_for("gfx942", [(n, ops[n]) for n in sorted(not_gfx12)]))
     wrong = _wrong(assemble_for("gfx90a", [(n, ops[n]) for n in sorted(not_gfx942)]))
     assert not wrong, f"{len(wrong)} mnemonics not accepted or printed differently: {wrong}"
-    assert len(not_gfx11) < 60   # gfx12's and CDNA's additions, not a broken gfx1100 table
+    assert len(not_gfx11) < 100  # gfx12's (SALU float: 56) and CDNA's additions, not a broken gfx1100 table
     assert len(not_gfx12) < 24
 
 
