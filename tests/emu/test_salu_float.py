@@ -15,6 +15,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from .alu.alu_reference import FORMATS, round_fraction
 from .emu_build import Device, asm_kernel, assemble
 
 WAVES = 400
@@ -34,28 +35,6 @@ def f32(bits: int) -> float:
 
 
 # (fraction bits, minimum normal exponent, maximum exponent)
-FORMATS = {"f16": (10, -14, 15), "f32": (23, -126, 127)}
-
-
-def round_exact(x: Fraction, fmt: str, mode: str = "even") -> float:
-    """x rounded to the format: to nearest even, or towards zero; overflow gives infinity
-    (nearest) or the largest finite value (towards zero)."""
-    mant, emin, emax = FORMATS[fmt]
-    if x == 0:
-        return 0.0
-    sign = -1 if x < 0 else 1
-    a = abs(x)
-    e = a.numerator.bit_length() - a.denominator.bit_length()
-    if Fraction(2) ** e > a:
-        e -= 1
-    e = max(e, emin)
-    scaled = a / Fraction(2) ** (e - mant)
-    m = round(scaled) if mode == "even" else math.floor(scaled)
-    value = Fraction(m) * Fraction(2) ** (e - mant)
-    largest = (2 - Fraction(2) ** -mant) * Fraction(2) ** emax
-    if value > largest:
-        return sign * (math.inf if mode == "even" else float(largest))
-    return sign * float(value)
 
 
 def flushed(x: float, fmt: str) -> float:
@@ -73,7 +52,7 @@ def fused(a: float, b: float, c: float, fmt: str, mode: str = "even") -> float:
     if total == 0:
         product_negative = math.copysign(1, a) * math.copysign(1, b) < 0
         return -0.0 if product_negative and math.copysign(1, c) < 0 else 0.0
-    return round_exact(total, fmt, mode)
+    return round_fraction(total, fmt, mode)
 
 
 def maximum_number(a: float, b: float, largest: bool) -> float:
@@ -179,7 +158,7 @@ def test_f16_arithmetic_rounds_as_mode_says(name, fn, rounding):
         if exact == 0:   # IEEE: x - x is +0; -0 + -0 and signed products keep their sign
             want.append(fn(x, y))
         else:
-            want.append(round_exact(exact, "f16", rounding))
+            want.append(round_fraction(exact, "f16", rounding))
     assert_f16_results(got, want, list(zip(map(f16, a), map(f16, b))))
 
 
@@ -196,7 +175,7 @@ def test_f16_denormals_flush_when_mode_says():
             if not (math.isfinite(x) and math.isfinite(y)) or x * y == 0:
                 r = x * y
             else:
-                r = round_exact(Fraction(x) * Fraction(y), "f16")
+                r = round_fraction(Fraction(x) * Fraction(y), "f16")
             want.append(flushed(r, "f16") if flush else r)
         assert_f16_results(got, want, list(zip(map(f16, a), map(f16, b))))
 
@@ -250,7 +229,7 @@ def test_cvt_f32_from_either_half(hi):
 def test_cvt_f16_f32_rounds_to_nearest_even():
     a = operands(32, WAVES, 16)
     got, _ = run("s_cvt_f16_f32 s13, s8", [a])
-    want = [f32(x) if not math.isfinite(f32(x)) else round_exact(Fraction(f32(x)), "f16") for x in a]
+    want = [f32(x) if not math.isfinite(f32(x)) else round_fraction(Fraction(f32(x)), "f16") for x in a]
     want = [math.copysign(w, f32(x)) if w == 0 else w for w, x in zip(want, a)]
     assert_f16_results(got, want, [f32(x) for x in a])
 
@@ -263,7 +242,7 @@ def test_cvt_pk_rtz_packs_two_halves_rounded_towards_zero():
         x = f32(bits)
         if not math.isfinite(x):
             return x
-        r = round_exact(Fraction(x), "f16", "zero")
+        r = round_fraction(Fraction(x), "f16", "zero")
         return math.copysign(r, x) if r == 0 else r
     assert_f16_results([g & 0xFFFF for g in got], [rtz(x) for x in a], [f32(x) for x in a])
     assert_f16_results([g >> 16 for g in got], [rtz(x) for x in b], [f32(x) for x in b])

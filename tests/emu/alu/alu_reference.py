@@ -70,8 +70,9 @@ def int_columns(types, n: int = 160, seed: int = 1) -> list[list[int]]:
     return cols
 
 
-def round_fraction(x: Fraction, fmt: str) -> float:
-    """x rounded to nearest even in f16/f32/f64, returned as a Python float (exact)."""
+def round_fraction(x: Fraction, fmt: str, mode: str = "even") -> float:
+    """x rounded in f16/f32/f64, to nearest even (mode "even") or towards zero ("zero"), returned
+    as a Python float (exact); overflow gives infinity, or towards zero the largest finite value."""
     mant, emin, emax = FORMATS[fmt]
     if x == 0:
         return 0.0
@@ -82,10 +83,10 @@ def round_fraction(x: Fraction, fmt: str) -> float:
         e -= 1
     e = max(e, emin)
     scaled = a / Fraction(2) ** (e - mant)
-    m = round(scaled)  # Fraction rounding is half-to-even
+    m = round(scaled) if mode == "even" else math.floor(scaled)  # Fraction rounding is half-to-even
     value = Fraction(m) * Fraction(2) ** (e - mant)
     if value >= Fraction(2) ** (emax + 1):
-        return sign * math.inf
+        return sign * (math.inf if mode == "even" else float((2 - Fraction(2) ** -mant) * Fraction(2) ** emax))
     return sign * float(value)
 
 
