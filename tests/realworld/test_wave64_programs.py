@@ -224,7 +224,8 @@ int main()
 def test_a_graph_kernel_node_runs_one_warp_per_wave_on_gfx942(tmp_path):
     """A kernel node of a graph launches as a launch does: the lock taken by lane 0 of every warp
     runs one warp per wave, in the node as made and after cudaGraphExecKernelNodeSetParams (the
-    node launched it with CUDA's geometry and no blockDim argument, and counted 6, not 12)."""
+    node launched it with CUDA's geometry and no blockDim argument, and counted 6, not 12). The
+    H200 prints the same two lines."""
     source = tmp_path / "graph.cu"
     source.write_text(GRAPH_PROGRAM)
     exe = tmp_path / "graph"
