@@ -27,7 +27,7 @@ from ..targets import TARGETS
 from .fault import EmuFault
 from .isa_names import NAMES_VERSION, NO_OP_PATTERN, gfx11_mnemonic, swaps_data
 
-DECODE_FORMAT = 13      # bump when Instr or the grammar changes, so cached decodings are rebuilt
+DECODE_FORMAT = 14      # bump when Instr, the grammar or the fallback changes, so cached decodings are rebuilt
 
 # gfx11 scalar operand numbers of the named registers (ttmp<n> is TTMP_BASE + n)
 TTMP_BASE = 108
@@ -242,21 +242,22 @@ def disassemble(data: bytes) -> str:
 
 
 # Words llvm-objdump prints as `.long` that the fallback reads: VOP3 v_permlane16_b32 and
-# v_permlanex16_b32 with ABS, NEG or OMOD bits set. The RDNA3 ISA guide says these fields "should
-# all be zeroed for this instruction" (its sources are lane selects, not floats); LLVM 15, hipcc
-# 5.2's compiler, sets them next to op_sel (fi, bound_ctrl; LLVM issue 59547), and LLVM 22's
+# v_permlanex16_b32 with ABS, NEG or OMOD bits set. The RDNA2 and RDNA3 ISA guides say these fields
+# "should all be zeroed for this instruction" (its sources are lane selects, not floats); LLVM 15,
+# hipcc 5.2's compiler, sets them next to op_sel (fi, bound_ctrl; LLVM issue 59547), and LLVM 22's
 # disassembler refuses such words. With them cleared the words are exactly llvm-mc-22's encoding
-# of the instruction, which the emulator then runs with its op_sel.
+# of the instruction, which the emulator then runs with its op_sel. Their VOP3 opcodes, per ISA.
 _VOP3 = 0b110101
-_PERMLANE_OPCODES = (0x25B, 0x25C)
+_PERMLANE_OPCODES = {"gfx11": (0x25B, 0x25C), "gfx10.3": (0x377, 0x378)}
 _ABS_BITS = 0x0000_0700          # first word, bits 10:8
 _NEG_OMOD_BITS = 0xF800_0000     # second word, bits 31:27
 _LONG = re.compile(r"^\s+\.long\s+0x([0-9a-fA-F]{8})\s*//\s*([0-9A-Fa-f]+):")
 
 
-def without_stray_modifiers(first: int, second: int) -> tuple[int, int] | None:
-    """The two words of a permlane with its ABS/NEG/OMOD fields cleared; None for other words."""
-    if first >> 26 != _VOP3 or (first >> 16) & 0x3FF not in _PERMLANE_OPCODES:
+def without_stray_modifiers(first: int, second: int, isa: str = "gfx11") -> tuple[int, int] | None:
+    """The two words of a permlane of `isa` with its ABS/NEG/OMOD fields cleared; None for other
+    words."""
+    if first >> 26 != _VOP3 or (first >> 16) & 0x3FF not in _PERMLANE_OPCODES.get(isa, ()):
         return None
     return first & ~_ABS_BITS & 0xFFFF_FFFF, second & ~_NEG_OMOD_BITS & 0xFFFF_FFFF
 
@@ -268,6 +269,9 @@ def _repaired(data: bytes, text: str) -> bytes | None:
         code = CodeObject(data)
     except CassError:
         return None
+    target = TARGETS.get(code.processor)
+    if target is None:
+        return None
     patched = None
     for line in text.splitlines():
         m = _LONG.match(line)
@@ -277,7 +281,7 @@ def _repaired(data: bytes, text: str) -> bytes | None:
         if offset is None or offset + 8 > len(data):
             continue
         first, second = struct.unpack_from("<II", data, offset)
-        fixed = without_stray_modifiers(first, second)
+        fixed = without_stray_modifiers(first, second, target.isa)
         if fixed is not None:
             patched = patched if patched is not None else bytearray(data)
             struct.pack_into("<II", patched, offset, *fixed)
