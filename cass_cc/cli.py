@@ -22,6 +22,7 @@ SUBCOMMANDS = {
     "unmirror": "cass_cc.steps:unmirror",
     "save-temps": "cass_cc.steps:save_temps",
     "report": "cass_cc.steps:report",
+    "warp-waits": "cass_cc.steps:warp_waits",
     "bench": "cass_cc.bench.cli:bench",
     "dataset": "cass_cc.dataset.cli:dataset",
 }

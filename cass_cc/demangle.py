@@ -8,6 +8,7 @@ name, so demangling never stops a build or a run."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
 from typing import Iterable
@@ -32,6 +33,13 @@ def demangle_all(names: Iterable[str]) -> dict[str, str]:
 def demangle(name: str) -> str:
     """The C++ spelling of one name (itself when it is not a mangled name)."""
     return demangle_all([name])[name]
+
+
+def base_name(demangled: str) -> str:
+    """The function's own name in its C++ spelling, without scope, template arguments, parameters
+    or return type (`void ns::k<64u>(int*)` -> `k`); '' when there is none."""
+    words = re.sub(r"<.*", "", demangled.split("(", 1)[0]).split("::")[-1].split()
+    return words[-1] if words else ""
 
 
 def _run_tool(names: list[str]) -> list[str]:

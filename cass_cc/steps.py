@@ -1,5 +1,5 @@
 """`cass-cc` subcommands that are steps of cass-nvcc's build: translate-object on the binary
-route; hipify, unmirror, save-temps and report on the source route and for host files. cass-nvcc
+route; hipify, unmirror, save-temps, report and warp-waits on the source route and for host files. cass-nvcc
 runs each in-process from the argument list that `-v` and `--dryrun` print, and pasted into a
 shell they do the same. Each step reads its own arguments (nvcc options after `--` included), so
 these commands take them as they are."""
@@ -103,4 +103,24 @@ def report(arguments: list[str]) -> None:
     into $CASS_REPORT_DIR when that is set; one of the two is needed.
     """
     from .driver.source_route import report as run
+    run(list(arguments))
+
+
+@click.command("warp-waits", cls=RawArguments, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("arguments", nargs=-1, type=click.UNPROCESSED,
+                metavar="SOURCE --mirror DIR --header FILE --symbols FILE [--language cu] -- [NVCC_OPTIONS]")
+def warp_waits(arguments: list[str]) -> None:
+    """Tell whether the warps of SOURCE's kernels wait for each other on the 64-lane-wave targets
+    of the build (--cass-offload-arch after `--`), from the SASS nvcc compiles with the build's
+    options, as the lifter tells it. The step before a source-route compile for such a target, as
+    `cass-nvcc --dryrun` prints it.
+
+    Writes the header the compile includes (--header: CASS_WAVE_PER_WARP and the kernels and
+    reasons, when a kernel's warps wait: the unit then runs one CUDA warp per wave) and the
+    llvm-objcopy --redefine-syms map for the compiled object (--symbols: its kernel launches and,
+    for such a unit, its kernel registrations, renamed to cass_wave_per_warp.c's). Every kernel of
+    such a unit must have the entry statement `cass-cc hipify` wrote into the mirror DIR (--mirror);
+    one without it (a kernel defined through a macro) is an error, and so is -rdc.
+    """
+    from .driver.warp_waits import step as run
     run(list(arguments))

@@ -113,7 +113,7 @@ def _build_source(program: Program, translator: Translator, work: str, offload_a
 
 def _build_assembly(program: Program, translator: Translator, work: str, offload_arch: str,
                     kernels: list[dict]) -> str:
-    from ..driver.binary_compile import SASS_TARGET
+    from ..driver.nvcc_command import SASS_TARGET
     from ..driver.nvidia_objects import file_code
 
     nvcc = toolchain.find("nvcc").path

@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, field
 
 from .. import toolchain
+from ..demangle import base_name
 from ..errors import CassError, Refusal
 from ..pipeline import run_pipeline
 from ..rdna3.code_object import CodeObject
@@ -22,6 +23,7 @@ from .hip_compilers import missing_reason
 from .mirror import is_user_dir
 from .plan import TranslationUnit
 from .settings import Settings
+from .warp_waits import warps_wait
 
 
 class NoRoute(CassError):
@@ -206,7 +208,7 @@ def _has_device_variables(units: list[KernelUnit]) -> bool:
 def kernel_location(source: str, demangled: str) -> str:
     """'file:line: ' of the kernel's __global__ definition in `source`, or '' when it is not there
     (a kernel from a header, or a name the source spells through macros)."""
-    base = re.sub(r"<.*", "", demangled.split("(", 1)[0]).split("::")[-1].split()[-1:]
+    base = base_name(demangled)
     try:
         with open(source, errors="replace") as f:
             lines = f.read().splitlines()
@@ -214,7 +216,7 @@ def kernel_location(source: str, demangled: str) -> str:
         return ""
     if not base:
         return ""
-    call = re.compile(rf"\b{re.escape(base[0])}\s*[(<]")
+    call = re.compile(rf"\b{re.escape(base)}\s*[(<]")
     for n, line in enumerate(lines):
         if call.search(line) and any("__global__" in l for l in lines[max(0, n - 2):n + 1]):
             return f"{source}:{n + 1}: "
@@ -224,24 +226,6 @@ def kernel_location(source: str, demangled: str) -> str:
 def _no_route(tu: TranslationUnit | None, unit: KernelUnit, why: str) -> NoRoute:
     where = kernel_location(tu.source, unit.demangled or unit.name) if tu else ""
     return NoRoute(f"{where}kernel '{unit.demangled or unit.name}' {why}")
-
-
-def _warps_wait(unit: KernelUnit, arch: str) -> str | None:
-    """Why warps of the kernel may wait for each other, where `arch` puts two CUDA warps in a wave
-    (cass_cc/passes/lift/warp_model.py; the lifter runs such kernels one warp per wave, the
-    hipify fallback cannot), read from its SASS; None where they do not or no wave is shared."""
-    from cass_cc.passes import FRONT_END
-    from cass_cc.passes.lift import warp_model
-
-    model = warp_model.for_target(arch)
-    if not model.split:
-        return None
-    front = run_pipeline(KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=arch,
-                                    demangled=unit.demangled, kernel=unit.kernel), FRONT_END)
-    if front.status != "ok":
-        return f"its SASS cannot be read to tell whether its warps wait for each other ({'; '.join(front.reasons)})"
-    hazard = warp_model.wait_hazard(model, sorted(front.instructions, key=lambda i: i.address))
-    return hazard[1] if hazard else None
 
 
 def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: Settings, work: str, arch: str,
@@ -261,7 +245,7 @@ def _fall_back(tu: TranslationUnit | None, refused: list[KernelUnit], settings: 
                  f"'{u.demangled or u.name}' has no route for {arch}: {'; '.join(u.reasons)}; "
                  f"hipify fallback: {hipcc_lacks}" for u in refused]
         raise NoRoute("\n".join(lines))
-    waiting = [(u, why) for u in refused if (why := _warps_wait(u, arch))]
+    waiting = [(u, why) for u in refused if (why := warps_wait(u, arch))]
     if waiting:
         raise NoRoute("\n".join(
             f"{kernel_location(tu.source, u.demangled or u.name) if tu else ''}kernel '{u.demangled or u.name}' "

@@ -24,7 +24,7 @@ from .object_translation import translate_job
 CUDART_LIBRARIES = ("cudart", "cudart_static", "cudadevrt")
 # The device code of the objects a build's own compile makes on this route.
 BUILT = DeviceCode()
-BUILT_RELOCATABLE = DeviceCode(relocatable_archs=frozenset({"sm_80"}))   # binary_compile.SASS_TARGET
+BUILT_RELOCATABLE = DeviceCode(relocatable_archs=frozenset({"sm_80"}))   # nvcc_command.SASS_TARGET
 
 
 def _is_cudart(path: str) -> bool:

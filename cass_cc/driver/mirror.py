@@ -53,6 +53,7 @@ class Mirror:
     compat_headers: list[str] = field(default_factory=list)
     source: str | None = None     # the translation unit, as the user wrote it
     seconds: float = 0.0          # how long hipify took
+    entered_kernels: list[str] = field(default_factory=list)  # kernels given the kernel entry statement
 
     @property
     def compat_include(self) -> str:
@@ -65,7 +66,8 @@ class Mirror:
         lines = "".join(f'#include "{h}"\n' for h in self.compat_headers)
         atomic_write_text(self.compat_include, "/* compatibility headers hipify asked for */\n" + lines)
         manifest = {"source": self.source, "files": self.files, "compat_headers": self.compat_headers,
-                    "diagnostics": [asdict(d) for d in self.diagnostics], "seconds": self.seconds}
+                    "diagnostics": [asdict(d) for d in self.diagnostics], "seconds": self.seconds,
+                    "entered_kernels": self.entered_kernels}
         atomic_write_text(os.path.join(self.root, MANIFEST), json.dumps(manifest, indent=1) + "\n")
 
     @classmethod
@@ -76,7 +78,7 @@ class Mirror:
             with open(path, encoding="utf-8") as f:
                 m = json.load(f)
             return cls(root, dict(m["files"]), [Note(**d) for d in m["diagnostics"]],
-                       list(m["compat_headers"]), m["source"], float(m["seconds"]))
+                       list(m["compat_headers"]), m["source"], float(m["seconds"]), list(m["entered_kernels"]))
         except FileNotFoundError:
             raise CassError(f"'{root}' holds no hipified copy ({MANIFEST} is missing): "
                             "run cass-cc hipify first") from None
@@ -111,8 +113,9 @@ class Mirror:
         here = self.path_for(os.curdir).rstrip(os.sep) + os.sep
         return text.replace(here, "").replace(self.root.rstrip(os.sep), "")
 
-    def translate_tree(self, source: str, user_dirs: list[str]) -> str:
-        """Hipify `source` and the user's headers it includes; returns the mirrored source."""
+    def translate_tree(self, source: str, user_dirs: list[str], kernel_entry: str | None = None) -> str:
+        """Hipify `source` and the user's headers it includes (`kernel_entry` first in every
+        kernel body: hipify.translate); returns the mirrored source."""
         top = os.path.abspath(source)
         pending = [top]
         while pending:
@@ -121,7 +124,8 @@ class Mirror:
                 continue
             text, encoding = read_source(source if path == top else path)
             self.files[path] = self.path_for(path)
-            result = _translate(text, path)
+            result = _translate(text, path, kernel_entry)
+            self.entered_kernels += [k for k in result.entered_kernels if k not in self.entered_kernels]
             self.diagnostics += [Note(str(d.file), d.line, d.column, d.severity, d.message)
                                  for d in result.diagnostics]
             if result.compat_header and result.compat_header not in self.compat_headers:
@@ -132,12 +136,12 @@ class Mirror:
         return self.files[os.path.abspath(source)]
 
 
-def _translate(text: str, path: str):
+def _translate(text: str, path: str, kernel_entry: str | None):
     try:
         from ..hipify import translate
     except ImportError as e:
         raise CassError(f"the CUDA->HIP translator (cass_cc.hipify) is not available: {e}") from None
-    return translate(text, path)
+    return translate(text, path, kernel_entry)
 
 
 def read_source(path: str) -> tuple[str, str]:

@@ -13,12 +13,15 @@ import sys
 import time
 
 from ..errors import CassError
+from ..targets import target
 from .diagnostics import display_path
 from .mirror import Mirror, is_user_dir, user_file
 from .step_arguments import read_arguments, settings_of
 
 
 # --- cass-cc hipify ---------------------------------------------------------------------------
+
+KERNEL_ENTRY = "CASS_KERNEL_ENTRY"
 
 def hipify(argv: list[str]) -> None:
     """`cass-cc hipify SOURCE --mirror DIR -- [NVCC_OPTIONS]`."""
@@ -28,11 +31,14 @@ def hipify(argv: list[str]) -> None:
     start = time.perf_counter()
     mirror = Mirror(values["mirror"], source=source)
     user_dirs = [os.path.abspath(d) for d in settings.include_dirs if is_user_dir(d)]
+    # On wave64 targets a unit whose warps wait for each other runs one warp per wave
+    # (cass_wave_per_warp.h), which needs a statement first in every kernel.
+    entry = KERNEL_ENTRY if any(target(a).wave_size == 64 for a in settings.offload_archs) else None
     try:
-        mirror.translate_tree(source, user_dirs)
+        mirror.translate_tree(source, user_dirs, entry)
         for inc in settings.pre_includes:
             if user_file(inc):
-                mirror.translate_tree(inc, user_dirs)
+                mirror.translate_tree(inc, user_dirs, entry)
         mirror.seconds = time.perf_counter() - start
         mirror.save()
     except OSError as e:

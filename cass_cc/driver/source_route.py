@@ -14,7 +14,7 @@ from .. import toolchain
 from ..errors import CassError
 from ..report import Report
 from ..targets import target
-from . import hip_fatbin, host
+from . import hip_fatbin, host, warp_waits
 from .hip_compilers import compiler_for
 from .frontend import Frontend, place_job
 from .help import cuda_version
@@ -103,8 +103,43 @@ def compile_jobs(action: Compile, settings: Settings, work: str) -> list[Job]:
     warp_check(action.tu, settings.offload_archs)
     fe = frontend(action.tu, settings, work)
     after = [_report_job(fe, work)] if _wants_report(settings) else []
-    return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
-                           after=after, product_dir=action.product_dir)
+    if not any(target(a).wave_size == 64 for a in settings.offload_archs):
+        return fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
+                               after=after, product_dir=action.product_dir)
+    waits, header, obj = _warp_waits_job(fe, work)
+    fe.base[fe.base.index(PRELUDE) + 1:fe.base.index(PRELUDE) + 1] = ["-include", header]
+    hipify, *jobs = fe.compile_jobs(action.output, action.deps_file, action.deps_targets or [action.output],
+                                    after=_wave_per_warp_jobs(obj, work) + after, product_dir=action.product_dir)
+    return [hipify, waits, *jobs]
+
+
+# --- one warp per wave (cass_wave_per_warp.h and .c) --------------------------------------------
+
+WAVE_PER_WARP_HOST = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "hipify",
+                                  "cass_wave_per_warp.c")
+
+
+def _warp_waits_job(fe: Frontend, work: str) -> tuple[Job, str, str]:
+    """`cass-cc warp-waits`, after hipify: whether the unit's warps wait for each other on the
+    wave64 targets (nvcc's SASS), into a header the compile includes and the symbol map for its
+    object. Returns the job, the header and the compiler's object (what the compile job writes)."""
+    stem = os.path.join(work, fe.tu.stem)
+    header, symbols = stem + ".warp-waits.h", stem + ".warp-waits.syms"
+    argv = ["cass-cc", "warp-waits", fe.tu.source, "--language", fe.tu.language, "--mirror", fe.mirror.root,
+            "--header", header, "--symbols", symbols, "--", *fe.settings.step_options]
+    return Job(argv, lambda: warp_waits.step(argv[2:]), label="warp-waits"), header, stem + ".o"
+
+
+def _wave_per_warp_jobs(obj: str, work: str) -> list[Job]:
+    """The object's launches and kernel registrations renamed to cass_wave_per_warp.c's forms
+    (llvm-objcopy, the map `cass-cc warp-waits` wrote), and that file's code merged in (ld -r)."""
+    host = os.path.join(work, "cass_wave_per_warp.o")
+    renamed = obj + ".renamed.o"
+    symbols = obj[:-len(".o")] + ".warp-waits.syms"
+    return [Job([toolchain.path("cc"), "-c", "-O2", "-fPIC", "-D__HIP_PLATFORM_AMD__",
+                 "-I" + toolchain.hip_include_dir(), WAVE_PER_WARP_HOST, "-o", host], label="cc"),
+            Job([toolchain.path("llvm-objcopy"), f"--redefine-syms={symbols}", obj, renamed], label="llvm-objcopy"),
+            Job([toolchain.path("ld.lld"), "-r", renamed, host, "-o", obj], label="ld.lld")]
 
 
 def preprocess(tu: TranslationUnit, settings: Settings, output: str | None, work: str) -> list[Job]:

@@ -25,8 +25,11 @@ DEVICE_HEAP_HEADER = str(Path(__file__).resolve().parent.parent / "runtime" / "c
 _ALLOCATING = frozenset(("malloc", "free", "new", "delete"))
 
 
-def translate(text: str, filename: str) -> HipifyResult:
-    """The HIP translation of the CUDA source `text` (named `filename` in diagnostics)."""
+def translate(text: str, filename: str, kernel_entry: str | None = None) -> HipifyResult:
+    """The HIP translation of the CUDA source `text` (named `filename` in diagnostics).
+    `kernel_entry`: a statement written first in every kernel body, on the line of its `{`, and
+    threadIdx and blockDim renamed to cass_threadIdx and cass_blockDim (the compatibility
+    header defines them all: cass_wave_per_warp.h)."""
     try:
         src = Source(text, filename)
     except LexError as e:
@@ -34,13 +37,32 @@ def translate(text: str, filename: str) -> HipifyResult:
                                               f"{e}; the file is left untranslated")])
     changed = rewrite.apply(src)
     changed.update(launches.spaced_launches(src))
+    entries = src.kernel_bodies() if kernel_entry else {}
+    for brace in entries.values():
+        changed[brace] = changed.get(brace, src.tokens[brace].text) + " " + kernel_entry
+    if kernel_entry:
+        changed.update(_thread_coordinates(src))
     asm = inline_asm.rewrite(src, changed)
     new_text = rewrite.render(src, changed, asm.replacements)
     if _allocates_in_device_code(src):
         # At the end, so no line moves: it defines the functions HIP's device malloc/free call.
         new_text += ("" if new_text.endswith("\n") else "\n") + f'#include "{DEVICE_HEAP_HEADER}"\n'
-    compat = COMPAT_HEADER if asm.replacements or _needs_compat(src, changed) else None
-    return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels())
+    compat = COMPAT_HEADER if asm.replacements or entries or _needs_compat(src, changed) else None
+    return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels(), sorted(entries))
+
+
+# CUDA's thread coordinates, which the header that defines the kernel entry may read as CUDA's
+# where the hardware's differ (cass_wave_per_warp.h).
+THREAD_COORDINATES = {"threadIdx": "cass_threadIdx", "blockDim": "cass_blockDim"}
+
+
+def _thread_coordinates(src: Source) -> dict[int, str]:
+    """{token index: new name} for CUDA's threadIdx and blockDim, wherever they are not members
+    (`p.blockDim` of a graph node's parameters) or names the unit declares itself."""
+    own = src.own_names()
+    return {i: THREAD_COORDINATES[src.tokens[i].text] for i in src.code
+            if src.tokens[i].kind == IDENT and src.tokens[i].text in THREAD_COORDINATES
+            and src.tokens[i].text not in own and not src.is_member(i) and src.qualifier(i) is None}
 
 
 def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnostic]:

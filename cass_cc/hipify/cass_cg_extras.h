@@ -53,10 +53,11 @@ __device__ inline big_tile_state& big_tiles() {
 /* A barrier of the wavefronts of tile `tile`, `threads` threads: lane 0 of each wavefront
  * arrives, the last one releases the others by bumping the generation. One arrival per
  * wavefront, not per warp: the two warps of a 64-lane wave run their lanes together, so one of
- * them waiting for the other's arrival would never let it arrive. */
+ * them waiting for the other's arrival would never let it arrive (a unit run one warp per wave
+ * has a wave per warp: cass_wave_per_warp.h). */
 __device__ inline void sync_warps(unsigned tile, unsigned threads) {
   big_tile_state& s = big_tiles();
-  unsigned waves = threads / __AMDGCN_WAVEFRONT_SIZE;
+  unsigned waves = threads / CASS_THREADS_PER_WAVE;
   __builtin_amdgcn_fence(__ATOMIC_RELEASE, "workgroup");
   if (__lane_id() == 0) {
     unsigned generation = __hip_atomic_load(&s.generation[tile], __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);

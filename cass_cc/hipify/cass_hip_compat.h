@@ -28,6 +28,10 @@
 #include <mutex>
 #include <string>
 
+/* One CUDA warp per wave where the unit's warps wait for each other: threadIdx and blockDim as
+ * CUDA's, before the cooperative groups read them. */
+#include "cass_wave_per_warp.h"
+
 /* HIP 5.2's cooperative groups pick 32-lane wavefronts (and 32-bit lane masks) only for the
  * gfx10 chips they list, and 64 for everything else, gfx11 included. While they are read,
  * a wave32 target poses as one of the listed chips; the name is dropped right after. */

@@ -106,7 +106,7 @@ __device__ inline unsigned lanemask_le() { return (unsigned)((2ull << lane()) - 
 __device__ inline unsigned lanemask_gt() { return ~lanemask_le(); }
 __device__ inline unsigned lanemask_ge() { return ~lanemask_lt(); }
 __device__ inline unsigned warp_in_block() {
-  return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) / 32u;
+  return (cass_threadIdx.x + cass_blockDim.x * (cass_threadIdx.y + cass_blockDim.y * cass_threadIdx.z)) / 32u;
 }
 /* The 64-bit real-time counter (100 MHz). gfx11 and later read it with a message, for which
  * clang 15 has no builtin, and HIP 5.2's clock64() on gfx11 reads the 20-bit SHADER_CYCLES

@@ -24,3 +24,4 @@ class HipifyResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     compat_header: str | None = None   # pass as `-include` when set
     kernels: list[str] = field(default_factory=list)
+    entered_kernels: list[str] = field(default_factory=list)   # those given the kernel_entry statement

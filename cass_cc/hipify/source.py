@@ -120,6 +120,19 @@ class Source:
                     found.append(name)
         return found
 
+    def kernel_bodies(self) -> dict[str, int]:
+        """{kernel name: index of the token `{` opening its body} for each __global__ function
+        defined here (the first definition of a name; overloads share it)."""
+        found: dict[str, int] = {}
+        for pos, index in enumerate(self.code):
+            tok = self.tokens[index]
+            if not tok.is_ident("__global__") or tok.directive:
+                continue
+            name, start = self._declarator_after(pos + 1), self._body_after(pos + 1)
+            if name and start is not None:
+                found.setdefault(name, self.code[start])
+        return found
+
     def device_bodies(self) -> list[tuple[int, int]]:
         """(first, last) positions in `code` of the bodies of __global__ and __device__
         functions (the braces included)."""

@@ -126,7 +126,8 @@ def test_one_kernel_is_linked_once(tmp_path, monkeypatch):
 def test_early_translation_is_used_only_for_the_cubins_nvcc_embedded(tmp_path):
     """The translation made from nvcc's kept cubin while nvcc runs stands for the object's only
     when the object embeds that same cubin; otherwise the compile translates the object itself."""
-    from cass_cc.driver.binary_compile import SASS_TARGET, EarlyTranslation
+    from cass_cc.driver.binary_compile import EarlyTranslation
+    from cass_cc.driver.nvcc_command import SASS_TARGET
     from cass_cc.driver.plan import TranslationUnit
     from cass_cc.driver.settings import Settings
 

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from cass_cc.driver import help as help_texts
-from cass_cc.driver.binary_compile import nvcc_command
+from cass_cc.driver.nvcc_command import nvcc_command
 from cass_cc.driver import options as O
 from cass_cc.driver.parse import UsageError, parse
 from cass_cc.driver.settings import settings_from

@@ -28,3 +28,26 @@ def test_spaced_chevrons_are_joined(cuda, hip):
 ])
 def test_other_shifts_and_templates_are_left_alone(text):
     assert translate(text + "\n", "t.cu").text == text + "\n"
+
+
+def test_kernel_entry_is_written_first_in_every_kernel_body_on_its_line():
+    """The wave64 source route's one-warp-per-wave entry (cass_wave_per_warp.h): first in each
+    __global__ body, templates included, never in a __device__ function or a prototype, and no
+    line moves; threadIdx and blockDim become the header's, members of that name stay."""
+    cuda = ("__global__ void proto(int *p);\n"
+            "__device__ int helper(int x) { return x + 1; }\n"
+            "template <int N>\n__global__ void __launch_bounds__(256) tiles(int *p)\n{\n  p[0] = N;\n}\n"
+            "__global__ void plain(int *p) { p[threadIdx.x] = helper(1); }\n"
+            "void host(int *p) { plain<<<1, 64>>>(p); }\n"
+            "void node(cudaKernelNodeParams &q) { q.blockDim = dim3(blockDim_host); }\n")
+    result = translate(cuda, "t.cu", kernel_entry="ENTRY;")
+    lines = result.text.splitlines()
+    assert lines[0] == "__global__ void proto(int *p);"
+    assert lines[1] == "__device__ int helper(int x) { return x + 1; }"
+    assert lines[4] == "{ ENTRY;"
+    assert lines[7] == "__global__ void plain(int *p) { ENTRY; p[cass_threadIdx.x] = helper(1); }"
+    assert lines[9] == "void node(hipKernelNodeParams &q) { q.blockDim = dim3(blockDim_host); }"
+    assert len(lines) == len(cuda.splitlines())
+    assert result.entered_kernels == ["plain", "tiles"]
+    assert result.compat_header
+    assert "ENTRY" not in translate(cuda, "t.cu").text

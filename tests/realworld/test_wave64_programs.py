@@ -292,3 +292,66 @@ def test_source_route_textures_in_software_on_cdna(program, arch, tmp_path):
     reference = folder / "reference.txt"
     if reference.is_file():
         assert _checksum(run.stdout) == _checksum(reference.read_text())
+
+
+def _source_build(source: Path, out: Path, archs: str, *flags: str) -> subprocess.CompletedProcess:
+    return _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", f"--cass-offload-arch={archs}", *flags,
+                 "-o", out, source, cwd=out.parent)
+
+
+@pytest.mark.parametrize("program, arch", [
+    ("realworld/barrier_phases", "gfx942"), ("realworld/pipeline_block_tiles", "gfx942"),
+    ("realworld/atomic_contention", "gfx942"), ("realworld/cg_big_tiles", "gfx942"),
+    ("realworld/barrier_phases", "gfx90a")])
+def test_source_route_runs_warps_that_wait_one_warp_per_wave(program, arch, tmp_path):
+    """The source route (clang-22 for gfx942, hipcc 5.2 for gfx90a) hung on these two warps to a
+    wave: `cass-cc warp-waits` finds the waiting kernels in nvcc's SASS, the unit is compiled one
+    CUDA warp per wave (cass_wave_per_warp.h) and its launches get work-groups of twice CUDA's
+    blockDim.x (cass_wave_per_warp.c); the H200's checksum comes out."""
+    folder = PROGRAMS / program
+    exe = tmp_path / folder.name
+    built = _source_build(*sorted(folder.glob("*.cu")), exe, arch)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.rstrip().endswith("PASS"), run.stdout + run.stderr
+    assert _checksum(run.stdout) == _checksum((folder / "reference.txt").read_text())
+
+
+def test_source_route_graph_kernel_node_runs_one_warp_per_wave_on_the_device_present(tmp_path):
+    """One source build for gfx1100 and gfx942: a graph kernel node (made, then updated through
+    cudaGraphExecKernelNodeSetParams) of a kernel whose warps wait runs one warp per wave on a
+    gfx942 device and as it is on a gfx1100 one; both print the H200's two lines."""
+    source = tmp_path / "graph.cu"
+    source.write_text(GRAPH_PROGRAM)
+    exe = tmp_path / "graph"
+    built = _source_build(source, exe, "gfx1100,gfx942")
+    assert built.returncode == 0, built.stderr
+    for arch in ("gfx942", "gfx1100"):
+        run = _tool("cass-run", "--emu-arch", arch, exe, cwd=tmp_path)
+        assert run.returncode == 0 and run.stdout == "cudaSuccess 12\ncudaSuccess 21\n", arch + run.stdout + run.stderr
+
+
+def test_source_route_refuses_loudly_what_one_warp_per_wave_cannot_launch(tmp_path):
+    """On the source route a unit run one warp per wave launches blocks whose x is a multiple of
+    32 and which hold at most 512 threads: (1024, 1) and (32, 32) fail with
+    cudaErrorInvalidConfiguration and the reason on stderr (the binary route runs (1024, 1), as
+    the H200 does), and -rdc, where other units' device functions would read the hardware's
+    threadIdx, is refused at compile time."""
+    source = tmp_path / "lock.cu"
+    source.write_text(LOCK_BY_THREAD_ZERO_PROGRAM)
+    exe = tmp_path / "lock"
+    built = _source_build(source, exe, "gfx942")
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.splitlines() == ["(256, 1): cudaSuccess 24570 of 24570",
+                                       "(1024, 1): cudaErrorInvalidConfiguration 0 of 24570",
+                                       "(32, 32): cudaErrorInvalidConfiguration 0 of 24570",
+                                       "(32, 16): cudaSuccess 24570 of 24570"], run.stdout + run.stderr
+    assert ("kernel 'block_totals(int*, int*, int const*)' runs one CUDA warp per 64-lane wave (its warps wait "
+            "for each other), which needs blockDim.x a multiple of 32 and at most 512 threads; the launch asked "
+            "for (1024, 1, 1)") in run.stderr
+    rdc = _tool("cass-nvcc", "-O2", "-arch=sm_80", "-rdc=true", "--cass-route=source", "--cass-offload-arch=gfx942",
+                "-c", source, "-o", tmp_path / "lock.o", cwd=tmp_path)
+    assert rdc.returncode != 0 and "with -rdc the device functions of other units" in rdc.stderr, rdc.stderr
+    assert not (tmp_path / "lock.o").exists()
