@@ -355,3 +355,17 @@ def test_source_route_refuses_loudly_what_one_warp_per_wave_cannot_launch(tmp_pa
                 "-c", source, "-o", tmp_path / "lock.o", cwd=tmp_path)
     assert rdc.returncode != 0 and "with -rdc the device functions of other units" in rdc.stderr, rdc.stderr
     assert not (tmp_path / "lock.o").exists()
+
+
+def test_source_route_reads_the_waits_of_relocatable_units(tmp_path):
+    """`cass-cc warp-waits` reads the SASS of a -rdc unit as nvcc makes it (a kernel calling another
+    unit's device function leaves the call unresolved, which nvcc without -rdc refuses): the
+    bench's two-unit XTEA program, whose warps never wait, builds for gfx942 on the source route
+    and prints the H200's output."""
+    folder = PROGRAMS / "bench" / "crypto" / "xtea_ctr"
+    exe = tmp_path / "xtea"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx942",
+                  *(folder / "flags.txt").read_text().split(), "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == (folder / "reference.txt").read_text(), run.stdout + run.stderr
