@@ -58,11 +58,10 @@ THREAD_COORDINATES = {"threadIdx": "cass_threadIdx", "blockDim": "cass_blockDim"
 
 def _thread_coordinates(src: Source) -> dict[int, str]:
     """{token index: new name} for CUDA's threadIdx and blockDim, wherever they are not members
-    (`p.blockDim` of a graph node's parameters) or names the unit declares itself."""
-    own = src.own_names()
-    return {i: THREAD_COORDINATES[src.tokens[i].text] for i in src.code
-            if src.tokens[i].kind == IDENT and src.tokens[i].text in THREAD_COORDINATES
-            and src.tokens[i].text not in own and not src.is_member(i) and src.qualifier(i) is None}
+    (`p.blockDim` of a graph node's parameters) or being declared (a struct's `dim3 blockDim;`)."""
+    return {index: THREAD_COORDINATES[src.tokens[index].text] for pos, index in enumerate(src.code)
+            if src.tokens[index].kind == IDENT and src.tokens[index].text in THREAD_COORDINATES
+            and not src.is_member(index) and src.qualifier(index) is None and not src.declares(pos)}
 
 
 def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnostic]:
