@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import tables
-from .lexer import HEADER, IDENT
+from .lexer import HASH, HEADER, IDENT
 from .source import Source
 
 # A rule: (source, token index) -> new text, or None to leave the token alone.
@@ -123,15 +123,26 @@ RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, gro
 
 
 def apply(src: Source) -> dict[int, str]:
-    """{token index: new text} for the tokens that change."""
+    """{token index: new text} for the tokens that change. The name a `#define` or `#undef`
+    gives is the program's own, CUDA's spelling or not: a header that maps CUDA's names for a HIP
+    build (`#define cudaDeviceMapHost hipDeviceMapHost`) would otherwise define HIP's name as
+    itself."""
     changed: dict[int, str] = {}
     for index in src.code:
+        if _names_a_macro(src, index):
+            continue
         for rule in RULES:
             new = rule(src, index)
             if new is not None and new != src.tokens[index].text:
                 changed[index] = new
                 break
     return changed
+
+
+def _names_a_macro(src: Source, index: int) -> bool:
+    before, hash_ = src.prev(index), src.prev(index, 2)
+    return (src.tokens[index].kind == IDENT and before is not None and before.is_ident("define", "undef")
+            and hash_ is not None and hash_.kind == HASH)
 
 
 def render(src: Source, changed: dict[int, str],
