@@ -17,7 +17,7 @@ from .lexer import HEADER, IDENT, LexError
 from .result import Diagnostic, HipifyResult
 from .source import Source
 
-__all__ = ["translate", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
+__all__ = ["translate", "runtime_name_macros", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
 
 COMPAT_HEADER = str(Path(__file__).resolve().parent / "cass_hip_compat.h")
 # Device malloc/free/new/delete for gfx11 (ROCm 5.2's own allocator cannot be compiled for it).
@@ -62,6 +62,14 @@ def _thread_coordinates(src: Source) -> dict[int, str]:
     return {index: THREAD_COORDINATES[src.tokens[index].text] for pos, index in enumerate(src.code)
             if src.tokens[index].kind == IDENT and src.tokens[index].text in THREAD_COORDINATES
             and not src.is_member(index) and src.qualifier(index) is None and not src.declares(pos)}
+
+
+def runtime_name_macros() -> str:
+    """`#define cudaX hipX` for each runtime function and type hipify renames: for the names the
+    preprocessor makes after hipify has read the text (`cuda##fn` in a code base's error-check
+    macro), included after the compatibility header."""
+    return "".join(f"#define {old} {new.target}\n" for old, new in sorted(tables.RENAMES.items())
+                   if new.family == "runtime")
 
 
 def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnostic]:

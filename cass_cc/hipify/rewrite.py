@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import tables
+from .tables import macros
 from .lexer import HASH, HEADER, IDENT
 from .source import Source
 
@@ -107,6 +108,14 @@ def arch_number(src: Source, index: int) -> str | None:
     return new if src.tokens[index].is_ident(old) and not is_defined_test(src, index) else None
 
 
+def hip_port_test(src: Source, index: int) -> str | None:
+    """`#ifdef __HIPCC__` and kin in a directive: false, as under nvcc (tables.macros)."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or not tok.directive or tok.text not in macros.HIP_PORT_MACROS:
+        return None
+    return f"{macros.UNDEFINED_UNDER_NVCC}{tok.text}"
+
+
 def is_defined_test(src: Source, index: int) -> bool:
     tok = src.tokens[index]
     if not tok.directive:
@@ -118,8 +127,8 @@ def is_defined_test(src: Source, index: int) -> bool:
             and before2.is_ident("defined"))
 
 
-RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member, group_type,
-                           int128, by_arity, table_name, library_name)
+RULES: tuple[Rule, ...] = (header, device_pass_test, hip_port_test, arch_number, namespace, group_member,
+                           group_type, int128, by_arity, table_name, library_name)
 
 
 def apply(src: Source) -> dict[int, str]:

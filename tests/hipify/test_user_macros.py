@@ -47,3 +47,16 @@ def test_a_header_mapping_cuda_names_for_hip_keeps_its_macro_names() -> None:
     assert translate(text, "chError_hip.h").text == (
         "#define cudaDeviceMapHost hipDeviceMapHost\n#undef cudaMemcpy\n"
         "void f() { hipSetDeviceFlags(hipDeviceMapHost); }\n")
+
+
+def test_a_code_bases_own_hip_port_is_not_taken() -> None:
+    """nvcc defines no __HIPCC__: a code base's `#ifdef __HIPCC__` HIP port (direct hip* calls
+    past the compatibility header) stays out, its CUDA path is hipified, and __CUDACC__ still
+    reads as defined."""
+    from cass_cc.hipify import translate
+    text = ("#ifdef __HIPCC__\n#include \"port_hip.h\"\n#elif defined(__HIP_PLATFORM_AMD__) || __HIP__\n"
+            "#else\n#include \"port_cuda.h\"\n#endif\n#ifdef __CUDACC__\n#endif\n")
+    assert translate(text, "t.cu").text == (
+        "#ifdef CASS_UNDEFINED_UNDER_NVCC__HIPCC__\n#include \"port_hip.h\"\n"
+        "#elif defined(CASS_UNDEFINED_UNDER_NVCC__HIP_PLATFORM_AMD__) || CASS_UNDEFINED_UNDER_NVCC__HIP__\n"
+        "#else\n#include \"port_cuda.h\"\n#endif\n#ifdef __HIPCC__\n#endif\n")
