@@ -153,7 +153,7 @@ def test_channel_descriptors_have_cudas_kinds(arch, tmp_path):
     """HIP 5.2's cudaCreateChannelDesc<signed char> is unsigned and <uchar4> signed: normalised
     reads scaled signed bytes by 1/255 (the CUDA Handbook's tex1dfetch_int2float asserted).
     CUDA: a signed byte c reads c / 127 (-128: -1), an unsigned one u / 255, on the hardware
-    sampler (gfx1100) and the software one (gfx942)."""
+    sampler (gfx1100) and the software one (gfx942); the H200 printed these 256 rows (2026-12-04)."""
     import numpy as np
 
     got = _run(tmp_path, arch, CHANNEL_KINDS)

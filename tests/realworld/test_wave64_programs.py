@@ -406,7 +406,8 @@ def test_source_route_one_warp_per_wave_keeps_members_and_parameters_named_block
     """In a unit run one warp per wave, hipify names CUDA's threadIdx and blockDim for the header
     that reads them back (in a macro too), but not a struct's members `dim3 gridDim, blockDim;`,
     their uses (`c.blockDim`) or a host function's parameter called blockDim: the kernel's ids
-    are CUDA's (threadIdx.x + 1000 * blockDim.x, 64 threads a block), as on NVIDIA."""
+    are CUDA's (threadIdx.x + 1000 * blockDim.x, 64 threads a block): the H200 printed the same
+    line (2026-12-04)."""
     source = tmp_path / "names.cu"
     source.write_text(NAMES_PROGRAM)
     exe = tmp_path / "names"
