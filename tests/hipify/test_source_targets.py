@@ -143,3 +143,17 @@ def test_nanosleep_and_clock_build_where_no_realtime_message_exists(arch, tmp_pa
     assert built.returncode == 0, built.stderr[-3000:]
     run = run_tool("cass-run", str(exe), cwd=tmp_path)
     assert run.returncode == 0 and run.stdout == "1\n", run.stdout + run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["gfx1201", "gfx1100", "gfx942"])
+def test_grid_sync_with_and_without_gws(arch, tmp_path):
+    """HIP's grid barrier is ds_gws_barrier, which gfx12 lacks (LLVM: 'Cannot select: intrinsic
+    llvm.amdgcn.ds.gws.barrier'); there cass_grid_sync.h's barrier over a global word takes its
+    place, and the others keep GWS. Blocks of unequal work, two kernels of different grid sizes
+    sharing the word: the H200's output on each."""
+    exe, built = _build(tmp_path, "grid_sync", arch)
+    assert built.returncode == 0, built.stderr[-3000:]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert run.stdout == (REALWORLD / "grid_sync" / "reference.txt").read_text()
