@@ -39,7 +39,15 @@
 #define __gfx1030__ 1
 #define CASS_COMPAT_POSING_AS_GFX1030
 #endif
+/* Without GWS (CASS_NO_GWS, from the driver), the grid barrier is cass_grid_sync.h's. */
+#if defined(__HIP_DEVICE_COMPILE__) && defined(CASS_NO_GWS)
+#include "cass_grid_sync.h"
+#define __ockl_grid_sync() cass_compat::grid_sync()
+#endif
 #include <hip/hip_cooperative_groups.h>
+#ifdef CASS_NO_GWS
+#undef __ockl_grid_sync
+#endif
 #ifdef CASS_COMPAT_POSING_AS_GFX1030
 #undef __gfx1030__
 #undef CASS_COMPAT_POSING_AS_GFX1030
