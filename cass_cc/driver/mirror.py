@@ -116,9 +116,10 @@ class Mirror:
         here = self.path_for(os.curdir).rstrip(os.sep) + os.sep
         return text.replace(here, "").replace(self.root.rstrip(os.sep), "")
 
-    def translate_tree(self, source: str, user_dirs: list[str], kernel_entry: str | None = None) -> str:
+    def translate_tree(self, source: str, user_dirs: list[str], kernel_entry: str | None = None,
+                       thread_coordinates: bool = False) -> str:
         """Hipify `source` and the user's headers it includes (`kernel_entry` first in every
-        kernel body: hipify.translate); returns the mirrored source."""
+        kernel body, `thread_coordinates`: hipify.translate); returns the mirrored source."""
         top = os.path.abspath(source)
         pending = [top]
         while pending:
@@ -127,7 +128,7 @@ class Mirror:
                 continue
             text, encoding = read_source(source if path == top else path)
             self.files[path] = self.path_for(path)
-            result = _translate(text, path, kernel_entry)
+            result = _translate(text, path, kernel_entry, thread_coordinates)
             self.entered_kernels += [k for k in result.entered_kernels if k not in self.entered_kernels]
             self.diagnostics += [Note(str(d.file), d.line, d.column, d.severity, d.message)
                                  for d in result.diagnostics]
@@ -139,12 +140,12 @@ class Mirror:
         return self.files[os.path.abspath(source)]
 
 
-def _translate(text: str, path: str, kernel_entry: str | None):
+def _translate(text: str, path: str, kernel_entry: str | None, thread_coordinates: bool):
     try:
         from ..hipify import translate
     except ImportError as e:
         raise CassError(f"the CUDA->HIP translator (cass_cc.hipify) is not available: {e}") from None
-    return translate(text, path, kernel_entry)
+    return translate(text, path, kernel_entry, thread_coordinates)
 
 
 def read_source(path: str) -> tuple[str, str]:

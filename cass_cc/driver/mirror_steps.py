@@ -32,13 +32,14 @@ def hipify(argv: list[str]) -> None:
     mirror = Mirror(values["mirror"], source=source)
     user_dirs = [os.path.abspath(d) for d in settings.include_dirs if is_user_dir(d)]
     # On wave64 targets a unit whose warps wait for each other runs one warp per wave
-    # (cass_wave_per_warp.h), which needs a statement first in every kernel.
+    # (cass_wave_per_warp.h), which needs a statement first in every kernel; CUDA's thread
+    # coordinates are the header's on every target (printf takes them).
     entry = KERNEL_ENTRY if any(target(a).wave_size == 64 for a in settings.offload_archs) else None
     try:
-        mirror.translate_tree(source, user_dirs, entry)
+        mirror.translate_tree(source, user_dirs, entry, thread_coordinates=True)
         for inc in settings.pre_includes:
             if user_file(inc):
-                mirror.translate_tree(inc, user_dirs, entry)
+                mirror.translate_tree(inc, user_dirs, entry, thread_coordinates=True)
         mirror.seconds = time.perf_counter() - start
         mirror.save()
     except OSError as e:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 
 from ..errors import CassError
@@ -28,6 +29,8 @@ WRAPPED_CALLS = ("hipLaunchKernel", "hipLaunchKernel_spt", "hipLaunchCooperative
 # Where a unit runs one warp per wave, its kernels are registered through this, which notes them.
 REGISTRATION = "__hipRegisterFunction"
 WRAPPER_PREFIX = "cass_wpw_"
+# warps_wait's answer where it cannot tell
+UNREADABLE = "its SASS cannot be read to tell whether its warps wait for each other"
 
 
 def warps_wait(unit: KernelUnit, arch: str) -> str | None:
@@ -47,7 +50,7 @@ def warps_wait(unit: KernelUnit, arch: str) -> str | None:
                                     demangled=unit.demangled, kernel=unit.kernel),
                          FRONT_END[1:] if relocatable else FRONT_END)
     if front.status != "ok":
-        return f"its SASS cannot be read to tell whether its warps wait for each other ({'; '.join(front.reasons)})"
+        return f"{UNREADABLE} ({'; '.join(front.reasons)})"
     hazard = warp_model.wait_hazard(model, sorted(front.instructions, key=lambda i: i.address))
     return hazard[1] if hazard else None
 
@@ -107,6 +110,15 @@ def step(argv: list[str]) -> None:
     arch = archs[0] if archs else settings.offload_archs[0]
     kernels = kernel_waits(source, values.get("language", "cu"), options, arch) if archs else {}
     waiting = {name: why for name, why in kernels.items() if why}
+    if settings.rdc:
+        # A relocatable unit cannot run one warp per wave (below); one whose waits cannot be told
+        # keeps two warps per wave, and says so.
+        for name, why in sorted(waiting.items()):
+            if why.startswith(UNREADABLE):
+                sys.stderr.write(f"cass-nvcc: warning: {source}: kernel '{name}': {why}; with -rdc it runs two "
+                                 f"CUDA warps in each 64-lane wave of {arch}, where warps that wait for each "
+                                 f"other would wait forever\n")
+        waiting = {name: why for name, why in waiting.items() if not why.startswith(UNREADABLE)}
     if waiting:
         name, why = sorted(waiting.items())[0]
         if settings.rdc:

@@ -25,11 +25,12 @@ DEVICE_HEAP_HEADER = str(Path(__file__).resolve().parent.parent / "runtime" / "c
 _ALLOCATING = frozenset(("malloc", "free", "new", "delete"))
 
 
-def translate(text: str, filename: str, kernel_entry: str | None = None) -> HipifyResult:
+def translate(text: str, filename: str, kernel_entry: str | None = None,
+              thread_coordinates: bool = False) -> HipifyResult:
     """The HIP translation of the CUDA source `text` (named `filename` in diagnostics).
-    `kernel_entry`: a statement written first in every kernel body, on the line of its `{`, and
-    threadIdx and blockDim renamed to cass_threadIdx and cass_blockDim (the compatibility
-    header defines them all: cass_wave_per_warp.h)."""
+    `kernel_entry`: a statement written first in every kernel body, on the line of its `{`;
+    `thread_coordinates`: threadIdx and blockDim renamed to cass_threadIdx and cass_blockDim
+    (the compatibility header defines them all: cass_wave_per_warp.h)."""
     try:
         src = Source(text, filename)
     except LexError as e:
@@ -40,14 +41,15 @@ def translate(text: str, filename: str, kernel_entry: str | None = None) -> Hipi
     entries = src.kernel_bodies() if kernel_entry else {}
     for brace in entries.values():
         changed[brace] = changed.get(brace, src.tokens[brace].text) + " " + kernel_entry
-    if kernel_entry:
+    if thread_coordinates:
         changed.update(_thread_coordinates(src))
     asm = inline_asm.rewrite(src, changed)
     new_text = rewrite.render(src, changed, asm.replacements)
     if _allocates_in_device_code(src):
         # At the end, so no line moves: it defines the functions HIP's device malloc/free call.
         new_text += ("" if new_text.endswith("\n") else "\n") + f'#include "{DEVICE_HEAP_HEADER}"\n'
-    compat = COMPAT_HEADER if asm.replacements or entries or _needs_compat(src, changed) else None
+    renamed = thread_coordinates and any(v in THREAD_COORDINATES.values() for v in changed.values())
+    compat = COMPAT_HEADER if asm.replacements or entries or renamed or _needs_compat(src, changed) else None
     return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels(), sorted(entries))
 
 

@@ -10,7 +10,7 @@
  * CUDA's block of bx threads (bx a multiple of 32) fills bx / 32 whole waves; here lanes 32-63
  * leave at the kernel's entry (CASS_KERNEL_ENTRY, which hipify writes first in every kernel
  * body) and threadIdx.x and blockDim.x are read back as CUDA's (hipify names them cass_threadIdx
- * and cass_blockDim on wave64 builds; elsewhere those are HIP's own). Everything built on the lane
+ * and cass_blockDim; elsewhere those are HIP's values). Everything built on the lane
  * (cass_wave64.h's shuffles, votes, the active mask) keeps its wave64 form: the half's base is 0.
  *
  * Every kernel of such a unit runs this way on wave64 targets (device functions read threadIdx
@@ -21,42 +21,26 @@
 
 #if defined(CASS_WAVE_PER_WARP) && defined(__HIP_DEVICE_COMPILE__) && __AMDGCN_WAVEFRONT_SIZE == 64
 
-namespace cass_wpw {
+namespace cass_coords {
 /* CUDA's thread index from the work-item's: row x of the hardware block holds CUDA's row x
  * spread over waves, 32 lanes of each used. */
 __device__ inline unsigned thread_x() {
   unsigned h = __builtin_amdgcn_workitem_id_x();
   return ((h >> 6) << 5) | (h & 31u);
 }
+__device__ inline dim3 thread_index() {
+  return dim3(thread_x(), __builtin_amdgcn_workitem_id_y(), __builtin_amdgcn_workitem_id_z());
+}
+__device__ inline dim3 block_dim() {
+  return dim3(static_cast<unsigned>(__ockl_get_local_size(0)) >> 1, static_cast<unsigned>(__ockl_get_local_size(1)),
+              static_cast<unsigned>(__ockl_get_local_size(2)));
+}
+}  // namespace cass_coords
 
-struct thread_idx {
-  struct X { __device__ operator unsigned() const { return thread_x(); } };
-  struct Y { __device__ operator unsigned() const { return __builtin_amdgcn_workitem_id_y(); } };
-  struct Z { __device__ operator unsigned() const { return __builtin_amdgcn_workitem_id_z(); } };
-  X x;
-  Y y;
-  Z z;
-  __device__ operator dim3() const { return dim3(x, y, z); }
-};
-
-struct block_dim {
-  struct X { __device__ operator unsigned() const { return static_cast<unsigned>(__ockl_get_local_size(0)) >> 1; } };
-  struct Y { __device__ operator unsigned() const { return static_cast<unsigned>(__ockl_get_local_size(1)); } };
-  struct Z { __device__ operator unsigned() const { return static_cast<unsigned>(__ockl_get_local_size(2)); } };
-  X x;
-  Y y;
-  Z z;
-  __device__ operator dim3() const { return dim3(x, y, z); }
-};
-}  // namespace cass_wpw
-
-/* hipify writes these for CUDA's threadIdx and blockDim on wave64 builds */
-static constexpr cass_wpw::thread_idx cass_threadIdx{};
-static constexpr cass_wpw::block_dim cass_blockDim{};
 /* HIP's cooperative groups (included after this) read these macros */
 #undef hipThreadIdx_x
 #undef hipBlockDim_x
-#define hipThreadIdx_x (cass_wpw::thread_x())
+#define hipThreadIdx_x (cass_coords::thread_x())
 #define hipBlockDim_x (__ockl_get_local_size(0) >> 1)
 
 /* A kernel's bound is CUDA's threads; its work-groups hold twice as many lanes. */
@@ -75,8 +59,28 @@ static constexpr cass_wpw::block_dim cass_blockDim{};
 #define CASS_THREADS_PER_WAVE 32
 
 #else
+
+#if defined(__HIP__)
+namespace cass_coords {
+__device__ inline dim3 thread_index() {
+  return dim3(__ockl_get_local_id(0), __ockl_get_local_id(1), __ockl_get_local_id(2));
+}
+__device__ inline dim3 block_dim() {
+  return dim3(__ockl_get_local_size(0), __ockl_get_local_size(1), __ockl_get_local_size(2));
+}
+}  // namespace cass_coords
+#endif
 #define CASS_KERNEL_ENTRY
 #define CASS_THREADS_PER_WAVE __AMDGCN_WAVEFRONT_SIZE
+#endif
+
+/* hipify writes these for CUDA's threadIdx and blockDim: in device code plain unsigned members,
+ * which printf takes (HIP's are objects that convert, which clang's device printf refuses); in
+ * the host pass the names as written (a host function's parameter called blockDim). */
+#if defined(__HIP_DEVICE_COMPILE__)
+#define cass_threadIdx (cass_coords::thread_index())
+#define cass_blockDim (cass_coords::block_dim())
+#else
 #define cass_threadIdx threadIdx
 #define cass_blockDim blockDim
 #endif

@@ -40,7 +40,7 @@ def test_kernel_entry_is_written_first_in_every_kernel_body_on_its_line():
             "__global__ void plain(int *p) { p[threadIdx.x] = helper(1); }\n"
             "void host(int *p) { plain<<<1, 64>>>(p); }\n"
             "void node(cudaKernelNodeParams &q) { q.blockDim = dim3(blockDim_host); }\n")
-    result = translate(cuda, "t.cu", kernel_entry="ENTRY;")
+    result = translate(cuda, "t.cu", kernel_entry="ENTRY;", thread_coordinates=True)
     lines = result.text.splitlines()
     assert lines[0] == "__global__ void proto(int *p);"
     assert lines[1] == "__device__ int helper(int x) { return x + 1; }"

@@ -336,7 +336,8 @@ def test_source_route_refuses_loudly_what_one_warp_per_wave_cannot_launch(tmp_pa
     32 and which hold at most 512 threads: (1024, 1) and (32, 32) fail with
     cudaErrorInvalidConfiguration and the reason on stderr (the binary route runs (1024, 1), as
     the H200 does), and -rdc, where other units' device functions would read the hardware's
-    threadIdx, is refused at compile time."""
+    threadIdx, is refused at compile time; a -rdc unit whose SASS cannot be read keeps two warps
+    per wave with a warning."""
     source = tmp_path / "lock.cu"
     source.write_text(LOCK_BY_THREAD_ZERO_PROGRAM)
     exe = tmp_path / "lock"
@@ -351,10 +352,18 @@ def test_source_route_refuses_loudly_what_one_warp_per_wave_cannot_launch(tmp_pa
     assert ("kernel 'block_totals(int*, int*, int const*)' runs one CUDA warp per 64-lane wave (its warps wait "
             "for each other), which needs blockDim.x a multiple of 32 and at most 512 threads; the launch asked "
             "for (1024, 1, 1)") in run.stderr
+    spin = tmp_path / "spin.cu"
+    spin.write_text(SPIN_LOCK_PROGRAM)
     rdc = _tool("cass-nvcc", "-O2", "-arch=sm_80", "-rdc=true", "--cass-route=source", "--cass-offload-arch=gfx942",
-                "-c", source, "-o", tmp_path / "lock.o", cwd=tmp_path)
+                "-c", spin, "-o", tmp_path / "spin.o", cwd=tmp_path)
     assert rdc.returncode != 0 and "with -rdc the device functions of other units" in rdc.stderr, rdc.stderr
-    assert not (tmp_path / "lock.o").exists()
+    assert not (tmp_path / "spin.o").exists()
+    # relocatable SASS naming a shared variable by relocation is not read: two warps per wave, said
+    unread = _tool("cass-nvcc", "-O2", "-arch=sm_80", "-rdc=true", "--cass-route=source", "--cass-offload-arch=gfx942",
+                   "-c", source, "-o", tmp_path / "lock.o", cwd=tmp_path)
+    assert unread.returncode == 0, unread.stderr
+    assert ("warning: " in unread.stderr and "its SASS cannot be read to tell whether its warps wait for each other"
+            in unread.stderr and "with -rdc it runs two CUDA warps in each 64-lane wave of gfx942" in unread.stderr)
 
 
 def test_source_route_reads_the_waits_of_relocatable_units(tmp_path):
