@@ -29,8 +29,8 @@ def translate(text: str, filename: str, kernel_entry: str | None = None,
               thread_coordinates: bool = False) -> HipifyResult:
     """The HIP translation of the CUDA source `text` (named `filename` in diagnostics).
     `kernel_entry`: a statement written first in every kernel body, on the line of its `{`;
-    `thread_coordinates`: threadIdx and blockDim renamed to cass_threadIdx and cass_blockDim
-    (the compatibility header defines them all: cass_wave_per_warp.h)."""
+    `thread_coordinates`: threadIdx, blockDim, blockIdx and gridDim renamed to cass_threadIdx and
+    so on (the compatibility header defines them all: cass_wave_per_warp.h)."""
     try:
         src = Source(text, filename)
     except LexError as e:
@@ -53,13 +53,14 @@ def translate(text: str, filename: str, kernel_entry: str | None = None,
     return HipifyResult(new_text, _diagnostics(src, asm.refusals), compat, src.kernels(), sorted(entries))
 
 
-# CUDA's thread coordinates, which the header that defines the kernel entry may read as CUDA's
-# where the hardware's differ (cass_wave_per_warp.h).
-THREAD_COORDINATES = {"threadIdx": "cass_threadIdx", "blockDim": "cass_blockDim"}
+# CUDA's thread coordinates, which the header that defines the kernel entry reads as CUDA's where
+# the hardware's differ and as plain values printf takes (cass_wave_per_warp.h).
+THREAD_COORDINATES = {"threadIdx": "cass_threadIdx", "blockDim": "cass_blockDim", "blockIdx": "cass_blockIdx",
+                      "gridDim": "cass_gridDim"}
 
 
 def _thread_coordinates(src: Source) -> dict[int, str]:
-    """{token index: new name} for CUDA's threadIdx and blockDim, wherever they are not members
+    """{token index: new name} for CUDA's thread coordinates, wherever they are not members
     (`p.blockDim` of a graph node's parameters) or being declared (a struct's `dim3 blockDim;`)."""
     return {index: THREAD_COORDINATES[src.tokens[index].text] for pos, index in enumerate(src.code)
             if src.tokens[index].kind == IDENT and src.tokens[index].text in THREAD_COORDINATES

@@ -74,15 +74,30 @@ __device__ inline dim3 block_dim() {
 #define CASS_THREADS_PER_WAVE __AMDGCN_WAVEFRONT_SIZE
 #endif
 
-/* hipify writes these for CUDA's threadIdx and blockDim: in device code plain unsigned members,
- * which printf takes (HIP's are objects that convert, which clang's device printf refuses); in
- * the host pass the names as written (a host function's parameter called blockDim). */
+/* hipify writes these for CUDA's threadIdx, blockDim, blockIdx and gridDim: in device code plain
+ * unsigned members,
+ * which printf takes (HIP's are objects that convert, which clang's device printf refuses); in the
+ * host pass the names as written (a host function's parameter called blockDim). */
+#if defined(__HIP__)
+namespace cass_coords {
+__device__ inline dim3 block_index() {
+  return dim3(__ockl_get_group_id(0), __ockl_get_group_id(1), __ockl_get_group_id(2));
+}
+__device__ inline dim3 grid_dim() {
+  return dim3(__ockl_get_num_groups(0), __ockl_get_num_groups(1), __ockl_get_num_groups(2));
+}
+}  // namespace cass_coords
+#endif
 #if defined(__HIP_DEVICE_COMPILE__)
 #define cass_threadIdx (cass_coords::thread_index())
 #define cass_blockDim (cass_coords::block_dim())
+#define cass_blockIdx (cass_coords::block_index())
+#define cass_gridDim (cass_coords::grid_dim())
 #else
 #define cass_threadIdx threadIdx
 #define cass_blockDim blockDim
+#define cass_blockIdx blockIdx
+#define cass_gridDim gridDim
 #endif
 
 #endif  // CASS_WAVE_PER_WARP_H

@@ -164,3 +164,20 @@ def test_channel_descriptors_have_cudas_kinds(arch, tmp_path):
         want = [np.float32(-1.0) if c == -128 else np.float32(c) / np.float32(127)]
         want += [np.float32(v) / np.float32(255) for v in (i, 255 - i, i // 2, 7)]   # IEEE float division
         assert [np.float32(float.fromhex(x)) for x in row] == want, (i, row)
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx942"])
+def test_printf_takes_cudas_thread_coordinates(arch, tmp_path):
+    """`printf("%d", threadIdx.x)`: HIP's coordinates are objects that convert to unsigned, which
+    clang's device printf refuses ("cannot compile this non-scalar arg to printf yet"; Professional
+    CUDA C Programming's checkDimension and checkThreadIndex did not build); the compatibility
+    header's are plain dim3 values."""
+    out = _run(tmp_path, arch, r"""
+#include <cstdio>
+__global__ void k() {
+    if (threadIdx.x == 1 && blockIdx.y == 1)
+        printf("%d %d %d %d %d %d\n", threadIdx.x, threadIdx.y, blockIdx.x, blockIdx.y, blockDim.x, gridDim.y);
+}
+int main() { k<<<dim3(2, 2), dim3(4, 1)>>>(); cudaDeviceSynchronize(); return 0; }
+""")
+    assert sorted(" ".join(out[i:i + 6]) for i in range(0, len(out), 6)) == ["1 0 0 1 4 2", "1 0 1 1 4 2"]
