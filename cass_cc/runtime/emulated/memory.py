@@ -32,11 +32,6 @@ def hipExtMallocWithFlags(out: int, size: int, flags: int) -> int:
     return _malloc(out, size, "device", flags)
 
 
-@hip_api
-def hipMallocAsync(out: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return _malloc(out, size, "device")
-
 
 @hip_api
 def hipMallocManaged(out: int, size: int, flags: int) -> int:
@@ -84,12 +79,6 @@ def hipFree(address: int) -> int:
     DEVICE.free(address, ("device", "managed"))
     return 0
 
-
-@hip_api
-def hipFreeAsync(address: int, stream: int) -> int:
-    check_stream(stream)
-    DEVICE.free(address, ("device", "managed"))
-    return 0
 
 
 @hip_api
