@@ -539,6 +539,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_cuda_pipeline.h"
 /* nvcuda::wmma. */
 #include "cass_wmma.h"
+/* CUDA 12's stream ids and attributes, event records with flags. */
+#include "cass_stream_compat.h"
 
 #endif  // defined(__HIP__)
 

@@ -149,3 +149,19 @@ UNSUPPORTED = {
     "cudaGraphKernelNodeGetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaGraphKernelNodeSetAttribute": _NOT_IN_LIBAMDHIP64,
 }
+
+# CUDA 12's stream identity and attributes and event records with flags (cass_stream_compat.h):
+# HIP 5.2 has none of them; cudaStreamDestroy goes through the header to drop a stream's record.
+_STREAM_COMPAT = """
+cudaStreamGetId cudaStreamGetDevice cudaStreamGetAttribute cudaStreamSetAttribute
+cudaStreamCopyAttributes cudaStreamDestroy cudaEventRecordWithFlags
+"""
+_STREAM_COMPAT_TYPES = """
+cudaStreamLegacy cudaStreamAttrValue cudaStreamAttrID cudaStreamAttributeAccessPolicyWindow
+cudaStreamAttributeSynchronizationPolicy cudaStreamAttributePriority cudaSynchronizationPolicy
+cudaSyncPolicyAuto cudaSyncPolicySpin cudaSyncPolicyYield cudaSyncPolicyBlockingSync
+cudaEventRecordDefault cudaEventRecordExternal
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_STREAM_COMPAT + _STREAM_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT_TYPES.split()) + "\n"
