@@ -165,6 +165,7 @@ inline const char* cass_hipGetErrorName(hipError_t error) {
     case hipErrorInvalidImage: return "cudaErrorInvalidKernelImage";
     case hipErrorECCNotCorrectable: return "cudaErrorECCUncorrectable";
     case hipErrorNotFound: return "cudaErrorSymbolNotFound";
+    case hipErrorInvalidHandle: return "cudaErrorInvalidResourceHandle";
     default: break;
   }
   const char* hip = hipGetErrorName(error);
@@ -541,6 +542,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_wmma.h"
 /* CUDA 12's stream ids and attributes, event records with flags. */
 #include "cass_stream_compat.h"
+/* cudaFuncGetName, cudaGetKernel and the other kernel queries of CUDA 11-12. */
+#include "cass_kernel_queries.h"
 
 #endif  // defined(__HIP__)
 

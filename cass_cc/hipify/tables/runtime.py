@@ -165,3 +165,13 @@ cudaEventRecordDefault cudaEventRecordExternal
 RENAMES.update({name: "cass_hip" + name[4:] for name in (_STREAM_COMPAT + _STREAM_COMPAT_TYPES).split()})
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT.split()) + "\n"
 COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT_TYPES.split()) + "\n"
+
+# Kernel queries of CUDA 11-12 (cass_kernel_queries.h).
+_KERNEL_QUERIES = """
+cudaFuncGetName cudaOccupancyAvailableDynamicSMemPerBlock cudaGetKernel
+cudaDeviceGetTexture1DLinearMaxWidth
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _KERNEL_QUERIES.split() + ["cudaKernel_t"]})
+RENAMES["cudaDevAttrMaxTexture1DLinearWidth"] = "hipDeviceAttributeMaxTexture1DLinear"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _KERNEL_QUERIES.split()) + "\n"
+COMPAT_TYPES += "cass_hipKernel_t\n"
