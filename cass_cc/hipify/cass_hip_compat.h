@@ -544,6 +544,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_stream_compat.h"
 /* cudaFuncGetName, cudaGetKernel and the other kernel queries of CUDA 11-12. */
 #include "cass_kernel_queries.h"
+/* cudaLaunchKernelEx and its launch attributes. */
+#include "cass_launch_ex.h"
 
 #endif  // defined(__HIP__)
 

@@ -175,3 +175,19 @@ RENAMES.update({name: "cass_hip" + name[4:] for name in _KERNEL_QUERIES.split() 
 RENAMES["cudaDevAttrMaxTexture1DLinearWidth"] = "hipDeviceAttributeMaxTexture1DLinear"
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _KERNEL_QUERIES.split()) + "\n"
 COMPAT_TYPES += "cass_hipKernel_t\n"
+
+# CUDA 12's extensible launch (cass_launch_ex.h).
+_LAUNCH_EX = """
+cudaLaunchKernelEx cudaLaunchKernelExC cudaGridDependencySynchronize cudaTriggerProgrammaticLaunchCompletion
+"""
+_LAUNCH_EX_TYPES = """
+cudaLaunchConfig_t cudaLaunchAttribute cudaLaunchAttributeValue cudaLaunchAttributeID
+cudaLaunchAttributeIgnore cudaLaunchAttributeAccessPolicyWindow cudaLaunchAttributeCooperative
+cudaLaunchAttributeSynchronizationPolicy cudaLaunchAttributeClusterDimension
+cudaLaunchAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeProgrammaticStreamSerialization
+cudaLaunchAttributeProgrammaticEvent cudaLaunchAttributePriority cudaLaunchAttributeMemSyncDomainMap
+cudaLaunchAttributeMemSyncDomain
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_LAUNCH_EX + _LAUNCH_EX_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX_TYPES.split()) + "\n"
