@@ -546,6 +546,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_kernel_queries.h"
 /* cudaLaunchKernelEx and its launch attributes. */
 #include "cass_launch_ex.h"
+/* Unified-memory hints at a cudaMemLocation. */
+#include "cass_managed_compat.h"
 
 #endif  // defined(__HIP__)
 

@@ -191,3 +191,16 @@ cudaLaunchAttributeMemSyncDomain
 RENAMES.update({name: "cass_hip" + name[4:] for name in (_LAUNCH_EX + _LAUNCH_EX_TYPES).split()})
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX.split()) + "\n"
 COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX_TYPES.split()) + "\n"
+
+# Unified-memory hints with CUDA 12.2+/13's cudaMemLocation (cass_managed_compat.h): overloads of
+# hipMemAdvise and hipMemPrefetchAsync, and range queries that answer a location's type and id.
+COMPAT_OVERLOADS += "hipMemAdvise hipMemPrefetchAsync\n"
+_MANAGED_COMPAT = "cudaMemRangeGetAttribute cudaMemRangeGetAttributes"
+_MANAGED_COMPAT_TYPES = """
+cudaMemLocationTypeHost cudaMemLocationTypeHostNuma cudaMemLocationTypeHostNumaCurrent
+cudaMemRangeAttributePreferredLocationType cudaMemRangeAttributePreferredLocationId
+cudaMemRangeAttributeLastPrefetchLocationType cudaMemRangeAttributeLastPrefetchLocationId
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_MANAGED_COMPAT + _MANAGED_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT_TYPES.split()) + "\n"

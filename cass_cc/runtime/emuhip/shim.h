@@ -58,6 +58,7 @@ typedef struct hipMemsetParams hipMemsetParams;
 typedef struct hipHostNodeParams hipHostNodeParams;
 typedef struct ihipMemPoolHandle_t *hipMemPool_t;
 typedef int hipMemPoolAttr;
+typedef int hipMemRangeAttribute;
 typedef int hipMemAccessFlags;
 typedef struct hipMemPoolProps hipMemPoolProps;
 typedef struct hipMemAccessDesc hipMemAccessDesc;

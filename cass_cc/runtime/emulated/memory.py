@@ -126,19 +126,6 @@ def hipHostGetFlags(out: int, host: int) -> int:
 
 
 @hip_api
-def hipMemAdvise(address: int, count: int, advice: int, device: int) -> int:
-    DEVICE.check_range(address, count)
-    return 0
-
-
-@hip_api
-def hipMemPrefetchAsync(address: int, count: int, device: int, stream: int) -> int:
-    check_stream(stream)
-    DEVICE.check_range(address, count)
-    return 0
-
-
-@hip_api
 def hipStreamAttachMemAsync(stream: int, address: int, length: int, flags: int) -> int:
     check_stream(stream)
     return 0
