@@ -548,6 +548,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_launch_ex.h"
 /* Unified-memory hints at a cudaMemLocation. */
 #include "cass_managed_compat.h"
+/* Array copies: the linear and array-to-array ones, cudaMemcpy3DPeer. */
+#include "cass_array_copies.h"
 
 #endif  // defined(__HIP__)
 

@@ -204,3 +204,12 @@ cudaMemRangeAttributeLastPrefetchLocationType cudaMemRangeAttributeLastPrefetchL
 RENAMES.update({name: "cass_hip" + name[4:] for name in (_MANAGED_COMPAT + _MANAGED_COMPAT_TYPES).split()})
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT.split()) + "\n"
 COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT_TYPES.split()) + "\n"
+
+# Array copies HIP 5.2 lacks (cass_array_copies.h).
+_ARRAY_COPIES = """
+cudaMemcpyToArrayAsync cudaMemcpyFromArrayAsync cudaMemcpyArrayToArray cudaMemcpy2DArrayToArray
+cudaMemcpy3DPeer cudaMemcpy3DPeerAsync
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _ARRAY_COPIES.split() + ["cudaMemcpy3DPeerParms"]})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _ARRAY_COPIES.split()) + "\n"
+COMPAT_TYPES += "cass_hipMemcpy3DPeerParms\n"
