@@ -550,6 +550,8 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_managed_compat.h"
 /* Array copies: the linear and array-to-array ones, cudaMemcpy3DPeer. */
 #include "cass_array_copies.h"
+/* CUDA 12-13's graph calls: edge data, instantiation parameters, upload, dot files. */
+#include "cass_graph_compat.h"
 
 #endif  // defined(__HIP__)
 

@@ -213,3 +213,32 @@ cudaMemcpy3DPeer cudaMemcpy3DPeerAsync
 RENAMES.update({name: "cass_hip" + name[4:] for name in _ARRAY_COPIES.split() + ["cudaMemcpy3DPeerParms"]})
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _ARRAY_COPIES.split()) + "\n"
 COMPAT_TYPES += "cass_hipMemcpy3DPeerParms\n"
+
+# CUDA 12-13's graph API (cass_graph_compat.h). The dependency calls with edge data (CUDA 12.3's
+# _v2 names, CUDA 13's plain ones) and CUDA 12's cudaGraphExecUpdate differ from HIP's by their
+# argument count.
+_GRAPH_EDGES = {"cudaGraphGetEdges": 4, "cudaGraphNodeGetDependencies": 3, "cudaGraphNodeGetDependentNodes": 3,
+                "cudaGraphAddDependencies": 4, "cudaGraphRemoveDependencies": 4}
+for _name, _hip_arity in _GRAPH_EDGES.items():
+    BY_ARITY[_name] = {_hip_arity: "hip" + _name[4:], _hip_arity + 1: "cass_hip" + _name[4:]}
+BY_ARITY["cudaGraphExecUpdate"] = {4: "hipGraphExecUpdate", 3: "cass_hipGraphExecUpdate"}
+# HIP 5.2 numbers node types from 1 where CUDA numbers them from 0: CUDA's numbers, through
+# cudaGraphNodeGetType.
+_GRAPH_COMPAT = "cudaGraphInstantiateWithParams cudaGraphUpload cudaGraphDebugDotPrint cudaGraphNodeGetType"
+_GRAPH_COMPAT_TYPES = """
+cudaGraphNodeType cudaGraphNodeTypeKernel cudaGraphNodeTypeMemcpy cudaGraphNodeTypeMemset cudaGraphNodeTypeHost
+cudaGraphNodeTypeGraph cudaGraphNodeTypeEmpty cudaGraphNodeTypeWaitEvent cudaGraphNodeTypeEventRecord
+cudaGraphNodeTypeExtSemaphoreSignal cudaGraphNodeTypeExtSemaphoreWait cudaGraphNodeTypeMemAlloc
+cudaGraphNodeTypeMemFree cudaGraphNodeTypeConditional cudaGraphNodeTypeCount
+cudaGraphEdgeData cudaGraphExecUpdateResultInfo cudaGraphInstantiateParams cudaGraphInstantiateResult
+cudaGraphInstantiateSuccess cudaGraphInstantiateError cudaGraphInstantiateInvalidStructure
+cudaGraphInstantiateNodeOperationNotSupported cudaGraphInstantiateMultipleDevicesNotSupported
+cudaGraphInstantiateFlagUpload cudaGraphInstantiateFlagDeviceLaunch cudaGraphInstantiateFlagUseNodePriority
+cudaGraphDebugDotFlagsVerbose cudaGraphDebugDotFlagsKernelNodeParams cudaGraphDebugDotFlagsMemcpyNodeParams
+cudaGraphDebugDotFlagsMemsetNodeParams cudaGraphDebugDotFlagsHostNodeParams cudaGraphDebugDotFlagsEventNodeParams
+cudaGraphDebugDotFlagsKernelNodeAttributes cudaGraphDebugDotFlagsHandles
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_GRAPH_COMPAT + _GRAPH_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT.split()) + "\n"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_EDGES) + " cass_hipGraphExecUpdate\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT_TYPES.split()) + "\n"
