@@ -244,6 +244,19 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
   return hipSuccess;
 }
 
+/* CUDA 12's stream ids and attributes, event records with flags. */
+#include "cass_stream_compat.h"
+/* cudaFuncGetName, cudaGetKernel and the other kernel queries of CUDA 11-12. */
+#include "cass_kernel_queries.h"
+/* cudaLaunchKernelEx and its launch attributes. */
+#include "cass_launch_ex.h"
+/* Unified-memory hints at a cudaMemLocation. */
+#include "cass_managed_compat.h"
+/* Array copies: the linear and array-to-array ones, cudaMemcpy3DPeer. */
+#include "cass_array_copies.h"
+/* CUDA 12-13's graph calls: edge data, instantiation parameters, upload, dot files. */
+#include "cass_graph_compat.h"
+
 /* 128-bit integers that device code can divide (hipify writes __int128 as cass_s128/cass_u128). */
 #include "cass_int128.h"
 
@@ -540,18 +553,6 @@ __device__ inline _CassT reduce(const Group& group, _CassT value, Op op) {
 #include "cass_cuda_pipeline.h"
 /* nvcuda::wmma. */
 #include "cass_wmma.h"
-/* CUDA 12's stream ids and attributes, event records with flags. */
-#include "cass_stream_compat.h"
-/* cudaFuncGetName, cudaGetKernel and the other kernel queries of CUDA 11-12. */
-#include "cass_kernel_queries.h"
-/* cudaLaunchKernelEx and its launch attributes. */
-#include "cass_launch_ex.h"
-/* Unified-memory hints at a cudaMemLocation. */
-#include "cass_managed_compat.h"
-/* Array copies: the linear and array-to-array ones, cudaMemcpy3DPeer. */
-#include "cass_array_copies.h"
-/* CUDA 12-13's graph calls: edge data, instantiation parameters, upload, dot files. */
-#include "cass_graph_compat.h"
 
 #endif  // defined(__HIP__)
 

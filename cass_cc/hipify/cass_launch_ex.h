@@ -108,9 +108,11 @@ inline hipError_t cass_hipLaunchKernelEx(const cass_hipLaunchConfig_t* config, v
                                 std::index_sequence_for<Params...>{});
 }
 
+#if defined(__HIP__)
 /* Programmatic dependent launch, device side: every launch runs after the previous grid in its
  * stream has ended (above), so there is nothing to wait for and nothing to signal early. */
 __device__ inline void cass_hipGridDependencySynchronize() {}
 __device__ inline void cass_hipTriggerProgrammaticLaunchCompletion() {}
+#endif
 
 #endif  // CASS_LAUNCH_EX_H
