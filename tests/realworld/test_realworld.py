@@ -28,7 +28,7 @@ SOURCE_ROUTE = ["error_api", "managed_saxpy", "coop_groups", "host_cpp_split", "
                 "templates_printf", "async_copy_cg", "warp_collectives", "atomics_shared",
                 "int128_div", "wmma_gemm",
                 # CUDA 11-13 APIs HIP 5.2 lacks, in the compatibility header or the emulated runtime
-                "graph_nodes", "kernel_queries", "launch_ex_attributes", "managed_ranges",
+                "device_assert", "graph_nodes", "kernel_queries", "launch_ex_attributes", "managed_ranges",
                 "per_thread_default_stream", "stream_attributes", "stream_ordered_alloc"]
 
 

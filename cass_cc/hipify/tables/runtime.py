@@ -242,3 +242,13 @@ RENAMES.update({name: "cass_hip" + name[4:] for name in (_GRAPH_COMPAT + _GRAPH_
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT.split()) + "\n"
 COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_EDGES) + " cass_hipGraphExecUpdate\n"
 COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT_TYPES.split()) + "\n"
+
+# A failed device assert reported as CUDA reports it (cass_device_assert.h): the calls that wait
+# for the device, and the last error that reports it once.
+_ASSERT_REPORTING = """
+cudaDeviceSynchronize cudaStreamSynchronize cudaEventSynchronize cudaMemcpy cudaGetLastError
+cudaPeekAtLastError
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _ASSERT_REPORTING.split()})
+RENAMES["cudaThreadSynchronize"] = "cass_hipDeviceSynchronize"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _ASSERT_REPORTING.split()) + "\n"
