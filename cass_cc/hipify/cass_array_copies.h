@@ -14,8 +14,8 @@ inline size_t element_bytes(hipArray_const_t array) {
 /* A run of `count` bytes from (x, y) of an array whose rows are `row` bytes, as at most three
  * rectangles (the rest of the first row, whole rows, the start of the last): copy(x, y, offset
  * into the linear side, width, height). */
-template <typename Copy>
-inline hipError_t by_rows(size_t row, size_t x, size_t y, size_t count, Copy copy) {
+template <typename _CassCopy>
+inline hipError_t by_rows(size_t row, size_t x, size_t y, size_t count, _CassCopy copy) {
   if (x > row) return hipErrorInvalidValue;
   size_t first = count < row - x ? count : row - x, done = 0;
   hipError_t e = first ? copy(x, y, done, first, 1) : hipSuccess;

@@ -42,7 +42,7 @@ inline std::mutex& lock() { static std::mutex m; return m; }
 inline std::vector<const void*>& flags() { static std::vector<const void*> f; return f; }
 inline std::atomic<bool>& raised() { static std::atomic<bool> r{false}; return r; }
 /* The last error as CUDA's cudaGetLastError reads it: an assert is reported once by it. */
-inline thread_local bool unreported = false;
+inline bool& unreported() { static thread_local bool u = false; return u; }
 
 inline bool add(const void* flag) {
   std::lock_guard<std::mutex> guard(lock());
@@ -63,7 +63,7 @@ inline hipError_t waited(hipError_t e) {
     }
   }
   if (!raised()) return e;
-  unreported = true;
+  unreported() = true;
   return hipErrorAssert;
 }
 
@@ -88,14 +88,14 @@ inline hipError_t cass_hipMemcpy(void* dst, const void* src, size_t count, hipMe
 /* CUDA reports an assert once through cudaGetLastError (measured on an H200), then cudaSuccess. */
 inline hipError_t cass_hipGetLastError() {
   hipError_t e = hipGetLastError();
-  if (cass_device_assert::unreported) {
-    cass_device_assert::unreported = false;
+  if (cass_device_assert::unreported()) {
+    cass_device_assert::unreported() = false;
     return hipErrorAssert;
   }
   return e;
 }
 inline hipError_t cass_hipPeekAtLastError() {
-  return cass_device_assert::unreported ? hipErrorAssert : hipPeekAtLastError();
+  return cass_device_assert::unreported() ? hipErrorAssert : hipPeekAtLastError();
 }
 
 #endif  // CASS_DEVICE_ASSERT_H

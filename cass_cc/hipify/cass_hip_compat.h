@@ -24,6 +24,7 @@
 #define __assert_fail cass_rocm_assert_fail
 #include <hip/hip_runtime.h>
 #undef __assert_fail
+#include "cass_device_assert.h"
 #include <hip/hip_fp16.h>
 #include <hip/hip_bfloat16.h>
 
@@ -260,8 +261,6 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
 #include "cass_array_copies.h"
 /* CUDA 12-13's graph calls: edge data, instantiation parameters, upload, dot files. */
 #include "cass_graph_compat.h"
-/* A failed device assert reported at the next synchronization, as CUDA reports it. */
-#include "cass_device_assert.h"
 
 /* 128-bit integers that device code can divide (hipify writes __int128 as cass_s128/cass_u128). */
 #include "cass_int128.h"

@@ -13,8 +13,8 @@ inline hipError_t cass_hipFuncGetName(const char** name, const void* func) {
   *name = found;
   return hipSuccess;
 }
-template <typename F>
-inline hipError_t cass_hipFuncGetName(const char** name, F* func) {
+template <typename _CassF>
+inline hipError_t cass_hipFuncGetName(const char** name, _CassF* func) {
   return cass_hipFuncGetName(name, reinterpret_cast<const void*>(func));
 }
 
@@ -47,8 +47,8 @@ inline hipError_t cass_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic,
   *dynamic = low;
   return hipSuccess;
 }
-template <typename F>
-inline hipError_t cass_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic, F* func, int blocks,
+template <typename _CassF>
+inline hipError_t cass_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic, _CassF* func, int blocks,
                                                                 int block_size) {
   return cass_hipOccupancyAvailableDynamicSMemPerBlock(dynamic, reinterpret_cast<const void*>(func), blocks,
                                                        block_size);
@@ -57,8 +57,8 @@ inline hipError_t cass_hipOccupancyAvailableDynamicSMemPerBlock(size_t* dynamic,
 /* cudaKernel_t: HIP launches a kernel by its host stub, so the handle is the stub's address;
  * cudaLaunchKernel((const void*)handle, ...) then launches it as CUDA does. */
 typedef struct cass_hipKernel* cass_hipKernel_t;
-template <typename F>
-inline hipError_t cass_hipGetKernel(cass_hipKernel_t* kernel, F* func) {
+template <typename _CassF>
+inline hipError_t cass_hipGetKernel(cass_hipKernel_t* kernel, _CassF* func) {
   if (kernel == nullptr) return hipErrorInvalidValue;
   hipFuncAttributes attrs;   /* not a kernel: the error HIP gives for it */
   hipError_t e = hipFuncGetAttributes(&attrs, reinterpret_cast<const void*>(func));

@@ -90,22 +90,27 @@ inline hipError_t cass_hipLaunchKernelExC(const cass_hipLaunchConfig_t* config, 
 }
 
 namespace cass_launch_ex {
-template <typename Tuple, size_t... I>
-inline hipError_t launch(const cass_hipLaunchConfig_t* config, const void* func, Tuple& values,
-                         std::index_sequence<I...>) {
-  void* args[] = {static_cast<void*>(&std::get<I>(values))..., nullptr};
+/* std::index_sequence, which C++11 lacks (nvcc's -std=c++11 builds include this header too). */
+template <size_t... _CassI> struct indices {};
+template <size_t _CassN, size_t... _CassI> struct make_indices : make_indices<_CassN - 1, _CassN - 1, _CassI...> {};
+template <size_t... _CassI> struct make_indices<0, _CassI...> { using type = indices<_CassI...>; };
+
+template <typename _CassTuple, size_t... _CassI>
+inline hipError_t launch(const cass_hipLaunchConfig_t* config, const void* func, _CassTuple& values,
+                         indices<_CassI...>) {
+  void* args[] = {static_cast<void*>(&std::get<_CassI>(values))..., nullptr};
   return cass_hipLaunchKernelExC(config, func, args);
 }
 }  // namespace cass_launch_ex
 
 /* The C++ form: each argument converted to its parameter's type, as a <<<>>> launch does. */
-template <typename... Params, typename... Args>
-inline hipError_t cass_hipLaunchKernelEx(const cass_hipLaunchConfig_t* config, void (*kernel)(Params...),
-                                         Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args), "cudaLaunchKernelEx: wrong number of kernel arguments");
-  std::tuple<typename std::decay<Params>::type...> values(std::forward<Args>(args)...);
+template <typename... _CassParams, typename... _CassArgs>
+inline hipError_t cass_hipLaunchKernelEx(const cass_hipLaunchConfig_t* config, void (*kernel)(_CassParams...),
+                                         _CassArgs&&... args) {
+  static_assert(sizeof...(_CassParams) == sizeof...(_CassArgs), "cudaLaunchKernelEx: wrong number of kernel arguments");
+  std::tuple<typename std::decay<_CassParams>::type...> values(std::forward<_CassArgs>(args)...);
   return cass_launch_ex::launch(config, reinterpret_cast<const void*>(kernel), values,
-                                std::index_sequence_for<Params...>{});
+                                typename cass_launch_ex::make_indices<sizeof...(_CassParams)>::type{});
 }
 
 #if defined(__HIP__)

@@ -65,6 +65,18 @@ def test_source_route(folder, tmp_path):
     _passes(exe, folder)
 
 
+@pytest.mark.parametrize("name, arch", [("per_thread_default_stream", "gfx942"), ("device_assert", "gfx1030")])
+def test_source_route_api_gaps_on_other_compilers(name, arch, tmp_path):
+    """The compatibility headers of CUDA 11-13's APIs (launches, streams, pools, array copies; a
+    failed device assert) with clang-22 for a wave64 target and with hipcc 5.2."""
+    folder = PROGRAMS / name
+    exe = tmp_path / name
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", f"--cass-offload-arch={arch}",
+                  *_flags(folder), "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    _passes(exe, folder)
+
+
 @pytest.mark.parametrize("route", ["binary", "source"])
 def test_separate_compilation_like_a_makefile(route, tmp_path):
     """kernels.cuh is included by two .cu files that both instantiate the same template kernel;
