@@ -70,7 +70,7 @@ inline hipError_t waited(hipError_t e) {
 }  // namespace cass_device_assert
 
 #if defined(__HIP__)
-static const bool cass_assert_flag_added = cass_device_assert::add(&cass_assert_raised_here);
+static const bool cass_assert_flag_added __attribute__((unused)) = cass_device_assert::add(&cass_assert_raised_here);
 #endif
 
 inline hipError_t cass_hipDeviceSynchronize() { return cass_device_assert::waited(hipDeviceSynchronize()); }
