@@ -18,7 +18,9 @@ once into the cache:
   clang's builtins instead.
 The overlay also holds what every HIP compiler needs for CUDA's meaning: HIP 5.2 declares
 __half2's x and y unsigned short (CUDA: __half), so `__half2float(h2.x)` converted the bits as a
-number; the overlay declares them __half. And HIP 5.2's texture references (a global template
+number; the overlay declares them __half. Its channel descriptors of signed char and uchar1-4
+have the other signedness's kind (normalised texture reads scaled by 1/255 for signed char). And
+HIP 5.2's texture references (a global template
 `texture`, gone from CUDA 12) take a reserved name, so a program may call its own things `texture`.
 """
 
@@ -99,9 +101,19 @@ def _no_texture_references(text: str) -> str:
     return re.sub(r"(?<![\w.])texture(?=\s*<|\s*:\s*public|\()", "__hip_texture_reference", text)
 
 
-# Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members, and
-# no global `texture`.
+def _channel_kinds(text: str) -> str:
+    # HIP 5.2's channel descriptors of signed char (Unsigned) and uchar1-4 (Signed) have the wrong
+    # kind, which decides how a texture's normalised reads scale (1/255 or 1/127): each takes the
+    # signedness of the type its bits are counted from, as CUDA's cudaCreateChannelDesc does.
+    return re.sub(r"(sizeof\((unsigned|signed) \w+\) \* 8;\s*return hipCreateChannelDesc\([^;]*?"
+                  r"hipChannelFormatKind)(?:Signed|Unsigned)",
+                  lambda m: m.group(1) + m.group(2).capitalize(), text)
+
+
+# Installed header -> its rewrites, in order. For every HIP compiler: CUDA's __half2 members,
+# CUDA's channel kinds, and no global `texture`.
 FOR_EVERY_COMPILER = {"hip/amd_detail/amd_hip_fp16.h": (_half2_members,),
+                      "hip/amd_detail/amd_channel_descriptor.h": (_channel_kinds,),
                       "hip/texture_types.h": (_no_texture_references,),
                       "hip/hip_runtime_api.h": (_no_texture_references,),
                       "hip/amd_detail/texture_fetch_functions.h": (_no_texture_references,)}

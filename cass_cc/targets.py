@@ -36,6 +36,10 @@ class Target:
     # tex2Dgather there) and whose ROCm refuses linear filtering of float element reads
     # (ROCm/clr#276), both of which CUDA programs use
     software_textures: bool = False
+    # the global wave sync unit (LLVM's FeatureGWS; not on gfx12): HIP's grid barrier
+    # (__ockl_grid_sync) is ds_gws_barrier, so the source route brings its own without it
+    # (hipify/cass_grid_sync.h)
+    gws: bool = True
 
     @property
     def llvm_features(self) -> str:
@@ -54,9 +58,9 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("gfx1101", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x046),
     Target("gfx1102", "GFX11 (RDNA3)", "gfx11", 32, 64 * _KIB, 0x047),
     Target("gfx1200", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x048, emulated=True,
-           architected_sgprs=True, product="AMD Radeon RX 9060 XT"),
+           architected_sgprs=True, product="AMD Radeon RX 9060 XT", gws=False),
     Target("gfx1201", "GFX12 (RDNA4)", "gfx12", 32, 64 * _KIB, 0x04E, emulated=True,
-           architected_sgprs=True, product="AMD Radeon RX 9070 XT"),
+           architected_sgprs=True, product="AMD Radeon RX 9070 XT", gws=False),
     Target("gfx90a", "GFX9.0a (CDNA2)", "gfx9", 64, 64 * _KIB, 0x03F, emulated=True,
            product="AMD Instinct MI210", software_textures=True),
     Target("gfx942", "GFX9.4 (CDNA3)", "gfx9", 64, 64 * _KIB, 0x04C, emulated=True,

@@ -91,3 +91,16 @@ def test_targets_without_images_fetch_textures_in_software(name):
     instructions (hipify/cass_texture_software.h)."""
     t = targets.target(name)
     assert t.image_instructions or t.software_textures
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_gws_is_llvm_mcs(name):
+    """llvm-mc-22 knows ds_gws_barrier exactly for the table's processors with GWS: the fact that
+    gives the source route's grid barrier to hipify/cass_grid_sync.h on the others."""
+    try:
+        assemble("ds_gws_barrier v0 gds\n", name)
+        assembled = True
+    except CassError as e:
+        assert "instruction not supported on this GPU" in str(e)
+        assembled = False
+    assert assembled == targets.target(name).gws

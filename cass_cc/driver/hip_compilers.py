@@ -59,12 +59,18 @@ def _software_textures(offload_archs: list[str]) -> list[str]:
         [f"-DCASS_SOFTWARE_TEXTURE_PROCESSORS={','.join(software)}"]
 
 
+def _without_gws(offload_archs: list[str]) -> list[str]:
+    # HIP's grid barrier is GWS's; device code for a target without it gets cass_grid_sync.h's
+    return [flag for arch in offload_archs if not target(arch).gws
+            for flag in (f"-Xarch_{arch}", "-DCASS_NO_GWS=1")]
+
+
 def _hipcc_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
     # hipcc's clang 15 links the oclc_daz_opt library of the denormal mode itself; the overlay
     # gives HIP 5.2's headers CUDA's meaning where they differ (rocm_compat.FOR_EVERY_COMPILER)
     return [f"--offload-arch={a}" for a in offload_archs] + _device_libs(offload_archs) + \
         ["-isystem", rocm_compat.hip_header_overlay(clang22=False)] + \
-        _software_textures(offload_archs)
+        _software_textures(offload_archs) + _without_gws(offload_archs)
 
 
 def _clang_link_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
@@ -78,7 +84,7 @@ def _clang_flags(offload_archs: list[str], flush_denormals: bool) -> list[str]:
     flags = _clang_link_flags(offload_archs, flush_denormals) + ["-isystem", rocm_compat.hip_header_overlay(clang22=True)]
     for arch in offload_archs:
         flags += [f"-Xarch_{arch}", f"-D__AMDGCN_WAVEFRONT_SIZE={target(arch).wave_size}"]
-    flags += _software_textures(offload_archs)
+    flags += _software_textures(offload_archs) + _without_gws(offload_archs)
     # The host pass reads the headers too; clang 15 (hipcc's) defines 64 there.
     return flags + ["-Xarch_host", "-D__AMDGCN_WAVEFRONT_SIZE=64"]
 

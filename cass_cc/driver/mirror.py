@@ -64,6 +64,9 @@ class Mirror:
         """Write cass-compat.h and the manifest, after translate_tree."""
         os.makedirs(self.root, exist_ok=True)
         lines = "".join(f'#include "{h}"\n' for h in self.compat_headers)
+        from ..hipify import COMPAT_HEADER, runtime_name_macros
+        if COMPAT_HEADER in self.compat_headers:
+            lines += "/* CUDA's runtime names that macros paste together */\n" + runtime_name_macros()
         atomic_write_text(self.compat_include, "/* compatibility headers hipify asked for */\n" + lines)
         manifest = {"source": self.source, "files": self.files, "compat_headers": self.compat_headers,
                     "diagnostics": [asdict(d) for d in self.diagnostics], "seconds": self.seconds,

@@ -40,8 +40,12 @@ def warps_wait(unit: KernelUnit, arch: str) -> str | None:
     model = warp_model.for_target(arch)
     if not model.split:
         return None
+    # extract's check refuses relocatable (-rdc) SASS, which only the device link can translate;
+    # it reads as well as any to tell a wait
+    relocatable = getattr(getattr(unit.kernel, "cubin", None), "relocatable", False)
     front = run_pipeline(KernelUnit(name=unit.name, sm_arch=unit.sm_arch, offload_arch=arch,
-                                    demangled=unit.demangled, kernel=unit.kernel), FRONT_END)
+                                    demangled=unit.demangled, kernel=unit.kernel),
+                         FRONT_END[1:] if relocatable else FRONT_END)
     if front.status != "ok":
         return f"its SASS cannot be read to tell whether its warps wait for each other ({'; '.join(front.reasons)})"
     hazard = warp_model.wait_hazard(model, sorted(front.instructions, key=lambda i: i.address))
@@ -61,9 +65,6 @@ def kernel_waits(source: str, language: str, options: list[str], arch: str) -> d
         at = cmd.index(SASS_TARGET[0])
         cmd[at:at + len(SASS_TARGET)] = ["-arch=sm_80"]
         cmd[cmd.index("-c")] = "-cubin"
-        # the SASS of a relocatable unit reads the same; its calls of other units' device
-        # functions are what the analysis cannot see, and -rdc with waiting warps is refused
-        cmd = [a for a in cmd if a != "-rdc=true"]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             first = next((l for l in proc.stderr.splitlines() if "error" in l), proc.stderr.strip())

@@ -17,7 +17,7 @@ from .lexer import HEADER, IDENT, LexError
 from .result import Diagnostic, HipifyResult
 from .source import Source
 
-__all__ = ["translate", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
+__all__ = ["translate", "runtime_name_macros", "HipifyResult", "Diagnostic", "COMPAT_HEADER"]
 
 COMPAT_HEADER = str(Path(__file__).resolve().parent / "cass_hip_compat.h")
 # Device malloc/free/new/delete for gfx11 (ROCm 5.2's own allocator cannot be compiled for it).
@@ -58,11 +58,18 @@ THREAD_COORDINATES = {"threadIdx": "cass_threadIdx", "blockDim": "cass_blockDim"
 
 def _thread_coordinates(src: Source) -> dict[int, str]:
     """{token index: new name} for CUDA's threadIdx and blockDim, wherever they are not members
-    (`p.blockDim` of a graph node's parameters) or names the unit declares itself."""
-    own = src.own_names()
-    return {i: THREAD_COORDINATES[src.tokens[i].text] for i in src.code
-            if src.tokens[i].kind == IDENT and src.tokens[i].text in THREAD_COORDINATES
-            and src.tokens[i].text not in own and not src.is_member(i) and src.qualifier(i) is None}
+    (`p.blockDim` of a graph node's parameters) or being declared (a struct's `dim3 blockDim;`)."""
+    return {index: THREAD_COORDINATES[src.tokens[index].text] for pos, index in enumerate(src.code)
+            if src.tokens[index].kind == IDENT and src.tokens[index].text in THREAD_COORDINATES
+            and not src.is_member(index) and src.qualifier(index) is None and not src.declares(pos)}
+
+
+def runtime_name_macros() -> str:
+    """`#define cudaX hipX` for each runtime function and type hipify renames: for the names the
+    preprocessor makes after hipify has read the text (`cuda##fn` in a code base's error-check
+    macro), included after the compatibility header."""
+    return "".join(f"#define {old} {new.target}\n" for old, new in sorted(tables.RENAMES.items())
+                   if new.family == "runtime")
 
 
 def _diagnostics(src: Source, refusals: list[tuple[int, str]]) -> list[Diagnostic]:

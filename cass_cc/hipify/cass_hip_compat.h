@@ -44,7 +44,15 @@
 #define __gfx1030__ 1
 #define CASS_COMPAT_POSING_AS_GFX1030
 #endif
+/* Without GWS (CASS_NO_GWS, from the driver), the grid barrier is cass_grid_sync.h's. */
+#if defined(__HIP_DEVICE_COMPILE__) && defined(CASS_NO_GWS)
+#include "cass_grid_sync.h"
+#define __ockl_grid_sync() cass_compat::grid_sync()
+#endif
 #include <hip/hip_cooperative_groups.h>
+#ifdef CASS_NO_GWS
+#undef __ockl_grid_sync
+#endif
 #ifdef CASS_COMPAT_POSING_AS_GFX1030
 #undef __gfx1030__
 #undef CASS_COMPAT_POSING_AS_GFX1030
@@ -248,6 +256,49 @@ inline hipError_t cass_hipDrvGetErrorString(hipError_t error, const char** text)
   *text = hipGetErrorString(error);
   return hipSuccess;
 }
+
+/* CUresult values HIP has no error for, each a code no HIP call returns (from 1200 on, above
+ * hipError_t's own and within its range), so code comparing with them or switching over every
+ * CUresult builds and never takes their branch. */
+static constexpr hipError_t CUDA_ERROR_CDP_NOT_SUPPORTED = static_cast<hipError_t>(1200);
+static constexpr hipError_t CUDA_ERROR_CDP_VERSION_MISMATCH = static_cast<hipError_t>(1201);
+static constexpr hipError_t CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE = static_cast<hipError_t>(1202);
+static constexpr hipError_t CUDA_ERROR_CONTAINED = static_cast<hipError_t>(1203);
+static constexpr hipError_t CUDA_ERROR_DEVICE_NOT_LICENSED = static_cast<hipError_t>(1204);
+static constexpr hipError_t CUDA_ERROR_DEVICE_UNAVAILABLE = static_cast<hipError_t>(1205);
+static constexpr hipError_t CUDA_ERROR_EXTERNAL_DEVICE = static_cast<hipError_t>(1206);
+static constexpr hipError_t CUDA_ERROR_FUNCTION_NOT_LOADED = static_cast<hipError_t>(1207);
+static constexpr hipError_t CUDA_ERROR_HARDWARE_STACK_ERROR = static_cast<hipError_t>(1208);
+static constexpr hipError_t CUDA_ERROR_ILLEGAL_INSTRUCTION = static_cast<hipError_t>(1209);
+static constexpr hipError_t CUDA_ERROR_INVALID_ADDRESS_SPACE = static_cast<hipError_t>(1210);
+static constexpr hipError_t CUDA_ERROR_INVALID_CLUSTER_SIZE = static_cast<hipError_t>(1211);
+static constexpr hipError_t CUDA_ERROR_INVALID_PC = static_cast<hipError_t>(1212);
+static constexpr hipError_t CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION = static_cast<hipError_t>(1213);
+static constexpr hipError_t CUDA_ERROR_INVALID_RESOURCE_TYPE = static_cast<hipError_t>(1214);
+static constexpr hipError_t CUDA_ERROR_JIT_COMPILATION_DISABLED = static_cast<hipError_t>(1215);
+static constexpr hipError_t CUDA_ERROR_JIT_COMPILER_NOT_FOUND = static_cast<hipError_t>(1216);
+static constexpr hipError_t CUDA_ERROR_KEY_ROTATION = static_cast<hipError_t>(1217);
+static constexpr hipError_t CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING = static_cast<hipError_t>(1218);
+static constexpr hipError_t CUDA_ERROR_LOSSY_QUERY = static_cast<hipError_t>(1219);
+static constexpr hipError_t CUDA_ERROR_MISALIGNED_ADDRESS = static_cast<hipError_t>(1220);
+static constexpr hipError_t CUDA_ERROR_MPS_CLIENT_TERMINATED = static_cast<hipError_t>(1221);
+static constexpr hipError_t CUDA_ERROR_MPS_CONNECTION_FAILED = static_cast<hipError_t>(1222);
+static constexpr hipError_t CUDA_ERROR_MPS_MAX_CLIENTS_REACHED = static_cast<hipError_t>(1223);
+static constexpr hipError_t CUDA_ERROR_MPS_MAX_CONNECTIONS_REACHED = static_cast<hipError_t>(1224);
+static constexpr hipError_t CUDA_ERROR_MPS_RPC_FAILURE = static_cast<hipError_t>(1225);
+static constexpr hipError_t CUDA_ERROR_MPS_SERVER_NOT_READY = static_cast<hipError_t>(1226);
+static constexpr hipError_t CUDA_ERROR_NOT_PERMITTED = static_cast<hipError_t>(1227);
+static constexpr hipError_t CUDA_ERROR_NVLINK_UNCORRECTABLE = static_cast<hipError_t>(1228);
+static constexpr hipError_t CUDA_ERROR_PRIMARY_CONTEXT_ACTIVE = static_cast<hipError_t>(1229);
+static constexpr hipError_t CUDA_ERROR_STUB_LIBRARY = static_cast<hipError_t>(1230);
+static constexpr hipError_t CUDA_ERROR_SYSTEM_DRIVER_MISMATCH = static_cast<hipError_t>(1231);
+static constexpr hipError_t CUDA_ERROR_SYSTEM_NOT_READY = static_cast<hipError_t>(1232);
+static constexpr hipError_t CUDA_ERROR_TENSOR_MEMORY_LEAK = static_cast<hipError_t>(1233);
+static constexpr hipError_t CUDA_ERROR_TIMEOUT = static_cast<hipError_t>(1234);
+static constexpr hipError_t CUDA_ERROR_TOO_MANY_PEERS = static_cast<hipError_t>(1235);
+static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC = static_cast<hipError_t>(1236);
+static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY = static_cast<hipError_t>(1237);
+static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_PTX_VERSION = static_cast<hipError_t>(1238);
 
 /* CUDA 12's stream ids and attributes, event records with flags. */
 #include "cass_stream_compat.h"

@@ -4,6 +4,9 @@
  *   - cudaCreateTextureObject: CUDA returns the border colour of a normalised-integer texture
  *     as a texel value (the H200: 0.5 on 8-bit unorm reads 127/255), AMD's sampler returns
  *     the float it was given;
+ *   - linear filtering: AMD's sampler weighs the texels with other fractions and sums in float;
+ *     a linearly filtering fetch samples each corner texel by point and weighs them by CUDA's
+ *     rule (cass_image_linear below), and a layered fetch reads a negative layer as CUDA does;
  *   - tex2Dgather: HIP 5.2 gathers component 0 from alpha, 1 from red, 2 from green, 3 from
  *     blue (CUDA's comp is x, y, z, w), and at a moved coordinate under point filtering;
  *   - surface objects: HIP 5.2's libamdhip64 lacks the hipCreateSurfaceObject its headers
@@ -140,6 +143,127 @@ inline hipError_t cass_hipGetTextureObjectTextureDesc(hipTextureDesc* desc, hipT
   return hipSuccess;
 }
 
+/* ---- CUDA's linear filter on image instructions ----------------------------------------------
+ * AMD's sampler filters with its own fractions and sums the weighted texels in float (the
+ * emulator models it: cass_cc/emu/image.py), an ulp or more from CUDA's answer. A fetch whose
+ * sampler filters linearly therefore point-samples each corner texel and weighs the texels by
+ * CUDA's rule (cass_sw_filter, the software textures' weights). HIP's fetch is made in either
+ * case and a linear one's result replaced: a point fetch then costs one scalar branch more, its
+ * loop-invariant work still hoisted out of loops (branching around HIP's fetch cost a loop of
+ * point fetches 2.2x its instructions), and the linear path stays out of line. Texture and
+ * sampler words are as ROCm lays
+ * them out: T#, then the extents ROCm's device library reads (__ockl_image_width_*), S# at
+ * HIP_SAMPLER_OBJECT_OFFSET_DWORD. */
+typedef unsigned cass_image_words __attribute__((ext_vector_type(8)));
+typedef unsigned cass_sampler_words __attribute__((ext_vector_type(4)));
+enum { CASS_IMG_1D, CASS_IMG_2D, CASS_IMG_3D, CASS_IMG_1DA, CASS_IMG_2DA };
+
+extern "C" {
+__device__ float4::Native_vec_ cass_llvm_sample_lz_1d(int dmask, float x, cass_image_words image,
+    cass_sampler_words sampler, bool unorm, int tfe, int cache) __asm("llvm.amdgcn.image.sample.lz.1d.v4f32.f32");
+__device__ float4::Native_vec_ cass_llvm_sample_lz_2d(int dmask, float x, float y, cass_image_words image,
+    cass_sampler_words sampler, bool unorm, int tfe, int cache) __asm("llvm.amdgcn.image.sample.lz.2d.v4f32.f32");
+__device__ float4::Native_vec_ cass_llvm_sample_lz_3d(int dmask, float x, float y, float z, cass_image_words image,
+    cass_sampler_words sampler, bool unorm, int tfe, int cache) __asm("llvm.amdgcn.image.sample.lz.3d.v4f32.f32");
+__device__ float4::Native_vec_ cass_llvm_sample_lz_1darray(int dmask, float x, float layer, cass_image_words image,
+    cass_sampler_words sampler, bool unorm, int tfe, int cache) __asm("llvm.amdgcn.image.sample.lz.1darray.v4f32.f32");
+__device__ float4::Native_vec_ cass_llvm_sample_lz_2darray(int dmask, float x, float y, float layer,
+    cass_image_words image, cass_sampler_words sampler, bool unorm, int tfe, int cache)
+    __asm("llvm.amdgcn.image.sample.lz.2darray.v4f32.f32");
+__device__ int __ockl_image_width_1D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_width_1Da(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_width_2D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_width_2Da(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_width_3D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_height_2D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_height_2Da(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_height_3D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_depth_3D(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_array_size_1Da(unsigned int ADDRESS_SPACE_CONSTANT* i);
+__device__ int __ockl_image_array_size_2Da(unsigned int ADDRESS_SPACE_CONSTANT* i);
+}
+
+/* Whether a fetch of T from the texture is CUDA's linear filter here: T's components are
+ * floats (CUDA filters nothing else) and the S#'s XY_MAG_FILTER is not point. */
+template <typename _CassT>
+static __device__ inline bool cass_image_filters_linearly(hipTextureObject_t texture) {
+  if (!std::is_floating_point<typename cass_sw_component<_CassT>::type>::value) return false;
+  const unsigned ADDRESS_SPACE_CONSTANT* words = (const unsigned ADDRESS_SPACE_CONSTANT*)texture;
+  return (words[HIP_SAMPLER_OBJECT_OFFSET_DWORD + 2] >> 20 & 3) != 0;
+}
+
+template <int _CassShape>
+static __device__ inline void cass_image_extents(unsigned int ADDRESS_SPACE_CONSTANT* words, int* sizes) {
+  switch (_CassShape) {
+  case CASS_IMG_1D: sizes[0] = __ockl_image_width_1D(words); break;
+  case CASS_IMG_1DA: sizes[0] = __ockl_image_width_1Da(words); break;
+  case CASS_IMG_2D: sizes[0] = __ockl_image_width_2D(words); sizes[1] = __ockl_image_height_2D(words); break;
+  case CASS_IMG_2DA: sizes[0] = __ockl_image_width_2Da(words); sizes[1] = __ockl_image_height_2Da(words); break;
+  default:
+    sizes[0] = __ockl_image_width_3D(words);
+    sizes[1] = __ockl_image_height_3D(words);
+    sizes[2] = __ockl_image_depth_3D(words);
+  }
+}
+
+template <int _CassShape>
+static __device__ inline float4::Native_vec_ cass_image_point(cass_image_words image, cass_sampler_words sampler,
+                                                             const float* at, float layer) {
+  switch (_CassShape) {
+  case CASS_IMG_1D: return cass_llvm_sample_lz_1d(15, at[0], image, sampler, false, 0, 0);
+  case CASS_IMG_1DA: return cass_llvm_sample_lz_1darray(15, at[0], layer, image, sampler, false, 0, 0);
+  case CASS_IMG_2D: return cass_llvm_sample_lz_2d(15, at[0], at[1], image, sampler, false, 0, 0);
+  case CASS_IMG_2DA: return cass_llvm_sample_lz_2darray(15, at[0], at[1], layer, image, sampler, false, 0, 0);
+  default: return cass_llvm_sample_lz_3d(15, at[0], at[1], at[2], image, sampler, false, 0, 0);
+  }
+}
+
+/* CUDA reads the layer as unsigned, clamped to the last (the H200 reads layer -1 as the last:
+ * tests/hipify/textures/sampler_corners.cu); AMD's sampler clamps a negative layer to 0. */
+static __device__ inline int cass_image_layer(int layers, int layer) {
+  return layer < 0 ? layers - 1 : layer;
+}
+
+/* The S#'s CLAMP_X/Y/Z code as CUDA's address mode (HIP makes only these four). */
+static __device__ inline int cass_image_address_mode(unsigned clamp) {
+  return clamp == 0 ? CASS_SW_WRAP : clamp == 1 ? CASS_SW_MIRROR : clamp == 6 ? CASS_SW_BORDER : CASS_SW_CLAMP;
+}
+
+/* The corners are sampled by texel index (FORCE_UNNORMALIZED, point filter) at their centres,
+ * wrap and mirror folded here as CUDA folds them, so no coordinate is rounded on the way; an
+ * index outside a border-mode axis stays outside and reads the sampler's border colour. */
+template <int _CassShape>
+__attribute__((noinline, pure)) static __device__ cass_sw_words cass_image_linear(hipTextureObject_t texture,
+                                                                                 const float* coords, int layer = 0) {
+#pragma clang fp contract(off)
+  constexpr int n = _CassShape == CASS_IMG_3D ? 3 : _CassShape == CASS_IMG_2D || _CassShape == CASS_IMG_2DA ? 2 : 1;
+  unsigned int ADDRESS_SPACE_CONSTANT* words = (unsigned int ADDRESS_SPACE_CONSTANT*)texture;
+  cass_image_words image = *(const cass_image_words ADDRESS_SPACE_CONSTANT*)words;
+  cass_sampler_words sampler =
+      *(const cass_sampler_words ADDRESS_SPACE_CONSTANT*)(words + HIP_SAMPLER_OBJECT_OFFSET_DWORD);
+  bool normalized = !(sampler[0] >> 15 & 1);
+  int sizes[3] = {1, 1, 1};
+  cass_image_extents<_CassShape>(words, sizes);
+  float scaled[3];
+  bool active[3] = {true, true, true};
+  for (int a = 0; a < n; ++a) scaled[a] = normalized ? coords[a] * static_cast<float>(sizes[a]) : coords[a];
+  cass_sampler_words point = sampler;
+  point[0] |= 1u << 15;            /* FORCE_UNNORMALIZED */
+  point[2] &= ~(0x3Fu << 20);      /* XY_MAG_FILTER, XY_MIN_FILTER, Z_FILTER: point */
+  return cass_sw_filter(scaled, active, n, [&](const int* corner) {
+    float at[3];
+    for (int a = 0; a < n; ++a) {
+      bool inside = true;
+      int i = cass_sw_fold(corner[a], sizes[a], cass_image_address_mode(sampler[0] >> (3 * a) & 7), normalized, &inside);
+      at[a] = static_cast<float>(inside ? i : corner[a]) + 0.5f;
+    }
+    float4::Native_vec_ texel = cass_image_point<_CassShape>(image, point, at, static_cast<float>(layer));
+    cass_sw_words out;
+    for (int c = 0; c < 4; ++c) out.w[c] = __builtin_bit_cast(unsigned, static_cast<float>(texel[c]));
+    return out;
+  });
+}
+
 /* CUDA's fetches by name: HIP's where the device samples images, else the software ones. */
 template <typename _CassT>
 static __device__ _CassT cass_tex1Dfetch(hipTextureObject_t texture, int x) {
@@ -160,7 +284,12 @@ static __device__ _CassT cass_tex1D(hipTextureObject_t texture, float x) {
   const float coords[1] = {x};
   return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 1));
 #else
-  return tex1D<_CassT>(texture, x);
+  _CassT value = tex1D<_CassT>(texture, x);
+  if (cass_image_filters_linearly<_CassT>(texture)) {
+    const float coords[1] = {x};
+    value = cass_sw_value<_CassT>(cass_image_linear<CASS_IMG_1D>(texture, coords));
+  }
+  return value;
 #endif
 }
 template <typename _CassT>
@@ -174,7 +303,12 @@ static __device__ _CassT cass_tex2D(hipTextureObject_t texture, float x, float y
   const float coords[2] = {x, y};
   return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 2));
 #else
-  return tex2D<_CassT>(texture, x, y);
+  _CassT value = tex2D<_CassT>(texture, x, y);
+  if (cass_image_filters_linearly<_CassT>(texture)) {
+    const float coords[2] = {x, y};
+    value = cass_sw_value<_CassT>(cass_image_linear<CASS_IMG_2D>(texture, coords));
+  }
+  return value;
 #endif
 }
 template <typename _CassT>
@@ -188,7 +322,12 @@ static __device__ _CassT cass_tex3D(hipTextureObject_t texture, float x, float y
   const float coords[3] = {x, y, z};
   return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 3));
 #else
-  return tex3D<_CassT>(texture, x, y, z);
+  _CassT value = tex3D<_CassT>(texture, x, y, z);
+  if (cass_image_filters_linearly<_CassT>(texture)) {
+    const float coords[3] = {x, y, z};
+    value = cass_sw_value<_CassT>(cass_image_linear<CASS_IMG_3D>(texture, coords));
+  }
+  return value;
 #endif
 }
 template <typename _CassT>
@@ -202,7 +341,13 @@ static __device__ _CassT cass_tex1DLayered(hipTextureObject_t texture, float x, 
   const float coords[1] = {x};
   return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 1, true, layer));
 #else
-  return tex1DLayered<_CassT>(texture, x, layer);
+  layer = cass_image_layer(__ockl_image_array_size_1Da((unsigned int ADDRESS_SPACE_CONSTANT*)texture), layer);
+  _CassT value = tex1DLayered<_CassT>(texture, x, layer);
+  if (cass_image_filters_linearly<_CassT>(texture)) {
+    const float coords[1] = {x};
+    value = cass_sw_value<_CassT>(cass_image_linear<CASS_IMG_1DA>(texture, coords, layer));
+  }
+  return value;
 #endif
 }
 template <typename _CassT>
@@ -216,7 +361,13 @@ static __device__ _CassT cass_tex2DLayered(hipTextureObject_t texture, float x, 
   const float coords[2] = {x, y};
   return cass_sw_value<_CassT>(cass_sw_sample(cass_sw_descriptor(texture), coords, 2, true, layer));
 #else
-  return tex2DLayered<_CassT>(texture, x, y, layer);
+  layer = cass_image_layer(__ockl_image_array_size_2Da((unsigned int ADDRESS_SPACE_CONSTANT*)texture), layer);
+  _CassT value = tex2DLayered<_CassT>(texture, x, y, layer);
+  if (cass_image_filters_linearly<_CassT>(texture)) {
+    const float coords[2] = {x, y};
+    value = cass_sw_value<_CassT>(cass_image_linear<CASS_IMG_2DA>(texture, coords, layer));
+  }
+  return value;
 #endif
 }
 template <typename _CassT>
@@ -228,8 +379,6 @@ static __device__ void cass_tex2DLayered(_CassT* value, hipTextureObject_t textu
  * texel corner when the sampler filters by point (texture_gather then reads one texel left and
  * up), so the LLVM intrinsic they wrap is called here directly (LLVM loops over the distinct
  * descriptors of a wavefront when the texture object is divergent). */
-typedef unsigned cass_image_words __attribute__((ext_vector_type(8)));
-typedef unsigned cass_sampler_words __attribute__((ext_vector_type(4)));
 extern "C" __device__ float4::Native_vec_ cass_llvm_gather4_lz_2d(
     int dmask, float x, float y, cass_image_words image, cass_sampler_words sampler, bool unorm, int tfe,
     int cache) __asm("llvm.amdgcn.image.gather4.lz.2d.v4f32.f32");

@@ -249,13 +249,13 @@ static __device__ inline int cass_sw_floor_int(float u) {
   return static_cast<int>(f);
 }
 
-/* Texel index i along an axis of n texels -> index inside; *inside says whether it exists
- * (only the border mode has texels that do not). Wrap and mirror fold normalised coordinates
- * only; otherwise the mode is clamp (CUDA's rule). */
-static __device__ inline int cass_sw_address(const cass_texture* t, int i, int n, int axis, bool* inside) {
-  int mode = t->address[axis];
+/* Texel index i along an axis of n texels under address mode `mode` (hipTextureAddressMode)
+ * -> index inside; *inside says whether it exists (only the border mode has texels that do
+ * not). Wrap and mirror fold normalised coordinates only; otherwise the mode is clamp (CUDA's
+ * rule). */
+static __device__ inline int cass_sw_fold(int i, int n, int mode, bool normalized_coords, bool* inside) {
   *inside = mode != CASS_SW_BORDER || static_cast<unsigned>(i) < static_cast<unsigned>(n);
-  if (t->normalized_coords && (mode == CASS_SW_WRAP || mode == CASS_SW_MIRROR)) {
+  if (normalized_coords && (mode == CASS_SW_WRAP || mode == CASS_SW_MIRROR)) {
     if (mode == CASS_SW_WRAP) {
       int w = i % n;
       return w < 0 ? w + n : w;
@@ -265,6 +265,10 @@ static __device__ inline int cass_sw_address(const cass_texture* t, int i, int n
     return f < n ? f : period - 1 - f;
   }
   return i < 0 ? 0 : i >= n ? n - 1 : i;
+}
+
+static __device__ inline int cass_sw_address(const cass_texture* t, int i, int n, int axis, bool* inside) {
+  return cass_sw_fold(i, n, t->address[axis], t->normalized_coords, inside);
 }
 
 /* The texel at (ix, iy, iz); outside (any axis not inside) the border colour, or zero. */
@@ -307,6 +311,44 @@ static __device__ inline double cass_sw_corner_weight(const unsigned* factors, i
   return static_cast<double>(units) / 256.0;
 }
 
+/* CUDA's linear filter over n axes (1..3) at texel-space coordinates `scaled` (an axis not
+ * active reads texel 0): per axis the texels i0 = floor(u - 0.5) and i0 + 1 with 9-bit weights
+ * (8 fractional bits; the H200 rounds half up: texture_modes' probe, 256 * 1/512 -> 1), each
+ * corner's weight rounded to 1/256 (cass_sw_corner_weight), the weighted texels summed exactly
+ * and rounded once. texel(index) gives the words of the texel at the (unaddressed) indices. */
+template <typename _CassTexel>
+static __device__ inline cass_sw_words cass_sw_filter(const float* scaled, const bool* active, int n,
+                                                      _CassTexel texel) {
+#pragma clang fp contract(off)
+  int low[3];
+  unsigned weight_low[3], weight_high[3];
+  for (int a = 0; a < n; ++a) {
+    float shifted = scaled[a] - 0.5f;
+    float below = __builtin_floorf(shifted);
+    float frac = shifted - below;
+    int alpha = active[a] ? static_cast<int>(__builtin_floorf(frac * 256.0f + 0.5f)) : 0;
+    low[a] = active[a] ? cass_sw_floor_int(below) : 0;
+    weight_low[a] = 256 - alpha;
+    weight_high[a] = alpha;
+  }
+  double sums[4] = {0.0, 0.0, 0.0, 0.0};
+  for (int corner = 0; corner < (1 << n); ++corner) {     /* CUDA's order: x fastest */
+    int index[3] = {0, 0, 0};
+    unsigned factors[3];
+    for (int a = 0; a < n; ++a) {
+      bool hi = corner >> a & 1;
+      index[a] = active[a] ? low[a] + hi : 0;
+      factors[a] = hi ? weight_high[a] : weight_low[a];
+    }
+    double weight = cass_sw_corner_weight(factors, n, __builtin_popcount(corner));
+    cass_sw_words words = texel(index);
+    for (int c = 0; c < 4; ++c) sums[c] = sums[c] + weight * static_cast<double>(__builtin_bit_cast(float, words.w[c]));
+  }
+  cass_sw_words out;
+  for (int c = 0; c < 4; ++c) out.w[c] = __builtin_bit_cast(unsigned, static_cast<float>(sums[c]));
+  return out;
+}
+
 /* Point or linear filtering of n coordinates (1..3); a layered array's layer (as unsigned,
  * clamped to the last layer) is a fixed slice. */
 static __device__ inline cass_sw_words cass_sw_sample(const cass_texture* t, const float* coords, int n,
@@ -314,7 +356,6 @@ static __device__ inline cass_sw_words cass_sw_sample(const cass_texture* t, con
 #pragma clang fp contract(off)
   const int sizes[3] = {static_cast<int>(t->width), static_cast<int>(t->height), static_cast<int>(t->depth)};
   int fixed_index[3] = {0, 0, 0};
-  bool fixed_inside[3] = {true, true, true};
   if (layered) {            /* unsigned: the H200 reads layer -1 as the last (sampler_corners) */
     unsigned last = t->depth - 1;
     fixed_index[2] = static_cast<int>(static_cast<unsigned>(layer) > last ? last : static_cast<unsigned>(layer));
@@ -332,39 +373,12 @@ static __device__ inline cass_sw_words cass_sw_sample(const cass_texture* t, con
       index[a] = cass_sw_address(t, active[a] ? cass_sw_floor_int(scaled[a]) : 0, sizes[a], a, &inside[a]);
     return cass_sw_texel(t, index, inside, false);
   }
-  int low[3], high[3];
-  bool low_in[3], high_in[3];
-  unsigned weight_low[3], weight_high[3];
-  for (int a = 0; a < n; ++a) {
-    float shifted = scaled[a] - 0.5f;
-    float below = __builtin_floorf(shifted);
-    float frac = shifted - below;
-    /* the H200 rounds the weight half up (texture_modes' probe: 256 * 1/512 -> 1) */
-    int alpha = active[a] ? static_cast<int>(__builtin_floorf(frac * 256.0f + 0.5f)) : 0;
-    int i0 = active[a] ? cass_sw_floor_int(below) : 0, i1 = active[a] ? i0 + 1 : 0;
-    low[a] = cass_sw_address(t, i0, sizes[a], a, &low_in[a]);
-    high[a] = cass_sw_address(t, i1, sizes[a], a, &high_in[a]);
-    weight_low[a] = 256 - alpha;
-    weight_high[a] = alpha;
-  }
-  double sums[4] = {0.0, 0.0, 0.0, 0.0};
-  for (int corner = 0; corner < (1 << n); ++corner) {     /* CUDA's order: x fastest */
+  return cass_sw_filter(scaled, active, n, [&](const int* corner) {
     int index[3] = {fixed_index[0], fixed_index[1], fixed_index[2]};
-    bool inside[3] = {fixed_inside[0], fixed_inside[1], fixed_inside[2]};
-    unsigned factors[3];
-    for (int a = 0; a < n; ++a) {
-      bool hi = corner >> a & 1;
-      index[a] = hi ? high[a] : low[a];
-      inside[a] = hi ? high_in[a] : low_in[a];
-      factors[a] = hi ? weight_high[a] : weight_low[a];
-    }
-    double weight = cass_sw_corner_weight(factors, n, __builtin_popcount(corner));
-    cass_sw_words texel = cass_sw_texel(t, index, inside, false);
-    for (int c = 0; c < 4; ++c) sums[c] = sums[c] + weight * static_cast<double>(__builtin_bit_cast(float, texel.w[c]));
-  }
-  cass_sw_words out;
-  for (int c = 0; c < 4; ++c) out.w[c] = __builtin_bit_cast(unsigned, static_cast<float>(sums[c]));
-  return out;
+    bool inside[3] = {true, true, true};
+    for (int a = 0; a < n; ++a) index[a] = cass_sw_address(t, corner[a], sizes[a], a, &inside[a]);
+    return cass_sw_texel(t, index, inside, false);
+  });
 }
 
 /* tex1Dfetch: texel x of a linear resource, zero outside it. */

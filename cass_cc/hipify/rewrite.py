@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Callable
 
 from . import tables
-from .lexer import HEADER, IDENT
+from .tables import macros
+from .lexer import HASH, HEADER, IDENT
 from .source import Source
 
 # A rule: (source, token index) -> new text, or None to leave the token alone.
@@ -107,6 +108,14 @@ def arch_number(src: Source, index: int) -> str | None:
     return new if src.tokens[index].is_ident(old) and not is_defined_test(src, index) else None
 
 
+def hip_port_test(src: Source, index: int) -> str | None:
+    """`#ifdef __HIPCC__` and kin in a directive: false, as under nvcc (tables.macros)."""
+    tok = src.tokens[index]
+    if tok.kind != IDENT or not tok.directive or tok.text not in macros.HIP_PORT_MACROS:
+        return None
+    return f"{macros.UNDEFINED_UNDER_NVCC}{tok.text}"
+
+
 def is_defined_test(src: Source, index: int) -> bool:
     tok = src.tokens[index]
     if not tok.directive:
@@ -118,20 +127,31 @@ def is_defined_test(src: Source, index: int) -> bool:
             and before2.is_ident("defined"))
 
 
-RULES: tuple[Rule, ...] = (header, device_pass_test, arch_number, namespace, group_member, group_type,
-                           int128, by_arity, table_name, library_name)
+RULES: tuple[Rule, ...] = (header, device_pass_test, hip_port_test, arch_number, namespace, group_member,
+                           group_type, int128, by_arity, table_name, library_name)
 
 
 def apply(src: Source) -> dict[int, str]:
-    """{token index: new text} for the tokens that change."""
+    """{token index: new text} for the tokens that change. The name a `#define` or `#undef`
+    gives is the program's own, CUDA's spelling or not: a header that maps CUDA's names for a HIP
+    build (`#define cudaDeviceMapHost hipDeviceMapHost`) would otherwise define HIP's name as
+    itself."""
     changed: dict[int, str] = {}
     for index in src.code:
+        if _names_a_macro(src, index):
+            continue
         for rule in RULES:
             new = rule(src, index)
             if new is not None and new != src.tokens[index].text:
                 changed[index] = new
                 break
     return changed
+
+
+def _names_a_macro(src: Source, index: int) -> bool:
+    before, hash_ = src.prev(index), src.prev(index, 2)
+    return (src.tokens[index].kind == IDENT and before is not None and before.is_ident("define", "undef")
+            and hash_ is not None and hash_.kind == HASH)
 
 
 def render(src: Source, changed: dict[int, str],

@@ -76,28 +76,50 @@ class Source:
     def own_names(self) -> set[str]:
         """Names the TU itself defines: macros, and declarators (a name right after a type,
         `T name`, `T *name`, `T &name`)."""
-        names = set()
-        for pos, index in enumerate(self.code):
-            tok = self.tokens[index]
-            if tok.kind != IDENT:
-                continue
-            before = self.tokens[self.code[pos - 1]] if pos else None
-            after = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
-            before2 = self.tokens[self.code[pos - 2]] if pos > 1 else None
-            if before is not None and before.is_ident("define") and before2 is not None \
-                    and before2.kind == HASH:
-                names.add(tok.text)
-                continue
-            if after is None or before is None or before.directive:
-                continue
-            if before.kind == IDENT and before.text not in _EXPRESSION_KEYWORDS:
-                if after.is_punct("(", "=", ";", "[", ",", ")", "{"):
-                    names.add(tok.text)
-            elif (before.is_punct("*", "&", ">") and after.is_punct("=", ";", "[", ",")
-                  and before2 is not None and (before2.kind == IDENT or before2.is_punct(">"))
-                  and self._starts_declaration(pos - 2)):
-                names.add(tok.text)   # `T *name;`, `vector<T> name;`: a declarator, not a product
-        return names
+        return {self.tokens[index].text for pos, index in enumerate(self.code) if self.declares(pos)}
+
+    def declares(self, pos: int) -> bool:
+        """The identifier at code position `pos` is being defined there: a macro's name or a
+        declarator."""
+        tok = self.tokens[self.code[pos]]
+        if tok.kind != IDENT:
+            return False
+        before = self.tokens[self.code[pos - 1]] if pos else None
+        after = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
+        before2 = self.tokens[self.code[pos - 2]] if pos > 1 else None
+        if before is not None and before.is_ident("define") and before2 is not None and before2.kind == HASH:
+            return True
+        if after is None or before is None or before.directive:
+            return False
+        if before.kind == IDENT and before.text not in _EXPRESSION_KEYWORDS:
+            return after.is_punct("(", "=", ";", "[", ",", ")", "{")
+        if before.is_punct(",") and after.is_punct("=", ";", "[", ","):
+            return self._in_declaration_list(pos - 1)
+        # `T *name;`, `vector<T> name;`: a declarator, not a product
+        return (before.is_punct("*", "&", ">") and after.is_punct("=", ";", "[", ",")
+                and before2 is not None and (before2.kind == IDENT or before2.is_punct(">"))
+                and self._starts_declaration(pos - 2))
+
+    def _in_declaration_list(self, pos: int) -> bool:
+        """The `,` at `pos` separates the declarators of a statement that begins `T name`
+        (`dim3 grid, block;`), not the arguments of a call or an expression's operands."""
+        depth = 0
+        while pos > 0:
+            pos -= 1
+            tok = self.tokens[self.code[pos]]
+            if tok.is_punct(")", "]"):
+                depth += 1
+            elif tok.is_punct("(", "["):
+                if depth == 0:
+                    return False
+                depth -= 1
+            elif depth == 0 and tok.is_punct(";", "{", "}"):
+                pos += 1
+                break
+        first = self.tokens[self.code[pos]]
+        second = self.tokens[self.code[pos + 1]] if pos + 1 < len(self.code) else None
+        return (first.kind == IDENT and first.text not in _EXPRESSION_KEYWORDS and second is not None
+                and (second.kind == IDENT or second.is_punct("<", "::", "*", "&")))
 
     def _starts_declaration(self, pos: int) -> bool:
         """The type at `pos` opens a declaration (not the left operand of `a * b`)."""

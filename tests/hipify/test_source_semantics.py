@@ -112,3 +112,55 @@ int main() {
         want += [str((x + 128) % 2**16), str(y & 0x7F), str((z << 4) % 2**16), str(w % 256),
                  str(short(x * y)), str(short(z - w))]
     assert out == want
+
+
+CHANNEL_KINDS = r"""
+#include <cstdio>
+__global__ void rd(float *out, float4 *out4, cudaTextureObject_t s8, cudaTextureObject_t u8x4) {
+    int i = threadIdx.x;
+    out[i] = tex1Dfetch<float>(s8, i);
+    out4[i] = tex1Dfetch<float4>(u8x4, i);
+}
+template <class T> cudaTextureObject_t normalized(T *data, int n) {
+    cudaResourceDesc r = {};
+    r.resType = cudaResourceTypeLinear;
+    r.res.linear.devPtr = data;
+    r.res.linear.desc = cudaCreateChannelDesc<T>();
+    r.res.linear.sizeInBytes = n * sizeof(T);
+    cudaTextureDesc t = {};
+    t.readMode = cudaReadModeNormalizedFloat;
+    cudaTextureObject_t tex;
+    cudaCreateTextureObject(&tex, &r, &t, nullptr);
+    return tex;
+}
+int main() {
+    const int n = 256;
+    signed char s[n]; uchar4 u[n];
+    for (int i = 0; i < n; i++) { s[i] = (signed char)i; u[i] = make_uchar4(i, 255 - i, i / 2, 7); }
+    signed char *ds; uchar4 *du; float *o; float4 *o4;
+    cudaMalloc(&ds, sizeof s); cudaMalloc(&du, sizeof u); cudaMalloc(&o, n * sizeof(float)); cudaMalloc(&o4, n * sizeof(float4));
+    cudaMemcpy(ds, s, sizeof s, cudaMemcpyHostToDevice); cudaMemcpy(du, u, sizeof u, cudaMemcpyHostToDevice);
+    rd<<<1, n>>>(o, o4, normalized(ds, n), normalized(du, n));
+    static float h[n]; static float4 h4[n];
+    cudaMemcpy(h, o, sizeof h, cudaMemcpyDeviceToHost); cudaMemcpy(h4, o4, sizeof h4, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < n; i++) printf("%a %a %a %a %a\n", h[i], h4[i].x, h4[i].y, h4[i].z, h4[i].w);
+}
+"""
+
+
+@pytest.mark.parametrize("arch", ["gfx1100", "gfx942"])
+def test_channel_descriptors_have_cudas_kinds(arch, tmp_path):
+    """HIP 5.2's cudaCreateChannelDesc<signed char> is unsigned and <uchar4> signed: normalised
+    reads scaled signed bytes by 1/255 (the CUDA Handbook's tex1dfetch_int2float asserted).
+    CUDA: a signed byte c reads c / 127 (-128: -1), an unsigned one u / 255, on the hardware
+    sampler (gfx1100) and the software one (gfx942); the H200 printed these 256 rows (2026-12-04)."""
+    import numpy as np
+
+    got = _run(tmp_path, arch, CHANNEL_KINDS)
+    rows = [got[k:k + 5] for k in range(0, len(got), 5)]
+    assert len(rows) == 256
+    for i, row in enumerate(rows):
+        c = np.int8(np.uint8(i))
+        want = [np.float32(-1.0) if c == -128 else np.float32(c) / np.float32(127)]
+        want += [np.float32(v) / np.float32(255) for v in (i, 255 - i, i // 2, 7)]   # IEEE float division
+        assert [np.float32(float.fromhex(x)) for x in row] == want, (i, row)

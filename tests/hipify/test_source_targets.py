@@ -143,3 +143,57 @@ def test_nanosleep_and_clock_build_where_no_realtime_message_exists(arch, tmp_pa
     assert built.returncode == 0, built.stderr[-3000:]
     run = run_tool("cass-run", str(exe), cwd=tmp_path)
     assert run.returncode == 0 and run.stdout == "1\n", run.stdout + run.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("arch", ["gfx1201", "gfx1100", "gfx942"])
+def test_grid_sync_with_and_without_gws(arch, tmp_path):
+    """HIP's grid barrier is ds_gws_barrier, which gfx12 lacks (LLVM: 'Cannot select: intrinsic
+    llvm.amdgcn.ds.gws.barrier'); there cass_grid_sync.h's barrier over a global word takes its
+    place, and the others keep GWS. Blocks of unequal work, two kernels of different grid sizes
+    sharing the word: the H200's output on each."""
+    exe, built = _build(tmp_path, "grid_sync", arch)
+    assert built.returncode == 0, built.stderr[-3000:]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert run.stdout == (REALWORLD / "grid_sync" / "reference.txt").read_text()
+
+
+@pytest.mark.slow
+def test_grid_sync_without_gws_over_a_2d_grid_and_many_rounds(tmp_path):
+    """cass_grid_sync.h's barrier on gfx1201 with a 3x2 grid of 128-thread blocks (four waves
+    each), 25 rounds in which the blocks spin for different times before the barrier, each
+    element reading one written by another block in the round before, two launches: a barrier
+    that let a block run ahead, or lost the word's state between rounds and launches, reads stale
+    values (one that does not wait gets 1535 of 1536 wrong)."""
+    source = tmp_path / "rounds.cu"
+    source.write_text(
+        "#include <cstdio>\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+        "__global__ void rounds(int* a, int* b, int n, int r, int* work) {\n"
+        "  cg::grid_group g = cg::this_grid();\n"
+        "  for (int k = 0; k < r; ++k) {\n"
+        "    int extra = 0;\n"
+        "    for (int s = 0; s < (int)((blockIdx.x + 2 * blockIdx.y + k) % 5) * 60; ++s) extra += s & 1;\n"
+        "    if (threadIdx.x == 0) atomicAdd(work, extra);\n"
+        "    for (int i = g.thread_rank(); i < n; i += g.size()) b[i] = (a[i] * 3 + a[(i + 200) % n]) % 10007;\n"
+        "    g.sync();\n    int* t = a; a = b; b = t;\n  }\n}\n"
+        "int main() {\n  const int n = 768, r = 25;\n  int h[n], ref[n], tmp[n], *a, *b;\n"
+        "  for (int i = 0; i < n; ++i) ref[i] = h[i] = i * 37 % 101;\n"
+        "  int* work;\n  cudaMalloc(&a, sizeof h); cudaMalloc(&b, sizeof h); cudaMalloc(&work, sizeof(int));\n  int bad = 0;\n"
+        "  for (int launch = 0; launch < 2; ++launch) {\n"
+        "    cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);\n"
+        "    int nn = n, rr = r;\n    void* args[] = {&a, &b, &nn, &rr, &work};\n"
+        "    if (cudaLaunchCooperativeKernel((void*)rounds, dim3(3, 2), dim3(128), args, 0, 0) != cudaSuccess) bad++;\n"
+        "    int out[n];\n    cudaMemcpy(out, r % 2 ? b : a, sizeof out, cudaMemcpyDeviceToHost);\n"
+        "    for (int i = 0; i < n; ++i) ref[i] = h[i];\n"
+        "    for (int k = 0; k < r; ++k) {\n"
+        "      for (int i = 0; i < n; ++i) tmp[i] = (ref[i] * 3 + ref[(i + 200) % n]) % 10007;\n"
+        "      for (int i = 0; i < n; ++i) ref[i] = tmp[i];\n    }\n"
+        "    for (int i = 0; i < n; ++i) bad += out[i] != ref[i];\n  }\n"
+        "  printf(\"%d wrong\\n\", bad);\n  return bad != 0;\n}\n")
+    exe = tmp_path / "rounds"
+    built = run_tool("cass-nvcc", "-O2", "--cass-route=source", "--cass-offload-arch=gfx1201", "-o", str(exe),
+                     str(source), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr[-3000:]
+    run = run_tool("cass-run", str(exe), cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == "0 wrong\n", run.stdout + run.stderr

@@ -124,7 +124,8 @@ def test_compat_names_are_cuda_names_hip_lacks_and_the_header_defines(hip_identi
             # (plus, less, ... are common words elsewhere in HIP)
             assert name not in hip_identifiers, f"{name} ({family}) is already in HIP 5.2"
         word = re.escape(name)
-        assert re.search(rf"\b{word}\s*\(|struct {word}\b|#define {word}\b|\({word},", header), \
+        assert re.search(rf"\b{word}\s*\(|struct {word}\b|#define {word}\b|\({word},|constexpr \w+ {word} =",
+                         header), \
             f"{name} not defined in the header"
 
 

@@ -35,3 +35,28 @@ def test_short_macros_from_the_command_line(tmp_path: Path) -> None:
     proc = run_tool("cass-nvcc", "--cass-route=source", "-DN=64", "-DM=32", "-DK=3", "-DL=2", "-DI=1",
                     "-c", str(source), "-o", str(tmp_path / "macros.o"), cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_a_header_mapping_cuda_names_for_hip_keeps_its_macro_names() -> None:
+    """A code base's own HIP port header (the CUDA Handbook's chError_hip.h) maps CUDA's names to
+    HIP's with macros; hipify renames the uses, never the name a #define or #undef gives, which
+    made `#define hipDeviceMapHost hipDeviceMapHost` (use of undeclared identifier)."""
+    from cass_cc.hipify import translate
+    text = ("#define cudaDeviceMapHost hipDeviceMapHost\n#undef cudaMemcpy\n"
+            "void f() { cudaSetDeviceFlags(cudaDeviceMapHost); }\n")
+    assert translate(text, "chError_hip.h").text == (
+        "#define cudaDeviceMapHost hipDeviceMapHost\n#undef cudaMemcpy\n"
+        "void f() { hipSetDeviceFlags(hipDeviceMapHost); }\n")
+
+
+def test_a_code_bases_own_hip_port_is_not_taken() -> None:
+    """nvcc defines no __HIPCC__: a code base's `#ifdef __HIPCC__` HIP port (direct hip* calls
+    past the compatibility header) stays out, its CUDA path is hipified, and __CUDACC__ still
+    reads as defined."""
+    from cass_cc.hipify import translate
+    text = ("#ifdef __HIPCC__\n#include \"port_hip.h\"\n#elif defined(__HIP_PLATFORM_AMD__) || __HIP__\n"
+            "#else\n#include \"port_cuda.h\"\n#endif\n#ifdef __CUDACC__\n#endif\n")
+    assert translate(text, "t.cu").text == (
+        "#ifdef CASS_UNDEFINED_UNDER_NVCC__HIPCC__\n#include \"port_hip.h\"\n"
+        "#elif defined(CASS_UNDEFINED_UNDER_NVCC__HIP_PLATFORM_AMD__) || CASS_UNDEFINED_UNDER_NVCC__HIP__\n"
+        "#else\n#include \"port_cuda.h\"\n#endif\n#ifdef __HIPCC__\n#endif\n")

@@ -355,3 +355,64 @@ def test_source_route_refuses_loudly_what_one_warp_per_wave_cannot_launch(tmp_pa
                 "-c", source, "-o", tmp_path / "lock.o", cwd=tmp_path)
     assert rdc.returncode != 0 and "with -rdc the device functions of other units" in rdc.stderr, rdc.stderr
     assert not (tmp_path / "lock.o").exists()
+
+
+def test_source_route_reads_the_waits_of_relocatable_units(tmp_path):
+    """`cass-cc warp-waits` reads the SASS of a -rdc unit as nvcc makes it (a kernel calling another
+    unit's device function leaves the call unresolved, which nvcc without -rdc refuses): the
+    bench's two-unit XTEA program, whose warps never wait, builds for gfx942 on the source route
+    and prints the H200's output."""
+    folder = PROGRAMS / "bench" / "crypto" / "xtea_ctr"
+    exe = tmp_path / "xtea"
+    built = _tool("cass-nvcc", "-O2", "-arch=sm_80", "--cass-route=source", "--cass-offload-arch=gfx942",
+                  *(folder / "flags.txt").read_text().split(), "-o", exe, *sorted(folder.glob("*.cu")), cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout == (folder / "reference.txt").read_text(), run.stdout + run.stderr
+
+
+NAMES_PROGRAM = r"""#include <cstdio>
+#define TID (blockIdx.x * blockDim.x + threadIdx.x)
+struct Config { dim3 gridDim, blockDim; };
+__global__ void locked(int *lock, int *sum, int *ids)
+{
+    ids[TID] = threadIdx.x + 1000 * blockDim.x;
+    if (threadIdx.x % 32 == 0) {
+        while (atomicCAS(lock, 0, 1) != 0) { }
+        *sum += 1;
+        __threadfence();
+        atomicExch(lock, 0);
+    }
+}
+void launch(Config c, dim3 blockDim, int *l, int *s, int *ids) { locked<<<c.gridDim, blockDim>>>(l, s, ids); }
+int main()
+{
+    int *lock, *sum, *ids, got = 0;
+    static int host[192];
+    cudaMalloc(&lock, 4); cudaMalloc(&sum, 4); cudaMalloc(&ids, sizeof host);
+    cudaMemset(lock, 0, 4); cudaMemset(sum, 0, 4);
+    Config c = {dim3(3), dim3(64)};
+    launch(c, c.blockDim, lock, sum, ids);
+    cudaMemcpy(&got, sum, 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(host, ids, sizeof host, cudaMemcpyDeviceToHost);
+    long long t = 0; for (int i = 0; i < 192; ++i) t += host[i] * (i + 1);
+    printf("%d %lld\n", got, t);
+    return 0;
+}
+"""
+
+
+def test_source_route_one_warp_per_wave_keeps_members_and_parameters_named_blockdim(tmp_path):
+    """In a unit run one warp per wave, hipify names CUDA's threadIdx and blockDim for the header
+    that reads them back (in a macro too), but not a struct's members `dim3 gridDim, blockDim;`,
+    their uses (`c.blockDim`) or a host function's parameter called blockDim: the kernel's ids
+    are CUDA's (threadIdx.x + 1000 * blockDim.x, 64 threads a block): the H200 printed the same
+    line (2026-12-04)."""
+    source = tmp_path / "names.cu"
+    source.write_text(NAMES_PROGRAM)
+    exe = tmp_path / "names"
+    built = _source_build(source, exe, "gfx942")
+    assert built.returncode == 0, built.stderr
+    run = _tool("cass-run", exe, cwd=tmp_path)
+    want = sum(((i % 64) + 64000) * (i + 1) for i in range(192))
+    assert run.returncode == 0 and run.stdout == f"6 {want}\n", run.stdout + run.stderr

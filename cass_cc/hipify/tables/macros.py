@@ -25,6 +25,13 @@ COMPAT = """
 CUDART_CB CUDARTAPI CUDAAPI
 """
 
+# What a code base tests to take its own HIP port (`#ifdef __HIPCC__`): nvcc defines none of
+# them, and cass-nvcc compiles the code as nvcc does (its CUDA path, hipified, with the
+# compatibility header); a HIP port's direct hip* calls would bypass that header (the CUDA
+# Handbook's error macros made texture objects HIP refuses on MI300, and hid the failure).
+HIP_PORT_MACROS = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"))
+UNDEFINED_UNDER_NVCC = "CASS_UNDEFINED_UNDER_NVCC"
+
 # `defined(__CUDA_ARCH__)` / `#ifdef __CUDA_ARCH__` mean "compiling device code".
 DEVICE_PASS_MACRO = ("__CUDA_ARCH__", "__HIP_DEVICE_COMPILE__")
 # `__CUDA_ARCH__ >= 600` and other numeric uses.

@@ -4,8 +4,8 @@
 // exactly, then rounded once; in 2D each corner's weight (the product of two steps) is itself
 // rounded to 1/256, ties alternating by corner (the last three 2D samples are such ties). A
 // float sum of float products gets the 1D ones wrong; unrounded 2D weights get most 2D ones wrong.
-// The source route samples with AMD's filter (hipify keeps tex1D/tex2D), whose weights differ:
-// this program is for the binary route, which lifts NVIDIA's.
+// AMD's image sampler weighs otherwise; both routes compute NVIDIA's rule (the lifter, and on
+// the source route hipify/cass_texture_compat.h or cass_texture_software.h).
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
