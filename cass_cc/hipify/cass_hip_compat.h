@@ -19,7 +19,12 @@
 #ifndef CASS_HIP_COMPAT_H
 #define CASS_HIP_COMPAT_H
 
+/* ROCm's device assert traps, which ends the process: cass_device_assert.h has CUDA's in its place
+ * (as in cass-nvcc's prelude, whichever reads HIP's headers first). */
+#define __assert_fail cass_rocm_assert_fail
 #include <hip/hip_runtime.h>
+#undef __assert_fail
+#include "cass_device_assert.h"
 #include <hip/hip_fp16.h>
 #include <hip/hip_bfloat16.h>
 
@@ -173,6 +178,7 @@ inline const char* cass_hipGetErrorName(hipError_t error) {
     case hipErrorInvalidImage: return "cudaErrorInvalidKernelImage";
     case hipErrorECCNotCorrectable: return "cudaErrorECCUncorrectable";
     case hipErrorNotFound: return "cudaErrorSymbolNotFound";
+    case hipErrorInvalidHandle: return "cudaErrorInvalidResourceHandle";
     default: break;
   }
   const char* hip = hipGetErrorName(error);
@@ -293,6 +299,19 @@ static constexpr hipError_t CUDA_ERROR_TOO_MANY_PEERS = static_cast<hipError_t>(
 static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC = static_cast<hipError_t>(1236);
 static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY = static_cast<hipError_t>(1237);
 static constexpr hipError_t CUDA_ERROR_UNSUPPORTED_PTX_VERSION = static_cast<hipError_t>(1238);
+
+/* CUDA 12's stream ids and attributes, event records with flags. */
+#include "cass_stream_compat.h"
+/* cudaFuncGetName, cudaGetKernel and the other kernel queries of CUDA 11-12. */
+#include "cass_kernel_queries.h"
+/* cudaLaunchKernelEx and its launch attributes. */
+#include "cass_launch_ex.h"
+/* Unified-memory hints at a cudaMemLocation. */
+#include "cass_managed_compat.h"
+/* Array copies: the linear and array-to-array ones, cudaMemcpy3DPeer. */
+#include "cass_array_copies.h"
+/* CUDA 12-13's graph calls: edge data, instantiation parameters, upload, dot files. */
+#include "cass_graph_compat.h"
 
 /* 128-bit integers that device code can divide (hipify writes __int128 as cass_s128/cass_u128). */
 #include "cass_int128.h"

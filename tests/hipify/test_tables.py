@@ -40,8 +40,9 @@ def test_rename_targets_are_hip_identifiers(family, hip_identifiers):
 
 
 def test_arity_targets_are_hip_identifiers(hip_identifiers):
+    """HIP's, or the compatibility header's (CUDA 13's forms of calls HIP 5.2 has older forms of)."""
     targets = {new for choices in runtime.BY_ARITY.values() for new in choices.values()}
-    assert targets and targets <= hip_identifiers
+    assert targets and targets <= hip_identifiers | tables.COMPAT_TARGETS
     assert set(runtime.BY_ARITY) <= set(runtime.RENAMES)
 
 
@@ -67,9 +68,13 @@ def test_compat_constants_are_cudas_warp_size():
 
 
 def test_compat_types_are_defined_by_the_header():
-    header = Path(COMPAT_HEADER).read_text()
+    """By the header or one of the cass_*.h headers it includes."""
+    compat = Path(COMPAT_HEADER)
+    included = re.findall(r'^#include "(cass_\w+\.h)"', compat.read_text(), re.M)
+    header = "".join((compat.parent / name).read_text() for name in [compat.name, *included])
     for name in COMPAT_TYPES:
-        assert re.search(rf"(struct|enum) {name} {{|^  {name} = \d+", header, re.M), name
+        assert re.search(rf"(struct|enum|union) {name} {{|^  {name} = \d+|^#define {name} |^typedef [^;]* {name};",
+                         header, re.M), name
 
 
 @pytest.mark.parametrize("family", [runtime, driver], ids=lambda m: m.FAMILY)

@@ -13,7 +13,7 @@ import pytest
 from cass_cc import toolchain
 from cass_cc.errors import ToolMissing
 from cass_cc.runtime import shim
-from cass_cc.runtime.emulated import api, device_props, kernels, memory
+from cass_cc.runtime.emulated import api, device_props, kernels, memory, pools
 
 
 def _real_library() -> str:
@@ -104,6 +104,8 @@ def _c_offsets(tmp_path, c_type: str, fields: list[str]) -> list[int]:
     (device_props.DeviceProp, "hipDeviceProp_t"),
     (memory.PointerAttributes, "hipPointerAttribute_t"),
     (kernels.FuncAttributes, "hipFuncAttributes"),
+    (pools.MemPoolProps, "hipMemPoolProps"),
+    (pools.MemAccessDesc, "hipMemAccessDesc"),
 ])
 def test_structure_layout_matches_hip_header(tmp_path, structure, c_type):
     try:

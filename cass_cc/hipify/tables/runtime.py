@@ -149,3 +149,106 @@ UNSUPPORTED = {
     "cudaGraphKernelNodeGetAttribute": _NOT_IN_LIBAMDHIP64,
     "cudaGraphKernelNodeSetAttribute": _NOT_IN_LIBAMDHIP64,
 }
+
+# CUDA 12's stream identity and attributes and event records with flags (cass_stream_compat.h):
+# HIP 5.2 has none of them; cudaStreamDestroy goes through the header to drop a stream's record.
+_STREAM_COMPAT = """
+cudaStreamGetId cudaStreamGetDevice cudaStreamGetAttribute cudaStreamSetAttribute
+cudaStreamCopyAttributes cudaStreamDestroy cudaEventRecordWithFlags
+"""
+_STREAM_COMPAT_TYPES = """
+cudaStreamLegacy cudaStreamAttrValue cudaStreamAttrID cudaStreamAttributeAccessPolicyWindow
+cudaStreamAttributeSynchronizationPolicy cudaStreamAttributePriority cudaSynchronizationPolicy
+cudaSyncPolicyAuto cudaSyncPolicySpin cudaSyncPolicyYield cudaSyncPolicyBlockingSync
+cudaEventRecordDefault cudaEventRecordExternal
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_STREAM_COMPAT + _STREAM_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _STREAM_COMPAT_TYPES.split()) + "\n"
+
+# Kernel queries of CUDA 11-12 (cass_kernel_queries.h).
+_KERNEL_QUERIES = """
+cudaFuncGetName cudaOccupancyAvailableDynamicSMemPerBlock cudaGetKernel
+cudaDeviceGetTexture1DLinearMaxWidth
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _KERNEL_QUERIES.split() + ["cudaKernel_t"]})
+RENAMES["cudaDevAttrMaxTexture1DLinearWidth"] = "hipDeviceAttributeMaxTexture1DLinear"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _KERNEL_QUERIES.split()) + "\n"
+COMPAT_TYPES += "cass_hipKernel_t\n"
+
+# CUDA 12's extensible launch (cass_launch_ex.h).
+_LAUNCH_EX = """
+cudaLaunchKernelEx cudaLaunchKernelExC cudaGridDependencySynchronize cudaTriggerProgrammaticLaunchCompletion
+"""
+_LAUNCH_EX_TYPES = """
+cudaLaunchConfig_t cudaLaunchAttribute cudaLaunchAttributeValue cudaLaunchAttributeID
+cudaLaunchAttributeIgnore cudaLaunchAttributeAccessPolicyWindow cudaLaunchAttributeCooperative
+cudaLaunchAttributeSynchronizationPolicy cudaLaunchAttributeClusterDimension
+cudaLaunchAttributeClusterSchedulingPolicyPreference cudaLaunchAttributeProgrammaticStreamSerialization
+cudaLaunchAttributeProgrammaticEvent cudaLaunchAttributePriority cudaLaunchAttributeMemSyncDomainMap
+cudaLaunchAttributeMemSyncDomain
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_LAUNCH_EX + _LAUNCH_EX_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _LAUNCH_EX_TYPES.split()) + "\n"
+
+# Unified-memory hints with CUDA 12.2+/13's cudaMemLocation (cass_managed_compat.h): overloads of
+# hipMemAdvise and hipMemPrefetchAsync, and range queries that answer a location's type and id.
+COMPAT_OVERLOADS += "hipMemAdvise hipMemPrefetchAsync\n"
+_MANAGED_COMPAT = "cudaMemRangeGetAttribute cudaMemRangeGetAttributes"
+_MANAGED_COMPAT_TYPES = """
+cudaMemLocationTypeHost cudaMemLocationTypeHostNuma cudaMemLocationTypeHostNumaCurrent
+cudaMemRangeAttributePreferredLocationType cudaMemRangeAttributePreferredLocationId
+cudaMemRangeAttributeLastPrefetchLocationType cudaMemRangeAttributeLastPrefetchLocationId
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_MANAGED_COMPAT + _MANAGED_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT.split()) + "\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _MANAGED_COMPAT_TYPES.split()) + "\n"
+
+# Array copies HIP 5.2 lacks (cass_array_copies.h).
+_ARRAY_COPIES = """
+cudaMemcpyToArrayAsync cudaMemcpyFromArrayAsync cudaMemcpyArrayToArray cudaMemcpy2DArrayToArray
+cudaMemcpy3DPeer cudaMemcpy3DPeerAsync
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _ARRAY_COPIES.split() + ["cudaMemcpy3DPeerParms"]})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _ARRAY_COPIES.split()) + "\n"
+COMPAT_TYPES += "cass_hipMemcpy3DPeerParms\n"
+
+# CUDA 12-13's graph API (cass_graph_compat.h). The dependency calls with edge data (CUDA 12.3's
+# _v2 names, CUDA 13's plain ones) and CUDA 12's cudaGraphExecUpdate differ from HIP's by their
+# argument count.
+_GRAPH_EDGES = {"cudaGraphGetEdges": 4, "cudaGraphNodeGetDependencies": 3, "cudaGraphNodeGetDependentNodes": 3,
+                "cudaGraphAddDependencies": 4, "cudaGraphRemoveDependencies": 4}
+for _name, _hip_arity in _GRAPH_EDGES.items():
+    BY_ARITY[_name] = {_hip_arity: "hip" + _name[4:], _hip_arity + 1: "cass_hip" + _name[4:]}
+BY_ARITY["cudaGraphExecUpdate"] = {4: "hipGraphExecUpdate", 3: "cass_hipGraphExecUpdate"}
+# HIP 5.2 numbers node types from 1 where CUDA numbers them from 0: CUDA's numbers, through
+# cudaGraphNodeGetType.
+_GRAPH_COMPAT = "cudaGraphInstantiateWithParams cudaGraphUpload cudaGraphDebugDotPrint cudaGraphNodeGetType"
+_GRAPH_COMPAT_TYPES = """
+cudaGraphNodeType cudaGraphNodeTypeKernel cudaGraphNodeTypeMemcpy cudaGraphNodeTypeMemset cudaGraphNodeTypeHost
+cudaGraphNodeTypeGraph cudaGraphNodeTypeEmpty cudaGraphNodeTypeWaitEvent cudaGraphNodeTypeEventRecord
+cudaGraphNodeTypeExtSemaphoreSignal cudaGraphNodeTypeExtSemaphoreWait cudaGraphNodeTypeMemAlloc
+cudaGraphNodeTypeMemFree cudaGraphNodeTypeConditional cudaGraphNodeTypeCount
+cudaGraphEdgeData cudaGraphExecUpdateResultInfo cudaGraphInstantiateParams cudaGraphInstantiateResult
+cudaGraphInstantiateSuccess cudaGraphInstantiateError cudaGraphInstantiateInvalidStructure
+cudaGraphInstantiateNodeOperationNotSupported cudaGraphInstantiateMultipleDevicesNotSupported
+cudaGraphInstantiateFlagUpload cudaGraphInstantiateFlagDeviceLaunch cudaGraphInstantiateFlagUseNodePriority
+cudaGraphDebugDotFlagsVerbose cudaGraphDebugDotFlagsKernelNodeParams cudaGraphDebugDotFlagsMemcpyNodeParams
+cudaGraphDebugDotFlagsMemsetNodeParams cudaGraphDebugDotFlagsHostNodeParams cudaGraphDebugDotFlagsEventNodeParams
+cudaGraphDebugDotFlagsKernelNodeAttributes cudaGraphDebugDotFlagsHandles
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in (_GRAPH_COMPAT + _GRAPH_COMPAT_TYPES).split()})
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT.split()) + "\n"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _GRAPH_EDGES) + " cass_hipGraphExecUpdate\n"
+COMPAT_TYPES += " ".join("cass_hip" + name[4:] for name in _GRAPH_COMPAT_TYPES.split()) + "\n"
+
+# A failed device assert reported as CUDA reports it (cass_device_assert.h): the calls that wait
+# for the device, and the last error that reports it once.
+_ASSERT_REPORTING = """
+cudaDeviceSynchronize cudaStreamSynchronize cudaEventSynchronize cudaMemcpy cudaGetLastError
+cudaPeekAtLastError
+"""
+RENAMES.update({name: "cass_hip" + name[4:] for name in _ASSERT_REPORTING.split()})
+RENAMES["cudaThreadSynchronize"] = "cass_hipDeviceSynchronize"
+COMPAT_FUNCTIONS += " ".join("cass_hip" + name[4:] for name in _ASSERT_REPORTING.split()) + "\n"

@@ -56,6 +56,13 @@ typedef int hipGraphExecUpdateResult;
 typedef struct hipKernelNodeParams hipKernelNodeParams;
 typedef struct hipMemsetParams hipMemsetParams;
 typedef struct hipHostNodeParams hipHostNodeParams;
+typedef struct ihipMemPoolHandle_t *hipMemPool_t;
+typedef int hipMemPoolAttr;
+typedef int hipMemRangeAttribute;
+typedef int hipMemAccessFlags;
+typedef struct hipMemPoolProps hipMemPoolProps;
+typedef struct hipMemAccessDesc hipMemAccessDesc;
+typedef struct hipMemLocation hipMemLocation;
 #endif
 
 /* Calls API[name] with the arguments Py_BuildValue makes of `format`; its integer result. */

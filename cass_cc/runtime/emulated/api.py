@@ -3,8 +3,8 @@ emuhip/api.txt (tests check that the two agree)."""
 
 from __future__ import annotations
 
-from . import (device, errors, graph_nodes, graph_params, graphs, memory, modules, pitched3d,  # noqa: F401
-               registration, streams, transfers)  # importing them registers their functions
+from . import (device, errors, graph_nodes, graph_params, graphs, managed_hints, memory, modules,  # noqa: F401
+               pitched3d, pools, registration, streams, transfers)  # importing them registers their functions
 from . import textures  # noqa: F401
 from .registry import API, hip_api, peek_last_error, take_last_error
 from .cmem import c_string

@@ -32,11 +32,6 @@ def hipExtMallocWithFlags(out: int, size: int, flags: int) -> int:
     return _malloc(out, size, "device", flags)
 
 
-@hip_api
-def hipMallocAsync(out: int, size: int, stream: int) -> int:
-    check_stream(stream)
-    return _malloc(out, size, "device")
-
 
 @hip_api
 def hipMallocManaged(out: int, size: int, flags: int) -> int:
@@ -85,12 +80,6 @@ def hipFree(address: int) -> int:
     return 0
 
 
-@hip_api
-def hipFreeAsync(address: int, stream: int) -> int:
-    check_stream(stream)
-    DEVICE.free(address, ("device", "managed"))
-    return 0
-
 
 @hip_api
 def hipHostFree(address: int) -> int:
@@ -133,19 +122,6 @@ def hipHostGetFlags(out: int, host: int) -> int:
     if alloc is None or alloc.kind not in ("host", "registered"):
         return errors.INVALID_VALUE
     cmem.put_uint(out, alloc.flags)
-    return 0
-
-
-@hip_api
-def hipMemAdvise(address: int, count: int, advice: int, device: int) -> int:
-    DEVICE.check_range(address, count)
-    return 0
-
-
-@hip_api
-def hipMemPrefetchAsync(address: int, count: int, device: int, stream: int) -> int:
-    check_stream(stream)
-    DEVICE.check_range(address, count)
     return 0
 
 

@@ -70,6 +70,12 @@ def _create_stream(out: int, flags: int, priority: int) -> int:
     return 0
 
 
+@hip_api(status=False)
+def hipGetStreamDeviceId(handle: int) -> int:
+    """The stream's device (the emulator has one), or -1 for a handle that is no stream, as ROCm's."""
+    return 0 if handle in DEFAULT_STREAMS or handle in STREAMS else -1
+
+
 @hip_api
 def hipStreamCreate(out: int) -> int:
     return _create_stream(out, 0, 0)

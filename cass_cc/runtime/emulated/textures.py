@@ -23,6 +23,7 @@ from ..device_target import device_arch
 from . import errors
 from .registry import hip_api
 from .state import DEVICE
+from .streams import enqueue
 from .transfers import D2H, DEFAULT, H2D, copy, copy_2d
 
 IMAGE_DWORDS, SAMPLER_DWORDS = 12, 8
@@ -258,6 +259,18 @@ def hipMemcpy2DFromArray(dst: int, dpitch: int, src: int, x: int, y: int, width:
     if at is None:
         return errors.INVALID_VALUE
     return copy_2d(dst, dpitch, at[0], at[1], width, height, D2H if kind == DEFAULT else kind)
+
+
+@hip_api
+def hipMemcpy2DToArrayAsync(dst: int, x: int, y: int, src: int, spitch: int, width: int, height: int, kind: int,
+                            stream: int) -> int:
+    return enqueue(stream, lambda: hipMemcpy2DToArray(dst, x, y, src, spitch, width, height, kind))
+
+
+@hip_api
+def hipMemcpy2DFromArrayAsync(dst: int, dpitch: int, src: int, x: int, y: int, width: int, height: int,
+                              kind: int, stream: int) -> int:
+    return enqueue(stream, lambda: hipMemcpy2DFromArray(dst, dpitch, src, x, y, width, height, kind))
 
 
 def _linear_at(address: int, x: int, y: int, count: int) -> int | None:
