@@ -184,12 +184,16 @@ __device__ int __ockl_image_array_size_2Da(unsigned int ADDRESS_SPACE_CONSTANT* 
 }
 
 /* Whether a fetch of T from the texture is CUDA's linear filter here: T's components are
- * floats (CUDA filters nothing else) and the S#'s XY_MAG_FILTER is not point. */
+ * floats (CUDA filters nothing else), the S#'s XY_MAG_FILTER is not point, and the image has one
+ * level (T# BASE_LEVEL == LAST_LEVEL, dword 3 [15:12] and [19:16]): the corner texels are read
+ * from level 0, so a mipmapped texture, whose sampler picks the level, keeps the sampler's
+ * filter. */
 template <typename _CassT>
 static __device__ inline bool cass_image_filters_linearly(hipTextureObject_t texture) {
   if (!std::is_floating_point<typename cass_sw_component<_CassT>::type>::value) return false;
   const unsigned ADDRESS_SPACE_CONSTANT* words = (const unsigned ADDRESS_SPACE_CONSTANT*)texture;
-  return (words[HIP_SAMPLER_OBJECT_OFFSET_DWORD + 2] >> 20 & 3) != 0;
+  bool one_level = (words[3] >> 12 & 15) == (words[3] >> 16 & 15);
+  return one_level && (words[HIP_SAMPLER_OBJECT_OFFSET_DWORD + 2] >> 20 & 3) != 0;
 }
 
 template <int _CassShape>
